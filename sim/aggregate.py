@@ -1,0 +1,77 @@
+"""What one match leaves behind, and how chunks of matches add up.
+
+Kernels never keep per-match rows (memory stays flat in the number of
+matches). A match ends in a small *record*; `accumulate` folds records into
+one flat int64 *aggregate vector* per chunk; vectors of the same cell simply
+add. The layout is generic over games: a game declares how many end types,
+counters and length-histogram bins it has (`sim.registry.GameSpec`).
+
+Record (int64, REC_COUNTERS + n_counters long):
+    winner (0 / 1 seat, 2 = draw), end_type, turns, life0, life1, first, counters...
+
+Aggregate vector (int64, `agg_size(T, C, H)` long):
+    [0] matches  [1] Σturns  [2] Σturns²  [3] Σ(life0-life1)  [4] Σ(life0-life1)²
+    [5 ...]      outcome counts, 3 rows (seat0 wins, seat1 wins, draws) × T end types
+    then         first-player wins (1) , then counters (C), then the turns histogram (H bins,
+                 the last bin holds every longer match)
+"""
+
+import numba as nb
+import numpy as np
+
+REC_WINNER = 0
+REC_END_TYPE = 1
+REC_TURNS = 2
+REC_LIFE0 = 3
+REC_LIFE1 = 4
+REC_FIRST = 5
+REC_COUNTERS = 6
+DRAW = 2
+
+A_MATCHES = 0
+A_TURNS_SUM = 1
+A_TURNS_SQ = 2
+A_MARGIN_SUM = 3
+A_MARGIN_SQ = 4
+A_OUTCOMES = 5
+
+
+def agg_size(n_end_types: int, n_counters: int, n_bins: int) -> int:
+    return A_OUTCOMES + 3 * n_end_types + 1 + n_counters + n_bins
+
+
+def first_win_slot(n_end_types: int) -> int:
+    return A_OUTCOMES + 3 * n_end_types
+
+
+def counters_slot(n_end_types: int) -> int:
+    return first_win_slot(n_end_types) + 1
+
+
+def hist_slot(n_end_types: int, n_counters: int) -> int:
+    return counters_slot(n_end_types) + n_counters
+
+
+@nb.njit(cache=True)
+def accumulate(agg, record, n_end_types, n_counters, n_bins):
+    """Fold one match record into an aggregate vector (see module docstring)."""
+    winner = record[REC_WINNER]
+    turns = record[REC_TURNS]
+    margin = record[REC_LIFE0] - record[REC_LIFE1]
+    agg[A_MATCHES] += 1
+    agg[A_TURNS_SUM] += turns
+    agg[A_TURNS_SQ] += turns * turns
+    agg[A_MARGIN_SUM] += margin
+    agg[A_MARGIN_SQ] += margin * margin
+    agg[A_OUTCOMES + winner * n_end_types + record[REC_END_TYPE]] += 1
+    first_slot = A_OUTCOMES + 3 * n_end_types
+    if winner == record[REC_FIRST]:
+        agg[first_slot] += 1
+    for k in range(n_counters):
+        agg[first_slot + 1 + k] += record[REC_COUNTERS + k]
+    bin_index = min(turns, n_bins - 1)
+    agg[first_slot + 1 + n_counters + bin_index] += 1
+
+
+def empty_aggregate(n_end_types: int, n_counters: int, n_bins: int) -> np.ndarray:
+    return np.zeros(agg_size(n_end_types, n_counters, n_bins), dtype=np.int64)

@@ -1,0 +1,143 @@
+"""Faction War actions: one integer each, and a text notation for people.
+
+    action = kind << 24 | a << 16 | b << 8 | c        (every field 0..255)
+
+Both engines list legal actions in ascending integer order, so the lists can
+be compared element by element and a strategy's index means the same action
+in both. The notation is what positions (`docs/scenario-format.md`), play
+logs and error messages use.
+
+| kind              | a            | b                      | c    | notation                     |
+|-------------------|--------------|------------------------|------|------------------------------|
+| END               | -            | -                      | -    | `end`                        |
+| DISCARD           | card         | -                      | -    | `discard D7`                 |
+| PLACE_NORMAL      | card         | row 0..2               | -    | `place H7 row2`              |
+| PLACE_FACE        | card         | displaced card or NONE | -    | `face DJ` / `face DJ displace DQ` |
+| DISPEL            | ♥ J/Q/K card | target player          | row  | `dispel HQ p1 row2`          |
+| PLACE_BIG_JOKER   | card         | row                    | -    | `joker row1`                 |
+| SMALL_JOKER       | card         | -                      | -    | `small-joker`                |
+| ATTACK            | from row     | target row or DIRECT   | -    | `attack row1 row2` / `attack row1 direct` |
+
+Rows are 0..2 inside, `row1..row3` in text (row1 = ♦, row2 = ♠, row3 = ♣).
+Card text is `sim.cards.code_text`, prefixed `p0:`/`p1:` when the card is not
+the acting player's own.
+Kinds reserved for later issues keep their numbers here so encodings never
+change meaning.
+"""
+
+from sim.cards import code_text, parse_code
+from sim.errors import CardbalanceError
+from sim.faction_war.layout import (CARDS_PER_PLAYER, DIRECT, card_code, card_id, card_owner,
+                                    card_pack)
+
+END = 0
+DISCARD = 1
+PLACE_NORMAL = 2
+PLACE_FACE = 3
+DISPEL = 4
+PLACE_BIG_JOKER = 5
+SMALL_JOKER = 6
+EXTRA_PLACE = 7
+EXTRA_PAIR = 8
+ALIEN_J_MOVE = 9
+SPECIAL_PICK = 10
+K_ACTIVATE = 11
+K_ANSWER = 12
+ATTACK = 16
+RESPOND_SMALL_JOKER = 17
+DUEL = 18
+NONE = 255  # "no card" in a field
+
+KIND_NAMES = {END: "end", DISCARD: "discard", PLACE_NORMAL: "place", PLACE_FACE: "face",
+              DISPEL: "dispel", PLACE_BIG_JOKER: "joker", SMALL_JOKER: "small-joker",
+              ATTACK: "attack"}
+
+
+def encode(kind: int, a: int = 0, b: int = 0, c: int = 0) -> int:
+    return (kind << 24) | (a << 16) | (b << 8) | c
+
+
+def decode(action: int) -> tuple[int, int, int, int]:
+    return (action >> 24) & 255, (action >> 16) & 255, (action >> 8) & 255, action & 255
+
+
+def card_text(card: int, actor: int) -> str:
+    text = code_text(card_code(card), card_pack(card))
+    owner = card_owner(card)
+    return text if owner == actor else "p%d:%s" % (owner, text)
+
+
+def row_text(row: int) -> str:
+    return "direct" if row == DIRECT else "row%d" % (row + 1)
+
+
+def to_text(action: int, actor: int) -> str:
+    """Notation of an action taken by player `actor`."""
+    kind, a, b, c = decode(action)
+    if kind == END:
+        return "end"
+    if kind == DISCARD:
+        return "discard " + card_text(a, actor)
+    if kind == PLACE_NORMAL:
+        return "place %s %s" % (card_text(a, actor), row_text(b))
+    if kind == PLACE_FACE:
+        text = "face " + card_text(a, actor)
+        return text if b == NONE else text + " displace " + card_text(b, actor)
+    if kind == DISPEL:
+        return "dispel %s p%d %s" % (card_text(a, actor), b, row_text(c))
+    if kind == PLACE_BIG_JOKER:
+        return "joker %s" % row_text(b)
+    if kind == SMALL_JOKER:
+        return "small-joker"
+    if kind == ATTACK:
+        return "attack %s %s" % (row_text(a), row_text(b))
+    return "action(%d,%d,%d,%d)" % (kind, a, b, c)
+
+
+def _parse_card(token: str, actor: int) -> int:
+    owner = actor
+    if ":" in token:
+        prefix, _, token = token.partition(":")
+        if prefix not in ("p0", "p1"):
+            raise ValueError(prefix)
+        owner = int(prefix[1])
+    code, pack = parse_code(token)
+    if pack * 54 + code >= CARDS_PER_PLAYER:
+        raise ValueError(token)
+    return card_id(owner, pack, code)
+
+
+def _parse_row(token: str, allow_direct: bool = False) -> int:
+    if allow_direct and token == "direct":
+        return DIRECT
+    if token in ("row1", "row2", "row3"):
+        return int(token[3]) - 1
+    raise ValueError(token)
+
+
+def from_text(text: str, actor: int) -> int:
+    """Parse notation; raises CardbalanceError naming the bad text."""
+    words = text.split()
+    try:
+        if not words:
+            raise ValueError(text)
+        verb, args = words[0].lower(), words[1:]
+        if verb == "end" and not args:
+            return encode(END)
+        if verb == "discard" and len(args) == 1:
+            return encode(DISCARD, _parse_card(args[0], actor))
+        if verb == "place" and len(args) == 2:
+            return encode(PLACE_NORMAL, _parse_card(args[0], actor), _parse_row(args[1]))
+        if verb == "face" and len(args) == 1:
+            return encode(PLACE_FACE, _parse_card(args[0], actor), NONE)
+        if verb == "face" and len(args) == 3 and args[1] == "displace":
+            return encode(PLACE_FACE, _parse_card(args[0], actor), _parse_card(args[2], actor))
+        if verb == "dispel" and len(args) == 3 and args[1] in ("p0", "p1"):
+            return encode(DISPEL, _parse_card(args[0], actor), int(args[1][1]), _parse_row(args[2]))
+        if verb == "attack" and len(args) == 2:
+            return encode(ATTACK, _parse_row(args[0]), _parse_row(args[1], allow_direct=True))
+    except ValueError:
+        pass
+    raise CardbalanceError(
+        "action '%s' is not valid notation; expected e.g. 'end', 'discard D7', 'place H7 row2', "
+        "'face DJ displace DQ', 'attack row1 row2' or 'attack row1 direct'." % text)

@@ -1,0 +1,157 @@
+"""The Faction War match state: one flat int64 array with named slots.
+
+Both engines agree on this layout: the numba kernel works on it directly, the
+reference engine packs its Python objects into it (`reference.Match.to_array`)
+so the differential test can compare the two after every action.
+
+Cards are identified by a global *card id*:
+
+    card = owner * CARDS_PER_PLAYER + pack * 54 + code      (see sim/cards.py)
+
+With one pack per player (FA-34 default) the ids pack*54+code >= 54 are unused
+and sit in zone Z_NONE.
+
+    ┌──────────── globals ────────────┐┌── deck stacks ──┐┌──── per card ────┐
+    │ rng turn active first phase ... ││ count0 count1   ││ zone[216]        │
+    │ life0 life1 faction0 faction1   ││ deck0[108]      ││ ctrl[216]        │
+    │ per-turn usage bits, counters   ││ deck1[108]      ││ order[216]       │
+    └─────────────────────────────────┘└─────────────────┘│ arrival[216]     │
+                                                          └──────────────────┘
+    Table (per player p, rows seen from the player):
+        row 0 ♦ | row 1 ♠ | row 2 ♣        extra zones ♦ ♠ ♣ (shared)
+        hand, deck (stack, top = deck_p[count_p - 1]), graveyard, exile
+
+Conventions both engines follow:
+- zone[c] is where card c is; ctrl[c] is whose hand/row/pile it is in (the
+  owner everywhere except a stolen card on the opponent's field, or piles
+  under FA-14 "controller").
+- order[c] is the global placement sequence number while c is on a row or in
+  an extra zone (from S_SEQ, incremented per entry), else 0. arrival[c] is
+  the turn number it entered the field, else 0.
+- The generator word (S_RNG) is SplitMix64 state (sim/rng.py).
+"""
+
+from sim.cards import CARDS_PER_PACK
+
+MAX_PACKS = 2
+CARDS_PER_PLAYER = CARDS_PER_PACK * MAX_PACKS  # 108 id slots per player
+N_CARDS = 2 * CARDS_PER_PLAYER  # 216
+N_ROWS = 3
+DIRECT = 3  # attack target "the player" (rows are 0..2)
+
+# ---- zones (values of zone[c]) ------------------------------------------------
+Z_NONE = 0  # id not in play (second pack unused)
+Z_DECK = 1
+Z_HAND = 2
+Z_ROW0 = 3  # row r is Z_ROW0 + r
+Z_ROW1 = 4
+Z_ROW2 = 5
+Z_GRAVE = 6
+Z_EXILE = 7
+Z_EXTRA = 8  # the shared extra zone of the card's suit (♦/♠/♣)
+Z_HIDDEN = 9  # only in a strategy's view: opponent hand or deck card
+
+# ---- phases (value of S_PHASE) ------------------------------------------------
+PH_DISCARD = 0  # preparation: the decider discards down to the target (F-TURN-2)
+PH_PLACEMENT = 1
+PH_ATTACK = 2
+PH_OVER = 3
+
+# ---- end types (value of S_END_TYPE); the registry names them -----------------
+END_NONE = 0
+END_LIFE = 1  # a player reached 0 life (F-WIN-1)
+END_DECK_OUT = 2  # a player could not draw (FA-3 "lose")
+END_DESTINY = 3  # Human special victory (F-HUW-1)
+END_DEEP_SEA = 4  # Alien special victory (F-ALW-1)
+END_DOUBLE_KO = 5  # draw: both at 0 life (FA-24 "draw")
+END_TURN_CAP = 6  # draw: turn cap reached (F-WIN-4)
+END_DECK_OUT_DRAW = 7  # draw: short deck under FA-3 "draw"
+END_DEEP_SEA_DRAW = 8  # draw: Deep-Sea Era in Alien vs Alien under FA-17 "draw"
+N_END_TYPES = 9
+
+# ---- factions -------------------------------------------------------------------
+HUMAN = 0
+ALIEN = 1
+FACTION_NAMES = ("human", "alien")
+
+# ---- effect counters (S_COUNTERS + k): how often each thing happened -------------
+CT_ATTACKS = 0
+CT_DIRECT_ATTACKS = 1
+CT_DOUBLED_ATTACKS = 2
+CT_EMPTY_ROW_HITS = 3  # successful attack on a row without normal cards (F-ATK-6)
+CT_FACE_DISPLACED = 4
+CT_DISCARDS = 5
+CT_DISPELS = 6
+CT_POLYMORPH_PLACED = 7
+CT_MIND_MAGIC = 8
+CT_SELF_DESTRUCT = 9
+CT_COMBO_JQ = 10
+CT_COMBO_JK = 11
+CT_COMBO_QK = 12
+CT_HUMAN_PENALTY = 13
+CT_EXTRA_PLACED = 14
+CT_EXTRA_PAIRS = 15
+CT_SPLIT_REBIRTH = 16
+CT_SPECIAL_PLACED = 17
+CT_ABYSS_EXILES = 18
+CT_OUTER_CHARGE = 19
+CT_BIG_JOKER_PLACED = 20
+CT_SMALL_JOKER_USED = 21
+CT_SMALL_JOKER_RESPONSES = 22
+CT_JOKER_DUELS = 23
+N_COUNTERS = 32  # room for later effects
+COUNTER_NAMES = (
+    "attacks", "direct_attacks", "doubled_attacks", "empty_row_hits", "face_displaced",
+    "discards", "dispels", "polymorph_placed", "mind_magic", "self_destruct",
+    "combo_jq", "combo_jk", "combo_qk", "human_penalty", "extra_placed", "extra_pairs",
+    "split_rebirth", "special_placed", "abyss_exiles", "outer_charge", "big_joker_placed",
+    "small_joker_used", "small_joker_responses", "joker_duels",
+)
+
+# ---- global slots -----------------------------------------------------------------
+S_RNG = 0
+S_TURN = 1  # 1-based number of the current turn (both players' turns count)
+S_ACTIVE = 2  # turn player
+S_FIRST = 3  # who moved first
+S_PHASE = 4
+S_DECIDER = 5  # who must choose the next action
+S_WINNER = 6  # -1 running, 0/1 winner, 2 draw
+S_END_TYPE = 7
+S_SEQ = 8  # next placement sequence number (starts at 1)
+S_LIFE = 9  # S_LIFE + p
+S_FACTION = 11  # S_FACTION + p
+S_START_LIFE = 13  # S_START_LIFE + p (FA-36 "starting_life" cap)
+# per-turn usage (reset at the start of each turn)
+S_NORMAL_PLACED = 15  # bit r set: a normal card was placed in row r this turn (F-PLC-1)
+S_FACE_PLACED = 16  # bit r set: a face card was placed in row r this turn (F-PLC-3)
+S_HEARTS_USED = 17  # ♥ J/Q/K used this turn (FA-5)
+S_EXTRA_USED = 18  # F-EXT-1 placement used this turn
+S_PAIRS_USED = 19  # bit z: extra-zone pair of zone z used this turn (F-EXT-4)
+S_J_USED = 20  # bit r: Alien J of row r used this turn
+S_K_USED = 21  # bit r: Alien K of row r activated this turn
+S_PENDING = 22  # start of 8 slots for multi-step decisions (later issues)
+N_PENDING = 8
+S_COUNTERS = S_PENDING + N_PENDING  # 30
+S_DECK_COUNT = S_COUNTERS + N_COUNTERS  # 62: S_DECK_COUNT + p
+S_DECK = S_DECK_COUNT + 2  # 64: deck of p at S_DECK + p*CARDS_PER_PLAYER, bottom first
+C_ZONE = S_DECK + 2 * CARDS_PER_PLAYER  # 280
+C_CTRL = C_ZONE + N_CARDS
+C_ORDER = C_CTRL + N_CARDS
+C_ARRIVAL = C_ORDER + N_CARDS
+STATE_SIZE = C_ARRIVAL + N_CARDS
+
+
+def card_id(owner: int, pack: int, code: int) -> int:
+    return owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + code
+
+
+def card_owner(card: int) -> int:
+    return card // CARDS_PER_PLAYER
+
+
+def card_code(card: int) -> int:
+    return card % CARDS_PER_PACK
+
+
+def card_pack(card: int) -> int:
+    return (card % CARDS_PER_PLAYER) // CARDS_PER_PACK

@@ -1,0 +1,289 @@
+"""Faction War rules: every number and ambiguity switch, validated and frozen.
+
+A `Rules` object is what a designer edits (TOML file or named preset); the
+kernels never see it. `Rules.to_array()` packs it into the int64 array every
+kernel takes as an argument (never a module global: numba would freeze a
+global into compiled, cached code, so one compiled kernel serves every rule
+tweak only because rules travel as data).
+
+Ambiguity switches are named after the reference's table
+(`../shared/rules/faction-war.md` §9): key "FA-n", value one of the readings
+listed in `AMBIGUITIES`, the first being the reference's default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.errors import CardbalanceError
+
+# Bump when the meaning of a rules array changes (new effect implemented, a
+# clause re-read): every stored result records it, and reports refuse to mix
+# results of different behaviour versions.
+BEHAVIOUR_VERSION = 1
+
+# ---- ambiguity switches -------------------------------------------------------
+# ID -> (question, readings); readings[0] is the reference's default.
+AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "FA-1": ("whose hand is checked at a preparation phase", ("turn_player", "both")),
+    "FA-2": ("does the first player draw on turn 1", ("draw", "skip")),
+    "FA-3": ("drawing from a short deck", ("lose", "continue", "draw")),
+    "FA-4": ("when mandatory each-own-turn effects resolve", ("preparation", "placement_start")),
+    "FA-5": ("limit on heart J/Q/K per turn", ("unlimited", "one_per_turn")),
+    "FA-6": ("tie between equal cards", ("earliest", "random")),
+    "FA-7": ("successful attack on a row with no normal card", ("no_damage", "faces_lost", "not_allowed")),
+    "FA-8": ("what makes a row occupied for targeting", ("normal_or_joker", "any_card", "normal_only")),
+    "FA-9": ("does a Human using heart J/Q/K take 1 damage", ("damage", "no_damage")),
+    "FA-10": ("Destiny: placement order enforced", ("pattern", "order")),
+    "FA-11": ("is the extra-zone pair a special placement", ("normal", "special")),
+    "FA-12": ("where a pushed-out own extra-zone card goes", ("exile", "graveyard")),
+    "FA-13": ("extra-zone pairs per turn", ("per_zone", "one_total")),
+    "FA-14": ("where a stolen card goes when it leaves the field", ("owner", "controller")),
+    "FA-15": ("Alien J special placement timing", ("at_once", "kept")),
+    "FA-16": ("Alien K (1) when the opponent has no same-number card", ("not_allowed", "own_only")),
+    "FA-17": ("Deep-Sea Era in Alien vs Alien", ("turn_player", "draw")),
+    "FA-18": ("Dispeller scope", ("one_player_row", "both_players_row", "one_card")),
+    "FA-19": ("jokers among Abyss Magic's five exiled cards", ("like_face", "exiled_zero")),
+    "FA-20": ("Human cards exiled by Alien effects", ("exile", "graveyard")),
+    "FA-21": ("Human joker's direct attack destroys", ("all", "defender")),
+    "FA-22": ("Alien joker row attack also does F-ATK-4", ("replaced", "also")),
+    "FA-23": ("joker duel: which hand cards are put down", ("suit_normal", "with_hearts", "with_faces", "special")),
+    "FA-24": ("both players at 0 life together", ("draw", "turn_player_wins", "turn_player_loses")),
+    "FA-25": ("Alien joker's exile-sum damage counts", ("whole_zone", "this_attack")),
+    "FA-26": ("Polymorph on cards placed after the J", ("continuous", "on_arrival")),
+    "FA-27": ("joker duel tie", ("nothing", "both_lose")),
+    "FA-28": ("after a duel the defender lost", ("resolves", "ends")),
+    "FA-29": ("when life is checked", ("each_step", "after_action")),
+    "FA-30": ("Alien K activated ability frequency", ("per_turn_per_row", "once_per_k", "unlimited")),
+    "FA-31": ("Alien K (3) when the opponent has fewer normal cards", ("all_they_have", "not_allowed")),
+    "FA-32": ("extra-zone pair and the row's one normal card", ("replaces", "on_top")),
+    "FA-33": ("Alien special-placement sources", ("zones_cost", "with_exile", "zones_free")),
+    "FA-34": ("packs per player", ("one", "two")),
+    "FA-35": ("Alien J's move and the turn's extra-zone placement", ("separate", "uses_it")),
+    "FA-36": ("life ceiling for heals", ("none", "starting_life")),
+}
+# Readings the reference lists that need a player decision outside the action
+# model (FA-4 "player's choice", FA-6 "controller chooses") are not offered:
+# a scripted sweep cannot tell them from "earliest"/"preparation" with a fixed
+# policy, and they are noted in docs/rules-notes.md.
+
+# ---- numbers ------------------------------------------------------------------
+# name -> (description, minimum, maximum)
+NUMBERS: dict[str, tuple[str, int, int]] = {
+    "opening_hand": ("cards each player draws at set-up (F-SET-3)", 0, 30),
+    "draws_per_turn": ("cards the turn player draws in the draw phase (F-TURN-3)", 0, 10),
+    "hand_limit_trigger": ("hand size that forces discards at preparation (F-TURN-2)", 1, 60),
+    "hand_limit_target": ("hand size discarded down to (F-TURN-2)", 0, 59),
+    "face_cards_per_row": ("face cards one row holds (F-PLC-5)", 1, 4),
+    "turn_cap": ("turns after which the match is a draw (F-WIN-4)", 1, 100_000),
+}
+MAX_FACE_CARDS_PER_ROW = 4
+LIFE_MAX = 1_000_000
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every number and switch of one Faction War rule set (immutable)."""
+
+    life: tuple[int, int] = (50, 50)
+    opening_hand: int = 5
+    draws_per_turn: int = 2
+    hand_limit_trigger: int = 7
+    hand_limit_target: int = 5
+    face_cards_per_row: int = 2
+    turn_cap: int = 400
+    ambiguities: dict = field(default_factory=lambda: {k: v[1][0] for k, v in AMBIGUITIES.items()})
+
+    def __post_init__(self):
+        validate(self)
+
+    # -- accessors -------------------------------------------------------------
+    def reading(self, fa_id: str) -> str:
+        return self.ambiguities[fa_id]
+
+    def with_changes(self, **changes) -> "Rules":
+        """A copy with numbers changed and/or `ambiguities={"FA-3": "draw"}` merged."""
+        merged = dict(self.ambiguities)
+        merged.update(changes.pop("ambiguities", {}))
+        return dataclasses.replace(self, ambiguities=merged, **changes)
+
+    def as_dict(self) -> dict:
+        return {
+            "life": list(self.life),
+            **{name: getattr(self, name) for name in NUMBERS},
+            "ambiguities": {k: self.ambiguities[k] for k in AMBIGUITIES},
+        }
+
+    def differences_from_default(self) -> dict:
+        """Keys whose value differs from the `default` preset (for reports)."""
+        base, mine = Rules().as_dict(), self.as_dict()
+        diff = {k: mine[k] for k in mine if k != "ambiguities" and mine[k] != base[k]}
+        diff.update({k: v for k, v in mine["ambiguities"].items() if base["ambiguities"][k] != v})
+        return diff
+
+    def stable_hash(self) -> str:
+        """Hash of the effective rules and behaviour version (12 hex digits)."""
+        payload = json.dumps({"v": BEHAVIOUR_VERSION, **self.as_dict()}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+    def to_array(self) -> np.ndarray:
+        """Pack into the int64 array the kernels read (slots below)."""
+        arr = np.zeros(RULES_ARRAY_SIZE, dtype=np.int64)
+        arr[R_LIFE0], arr[R_LIFE1] = self.life
+        arr[R_OPENING_HAND] = self.opening_hand
+        arr[R_DRAWS_PER_TURN] = self.draws_per_turn
+        arr[R_HAND_TRIGGER] = self.hand_limit_trigger
+        arr[R_HAND_TARGET] = self.hand_limit_target
+        arr[R_FACES_PER_ROW] = self.face_cards_per_row
+        arr[R_TURN_CAP] = self.turn_cap
+        for fa_id, (_, readings) in AMBIGUITIES.items():
+            arr[fa_slot(fa_id)] = readings.index(self.ambiguities[fa_id])
+        return arr
+
+
+# ---- rules array slots (what kernels read) ------------------------------------
+R_LIFE0, R_LIFE1 = 0, 1
+R_OPENING_HAND = 2
+R_DRAWS_PER_TURN = 3
+R_HAND_TRIGGER = 4
+R_HAND_TARGET = 5
+R_FACES_PER_ROW = 6
+R_TURN_CAP = 7
+R_FA_BASE = 8  # slot of FA-n is R_FA_BASE + n - 1; value = index of its reading
+RULES_ARRAY_SIZE = R_FA_BASE + len(AMBIGUITIES)
+
+
+def fa_slot(fa_id: str) -> int:
+    return R_FA_BASE + int(fa_id.split("-")[1]) - 1
+
+
+# Reading indices kernels compare against, named after the FA id and reading.
+def _reading_constants() -> dict[str, int]:
+    out = {}
+    for fa_id, (_, readings) in AMBIGUITIES.items():
+        number = int(fa_id.split("-")[1])
+        out["R_FA%d" % number] = fa_slot(fa_id)
+        for index, reading in enumerate(readings):
+            out["FA%d_%s" % (number, reading.upper())] = index
+    return out
+
+
+globals().update(_reading_constants())  # e.g. R_FA3 (slot), FA3_LOSE = 0, FA3_DRAW = 2
+
+
+# ---- validation -----------------------------------------------------------------
+
+def validate(rules: Rules) -> None:
+    """Raise CardbalanceError naming the first bad field and what is allowed."""
+    life = rules.life
+    if not (isinstance(life, tuple) and len(life) == 2):
+        raise CardbalanceError("rules: 'life' must be two positive integers [player0, player1] (got %r)." % (life,))
+    for value in life:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LIFE_MAX:
+            raise CardbalanceError(
+                "rules: 'life' values must be integers from 1 to %d (the source uses 30-100; got %r)." % (LIFE_MAX, value))
+    for name, (_, low, high) in NUMBERS.items():
+        value = getattr(rules, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise CardbalanceError("rules: '%s' must be an integer from %d to %d (got %r)." % (name, low, high, value))
+    if rules.hand_limit_target >= rules.hand_limit_trigger:
+        raise CardbalanceError(
+            "rules: 'hand_limit_target' must be smaller than 'hand_limit_trigger' (got %d and %d)."
+            % (rules.hand_limit_target, rules.hand_limit_trigger))
+    if set(rules.ambiguities) != set(AMBIGUITIES):
+        unknown = sorted(set(rules.ambiguities) - set(AMBIGUITIES))
+        raise CardbalanceError("rules: unknown ambiguity %s; allowed: FA-1 to FA-%d." % (unknown[0] if unknown else "?", len(AMBIGUITIES)))
+    for fa_id, value in rules.ambiguities.items():
+        readings = AMBIGUITIES[fa_id][1]
+        if value not in readings:
+            raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)." % (fa_id, ", ".join(readings), value))
+
+
+# ---- loading --------------------------------------------------------------------
+PRESETS: dict[str, dict] = {
+    # The reference's defaults.
+    "default": {},
+    # Two 54-card packs per player: identical face cards can meet (F-HUC-1).
+    "two-packs": {"ambiguities": {"FA-34": "two"}},
+    # Running out of cards ends the match as a draw instead of a loss.
+    "deck-out-draw": {"ambiguities": {"FA-3": "draw"}},
+}
+
+
+def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
+    """Build Rules from a parsed TOML mapping, rejecting unknown keys and types."""
+    allowed = {"life", "ambiguities", *NUMBERS}
+    for key in data:
+        if key not in allowed:
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
+    kwargs = {}
+    if "life" in data:
+        life = data["life"]
+        if isinstance(life, int) and not isinstance(life, bool):
+            life = [life, life]
+        if not isinstance(life, list) or len(life) != 2:
+            raise CardbalanceError("%s: 'life' must be an integer or a list of two integers (got %r)." % (source, life))
+        kwargs["life"] = tuple(life)
+    for name in NUMBERS:
+        if name in data:
+            kwargs[name] = data[name]
+    ambiguities = {k: v[1][0] for k, v in AMBIGUITIES.items()}
+    given = data.get("ambiguities", {})
+    if not isinstance(given, dict):
+        raise CardbalanceError("%s: 'ambiguities' must be a table of FA-n = \"reading\"." % source)
+    for fa_id, value in given.items():
+        if fa_id not in AMBIGUITIES:
+            raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: FA-1 to FA-%d." % (source, fa_id, len(AMBIGUITIES)))
+        ambiguities[fa_id] = value
+    kwargs["ambiguities"] = ambiguities
+    try:
+        return Rules(**kwargs)
+    except CardbalanceError as error:
+        raise CardbalanceError(str(error).replace("rules:", "%s:" % source, 1)) from None
+
+
+def load_rules(name_or_path: str | Path | None = None) -> Rules:
+    """A preset name ("default") or a TOML file path → Rules."""
+    if name_or_path is None:
+        return Rules()
+    text = str(name_or_path)
+    if text in PRESETS:
+        return rules_from_mapping(PRESETS[text], "preset %s" % text)
+    path = Path(text)
+    if not path.is_file():
+        raise CardbalanceError(
+            "rules: '%s' is neither a preset (%s) nor a readable TOML file." % (text, ", ".join(PRESETS)))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
+    return rules_from_mapping(data, str(path))
+
+
+def rules_to_toml(rules: Rules) -> str:
+    """TOML text of the effective rules, values that differ from defaults marked."""
+    base = Rules()
+    lines = []
+
+    def mark(differs):
+        return "  # changed from default" if differs else ""
+
+    lines.append("life = [%d, %d]%s" % (*rules.life, mark(rules.life != base.life)))
+    for name, (description, low, high) in NUMBERS.items():
+        value = getattr(rules, name)
+        lines.append("%s = %d  # %s%s" % (name, value, description,
+                                          "; CHANGED from default %d" % getattr(base, name) if value != getattr(base, name) else ""))
+    lines.append("")
+    lines.append("[ambiguities]")
+    for fa_id, (question, readings) in AMBIGUITIES.items():
+        value = rules.ambiguities[fa_id]
+        changed = "; CHANGED from default %s" % readings[0] if value != readings[0] else ""
+        lines.append('"%s" = "%s"  # %s: %s%s' % (fa_id, value, question, " | ".join(readings), changed))
+    return "\n".join(lines) + "\n"
