@@ -1,0 +1,69 @@
+"""The `cardbalance` command: parses, calls the library, maps errors.
+
+Each subcommand lives in its own module `sim/cli/<name>_cmd.py` exposing
+`ORDER` (position in --help), `add_parser(subparsers)` and `run(args) -> int`.
+They are discovered here, so adding a command touches no shared file.
+A `CardbalanceError` becomes one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from sim.errors import CardbalanceError
+
+DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle games.
+
+Examples:
+  cardbalance sweep                          run the default balance sweep and its report
+  cardbalance play --p0 human:greedy --p1 alien:random --life 50 --seed 7
+  cardbalance rules default                  print the effective rules
+  cardbalance scenario docs/examples/attack.json --legal
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors: one sentence and exit code 2 (argparse's default code)."""
+
+    def error(self, message):
+        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], message))
+
+
+def _command_modules():
+    package = importlib.import_module("sim.cli")
+    modules = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.endswith("_cmd"):
+            modules.append(importlib.import_module("sim.cli." + info.name))
+    return sorted(modules, key=lambda module: module.ORDER)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="cardbalance", description=DESCRIPTION,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for module in _command_modules():
+        sub = module.add_parser(subparsers)
+        sub.set_defaults(handler=module.run)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except CardbalanceError as error:
+        print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardbalance %s: interrupted" % args.command, file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
