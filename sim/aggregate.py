@@ -75,3 +75,52 @@ def accumulate(agg, record, n_end_types, n_counters, n_bins):
 
 def empty_aggregate(n_end_types: int, n_counters: int, n_bins: int) -> np.ndarray:
     return np.zeros(agg_size(n_end_types, n_counters, n_bins), dtype=np.int64)
+
+
+# ---- paired sums for `cardbalance compare` (common random numbers) -----------------
+# Per match, both arms give a metric vector
+#     [seat0 win, seat1 win, draw, first-player win, turns, end type 0 .. T-1 indicators]
+# and the paired kernel keeps, per metric, Σa, Σb, Σa², Σb², Σab (one row each),
+# which is all a paired (or unpaired) mean-difference interval needs.
+P_SUM_A, P_SUM_B, P_SQ_A, P_SQ_B, P_CROSS = 0, 1, 2, 3, 4
+PAIRED_STATS = 5
+METRIC_SEAT0_WIN, METRIC_SEAT1_WIN, METRIC_DRAW, METRIC_FIRST_WIN, METRIC_TURNS = 0, 1, 2, 3, 4
+METRIC_END_TYPES = 5
+
+
+def paired_metric_count(n_end_types: int) -> int:
+    return METRIC_END_TYPES + n_end_types
+
+
+def empty_paired(n_end_types: int) -> np.ndarray:
+    """(metrics, 5) sums; callers keep the number of pairs alongside."""
+    return np.zeros((paired_metric_count(n_end_types), PAIRED_STATS), dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def _metric(record, index, n_end_types):
+    winner = record[REC_WINNER]
+    if index == METRIC_SEAT0_WIN:
+        return 1 if winner == 0 else 0
+    if index == METRIC_SEAT1_WIN:
+        return 1 if winner == 1 else 0
+    if index == METRIC_DRAW:
+        return 1 if winner == DRAW else 0
+    if index == METRIC_FIRST_WIN:
+        return 1 if winner == record[REC_FIRST] else 0
+    if index == METRIC_TURNS:
+        return record[REC_TURNS]
+    return 1 if record[REC_END_TYPE] == index - METRIC_END_TYPES else 0
+
+
+@nb.njit(cache=True)
+def accumulate_paired(paired, record_a, record_b, n_end_types):
+    """Fold one pair of matches (same seed, two rule sets) into paired sums."""
+    for index in range(METRIC_END_TYPES + n_end_types):
+        a = _metric(record_a, index, n_end_types)
+        b = _metric(record_b, index, n_end_types)
+        paired[index, P_SUM_A] += a
+        paired[index, P_SUM_B] += b
+        paired[index, P_SQ_A] += a * a
+        paired[index, P_SQ_B] += b * b
+        paired[index, P_CROSS] += a * b
