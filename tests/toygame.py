@@ -1,0 +1,301 @@
+"""Dice Duel: a tiny numba game that implements `sim.registry.GameSpec`.
+
+Generic code (sweep runner, analysis, reports, compare) is tested against this
+game so that those tests need neither Faction War's engine nor its run time.
+It is small but exercises every part of the contract: two factions, first
+player advantage, life-dependent win rates, a special end type, a draw end
+type, effect counters, a turns histogram with overflow, strategies read
+through `strategy_id`, rules passed as an array, a plain-Python twin engine
+(`reference_play_match`) that gives the same records as the kernel, a replay
+log and paired (common-random-number) batches.
+
+Rules of Dice Duel. Players alternate turns, `first` moving first. On its
+turn the active player either ATTACKS (rolls a die with `die_sides` sides,
+plus one side for faction "blue"; the opponent loses the roll) or HEALS
+(gains `heal` life, at most its starting life). When the opponent's life
+reaches 0 the active player wins: end type "exact" (a special victory) when
+the roll equalled the opponent's remaining life exactly, else "knockout".
+After `turn_cap` turns the match is a draw ("turn_cap").
+
+Strategies: "greedy" always attacks; "random" attacks or heals with equal
+chance (from the seat's policy generator); "cautious" heals while its life is
+at most 5 and below its starting life, else attacks.
+
+Randomness follows docs/engine-contract.md: the rule generator starts from the
+match seed, seat p's policy generator from `match_seed(seed, p + 1)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+import numba as nb
+import numpy as np
+
+from sim import aggregate as agg
+from sim import rng
+from sim.errors import CardbalanceError
+from sim.registry import GameSpec, register
+
+GAME_NAME = "toy"
+FACTIONS = ("red", "blue")
+PAIRINGS = {"red_vs_red": (0, 0), "red_vs_blue": (0, 1), "blue_vs_blue": (1, 1)}
+END_KNOCKOUT, END_EXACT, END_TURN_CAP = 0, 1, 2
+END_TYPES = ("knockout", "exact", "turn_cap")
+SPECIAL_END_TYPES = ("exact",)
+COUNTER_ATTACKS, COUNTER_HEALS, COUNTER_MAX_ROLLS = 0, 1, 2
+COUNTER_NAMES = ("attacks", "heals", "max_rolls")
+LENGTH_BINS = 48  # turn_cap 60 > 47, so the overflow bin gets used
+BEHAVIOUR_VERSION = 1
+STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_CAUTIOUS = 0, 1, 2
+STRATEGIES = ("greedy", "random", "cautious")
+
+# rules array slots
+R_DIE_SIDES, R_TURN_CAP, R_HEAL = 0, 1, 2
+RULES_ARRAY_SIZE = 3
+# cell array slots (what `cell_array` returns)
+C_FACTION0, C_FACTION1, C_LIFE0, C_LIFE1, C_FIRST, C_STRATEGY0, C_STRATEGY1 = range(7)
+# match state slots: three generators (rules, seat 0 policy, seat 1 policy)
+S_RULE_RNG, S_POLICY_RNG = 0, 1
+N_RECORD = agg.REC_COUNTERS + len(COUNTER_NAMES)
+
+
+@dataclass(frozen=True)
+class ToyRules:
+    die_sides: int = 6
+    turn_cap: int = 60
+    heal: int = 2
+
+    def __post_init__(self):
+        for name, low, high in (("die_sides", 2, 100), ("turn_cap", 1, 10_000), ("heal", 0, 100)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise CardbalanceError("toy rules: '%s' must be an integer from %d to %d (got %r)." % (name, low, high, value))
+
+    def to_array(self) -> np.ndarray:
+        return np.array([self.die_sides, self.turn_cap, self.heal], dtype=np.int64)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def differences_from_default(self) -> dict:
+        base = ToyRules().as_dict()
+        return {k: v for k, v in self.as_dict().items() if base[k] != v}
+
+    def stable_hash(self) -> str:
+        payload = json.dumps({"v": BEHAVIOUR_VERSION, **self.as_dict()}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:12]
+
+
+PRESETS = {
+    "default": {},
+    "big-die": {"die_sides": 10},          # shorter matches, more exact kills
+    "short": {"turn_cap": 12},             # many draws
+    "no-heal": {"heal": 0},
+}
+
+
+def load_rules(name_or_path=None) -> ToyRules:
+    """A preset name or a TOML file with die_sides / turn_cap / heal."""
+    if name_or_path is None:
+        return ToyRules()
+    text = str(name_or_path)
+    if text in PRESETS:
+        return ToyRules(**PRESETS[text])
+    import tomllib
+    from pathlib import Path
+    path = Path(text)
+    if not path.is_file():
+        raise CardbalanceError("rules: '%s' is neither a preset (%s) nor a readable TOML file." % (text, ", ".join(PRESETS)))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
+    unknown = set(data) - {"die_sides", "turn_cap", "heal"}
+    if unknown:
+        raise CardbalanceError("%s: unknown key '%s'; allowed keys: die_sides, heal, turn_cap." % (path, sorted(unknown)[0]))
+    return ToyRules(**data)
+
+
+def strategy_names() -> tuple[str, ...]:
+    return STRATEGIES
+
+
+def strategy_id(name: str) -> int:
+    if name not in STRATEGIES:
+        raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, ", ".join(STRATEGIES)))
+    return STRATEGIES.index(name)
+
+
+def cell_array(faction0, faction1, life0, life1, first, strategy0, strategy1) -> np.ndarray:
+    return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
+
+
+# ---- numba engine -------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _choose_attack(strategy, own_life, own_start, state, seat):
+    if strategy == STRATEGY_RANDOM:
+        return rng.nb_below(state, S_POLICY_RNG + seat, 2) == 0
+    if strategy == STRATEGY_CAUTIOUS:
+        return not (own_life <= 5 and own_life < own_start)
+    return True
+
+
+@nb.njit(cache=True)
+def _play_match(rules, cell, seed, record):
+    """Play one match into `record` (layout: sim/aggregate.py)."""
+    state = np.empty(3, dtype=np.int64)
+    state[S_RULE_RNG] = np.int64(seed)
+    state[S_POLICY_RNG] = np.int64(rng.nb_match_seed(seed, 1))
+    state[S_POLICY_RNG + 1] = np.int64(rng.nb_match_seed(seed, 2))
+    life = np.array([cell[C_LIFE0], cell[C_LIFE1]], dtype=np.int64)
+    start = life.copy()
+    for k in range(agg.REC_COUNTERS, record.shape[0]):
+        record[k] = 0
+    active = cell[C_FIRST]
+    winner = agg.DRAW
+    end_type = END_TURN_CAP
+    turn = 1
+    while True:
+        if turn > rules[R_TURN_CAP]:
+            turn = rules[R_TURN_CAP]
+            break
+        strategy = cell[C_STRATEGY0 + active]
+        if _choose_attack(strategy, life[active], start[active], state, active):
+            sides = rules[R_DIE_SIDES] + cell[C_FACTION0 + active]
+            roll = rng.nb_below(state, S_RULE_RNG, sides) + 1
+            record[agg.REC_COUNTERS + COUNTER_ATTACKS] += 1
+            if roll == sides:
+                record[agg.REC_COUNTERS + COUNTER_MAX_ROLLS] += 1
+            other = 1 - active
+            exact = roll == life[other]
+            life[other] -= roll
+            if life[other] <= 0:
+                winner = active
+                end_type = END_EXACT if exact else END_KNOCKOUT
+                break
+        else:
+            record[agg.REC_COUNTERS + COUNTER_HEALS] += 1
+            life[active] = min(life[active] + rules[R_HEAL], start[active])
+        active = 1 - active
+        turn += 1
+    record[agg.REC_WINNER] = winner
+    record[agg.REC_END_TYPE] = end_type
+    record[agg.REC_TURNS] = turn
+    record[agg.REC_LIFE0] = life[0]
+    record[agg.REC_LIFE1] = life[1]
+    record[agg.REC_FIRST] = cell[C_FIRST]
+
+
+@nb.njit(cache=True)
+def _play_batch(rules, cell, chunk_seed, start_index, n_matches, out):
+    record = np.zeros(N_RECORD, dtype=np.int64)
+    for i in range(n_matches):
+        seed = rng.nb_match_seed(chunk_seed, start_index + i)
+        _play_match(rules, cell, seed, record)
+        agg.accumulate(out, record, len(END_TYPES), len(COUNTER_NAMES), LENGTH_BINS)
+
+
+@nb.njit(cache=True)
+def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, out):
+    record_a = np.zeros(N_RECORD, dtype=np.int64)
+    record_b = np.zeros(N_RECORD, dtype=np.int64)
+    for i in range(n_matches):
+        seed = rng.nb_match_seed(chunk_seed, start_index + i)
+        _play_match(rules_a, cell, seed, record_a)
+        _play_match(rules_b, cell, seed, record_b)
+        agg.accumulate_paired(out, record_a, record_b, len(END_TYPES))
+
+
+def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
+    out = agg.empty_aggregate(len(END_TYPES), len(COUNTER_NAMES), LENGTH_BINS)
+    _play_batch(np.asarray(rules_array, dtype=np.int64), np.asarray(cell, dtype=np.int64),
+                np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
+    return out
+
+
+def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
+    out = agg.empty_paired(len(END_TYPES))
+    _play_paired_batch(np.asarray(rules_a, dtype=np.int64), np.asarray(rules_b, dtype=np.int64),
+                       np.asarray(cell, dtype=np.int64), np.uint64(chunk_seed),
+                       np.int64(start_index), np.int64(n_matches), out)
+    return out
+
+
+# ---- plain-Python twin (the "reference engine" for bench and tests) -----------
+
+def reference_play_match(rules, cell, match_seed, log=None) -> np.ndarray:
+    """Same match as the kernel, in plain Python; `log` (a list) gets one line per turn."""
+    rules_array = rules.to_array() if hasattr(rules, "to_array") else np.asarray(rules)
+    die_sides, turn_cap, heal = (int(x) for x in rules_array[:RULES_ARRAY_SIZE])
+    cell = [int(x) for x in cell]
+    seed = int(match_seed) & rng.MASK64
+    rule_rng = rng.PyRng(seed)
+    policy_rngs = [rng.PyRng(rng.match_seed(seed, 1)), rng.PyRng(rng.match_seed(seed, 2))]
+    life = [cell[C_LIFE0], cell[C_LIFE1]]
+    start = list(life)
+    counters = [0] * len(COUNTER_NAMES)
+    active, winner, end_type, turn = cell[C_FIRST], agg.DRAW, END_TURN_CAP, 1
+    while True:
+        if turn > turn_cap:
+            turn = turn_cap
+            if log is not None:
+                log.append("turn cap reached: draw")
+            break
+        strategy = cell[C_STRATEGY0 + active]
+        if strategy == STRATEGY_RANDOM:
+            attack = policy_rngs[active].below(2) == 0
+        elif strategy == STRATEGY_CAUTIOUS:
+            attack = not (life[active] <= 5 and life[active] < start[active])
+        else:
+            attack = True
+        other = 1 - active
+        if attack:
+            sides = die_sides + cell[C_FACTION0 + active]
+            roll = rule_rng.below(sides) + 1
+            counters[COUNTER_ATTACKS] += 1
+            counters[COUNTER_MAX_ROLLS] += roll == sides
+            exact = roll == life[other]
+            life[other] -= roll
+            if log is not None:
+                log.append("turn %d: seat %d attacks, rolls %d (d%d); life %d-%d" % (turn, active, roll, sides, life[0], life[1]))
+            if life[other] <= 0:
+                winner, end_type = active, END_EXACT if exact else END_KNOCKOUT
+                if log is not None:
+                    log.append("seat %d wins (%s)" % (active, END_TYPES[end_type]))
+                break
+        else:
+            counters[COUNTER_HEALS] += 1
+            life[active] = min(life[active] + heal, start[active])
+            if log is not None:
+                log.append("turn %d: seat %d heals; life %d-%d" % (turn, active, life[0], life[1]))
+        active = other
+        turn += 1
+    return np.array([winner, end_type, turn, life[0], life[1], cell[C_FIRST], *counters], dtype=np.int64)
+
+
+def replay_log(rules, cell, match_seed) -> list[str]:
+    lines = ["Dice Duel: %s vs %s, life %d-%d, seat %d first, %s vs %s, match seed %d" % (
+        FACTIONS[int(cell[C_FACTION0])], FACTIONS[int(cell[C_FACTION1])], cell[C_LIFE0], cell[C_LIFE1],
+        cell[C_FIRST], STRATEGIES[int(cell[C_STRATEGY0])], STRATEGIES[int(cell[C_STRATEGY1])], int(match_seed))]
+    reference_play_match(rules, cell, match_seed, log=lines)
+    return lines
+
+
+def make_spec() -> GameSpec:
+    return GameSpec(
+        name=GAME_NAME, factions=FACTIONS, pairings=dict(PAIRINGS), end_types=END_TYPES,
+        special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
+        behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, strategy_names=strategy_names,
+        strategy_id=strategy_id, cell_array=cell_array, play_batch=play_batch,
+        play_paired_batch=play_paired_batch, replay_log=replay_log,
+        extra={"reference_play_match": reference_play_match, "module": __name__},
+    )
+
+
+def register_toy_game() -> None:
+    """Make `get_game("toy")` work in this process (idempotent)."""
+    register(GAME_NAME, make_spec)
