@@ -1,0 +1,245 @@
+"""Paired differences between two rule sets, with their confidence intervals.
+
+`cardbalance compare` plays match i of BASE and match i of TWEAK from the same
+seed (common random numbers), and the paired kernel keeps, per cell and per
+metric, Σa, Σb, Σa², Σb², Σab (sim/aggregate.py). That is all a paired
+interval needs: the per-match difference d = b − a has Σd = Σb − Σa and
+Σd² = Σb² − 2Σab + Σa², so Var(d) = Var(a) + Var(b) − 2 Cov(a, b). When the
+tweak changes few matches, a and b are strongly correlated and the paired
+interval is much narrower than the unpaired one (Var(a) + Var(b)) on the same
+matches; both are reported so the gain is visible.
+
+Cells are pooled into *scopes* with equal weight per cell (every cell of a
+comparison gets the same number of matches, so this equals pooling the
+matches): `all`, each pairing (both first-player orders, every life and
+strategy), each `pairing@life<L>` (or `@life<L0>-<L1>`), and `pairing@<s0>:<s1>`
+when several strategy pairs are played. The variance is the stratified one,
+(1/K²) Σ_cells Var_c / n_c, which does not count differences *between* cells
+(e.g. the two first-player orders) as noise.
+
+Intervals are normal-approximation intervals on the mean difference, which is
+what a sum of thousands of matches supports; the single-arm rates use the
+Wilson interval (analysis/stats.py). Sums are combined in exact integer
+arithmetic, so identical rule sets give a delta of exactly 0 with a
+zero-width interval. The trade-off: a difference whose events are very rare
+can also show a zero-width interval after few matches, which is why the
+compare runner does not decide a gate before `min_matches`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis.stats import Z95, wilson_interval
+from sim import aggregate as agg
+
+RATE, MEAN = "rate", "mean"
+METRIC_COLUMNS = (
+    "scope", "metric", "kind", "n_base", "n_tweak",
+    "base", "base_low", "base_high", "tweak", "tweak_low", "tweak_high",
+    "delta", "delta_low", "delta_high", "delta_se", "unpaired_low", "unpaired_high", "unpaired_se", "paired",
+)
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    index: int  # row of the paired sums (sim/aggregate.py METRIC_*)
+    kind: str  # RATE (0/1 per match) or MEAN
+    description: str
+
+
+def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
+    """Metric name (as written in gate expressions) -> Metric, for a game's end types."""
+    metrics = [
+        Metric("winrate", agg.METRIC_SEAT0_WIN, RATE, "win rate of seat 0's faction (the first faction of the pairing name)"),
+        Metric("seat1_winrate", agg.METRIC_SEAT1_WIN, RATE, "win rate of seat 1's faction"),
+        Metric("draws", agg.METRIC_DRAW, RATE, "share of drawn matches"),
+        Metric("first_player_advantage", agg.METRIC_FIRST_WIN, RATE,
+               "share of matches won by the player who moved first (0.5 = no advantage when nothing is drawn)"),
+        Metric("turns", agg.METRIC_TURNS, MEAN, "mean match length in turns"),
+    ]
+    taken = {metric.name for metric in metrics}
+    for code, end_type in enumerate(end_types):
+        if end_type == "none":  # a code no finished match has
+            continue
+        name = end_type if end_type not in taken else "end_" + end_type
+        kind = "special victory" if end_type in special_end_types else "end type"
+        metrics.append(Metric(name, agg.METRIC_END_TYPES + code, RATE, "share of matches ending by %s (%s)" % (end_type, kind)))
+        taken.add(name)
+    return {metric.name: metric for metric in metrics}
+
+
+def _life_label(cell) -> str:
+    life0, life1 = int(cell["life0"]), int(cell["life1"])
+    return "life%d" % life0 if life0 == life1 else "life%d-%d" % (life0, life1)
+
+
+def scope_cells(cells) -> dict[str, list[int]]:
+    """Scope name -> positions of its cells in `cells` (dicts with the grid columns)."""
+    scopes: dict[str, list[int]] = {"all": list(range(len(cells)))}
+    strategy_pairs = {(c["strategy0"], c["strategy1"]) for c in cells}
+    for position, cell in enumerate(cells):
+        pairing = cell["pairing"]
+        names = [pairing, "%s@%s" % (pairing, _life_label(cell))]
+        if len(strategy_pairs) > 1:
+            names.append("%s@%s:%s" % (pairing, cell["strategy0"], cell["strategy1"]))
+        for name in names:
+            scopes.setdefault(name, []).append(position)
+    return scopes
+
+
+@dataclass(frozen=True)
+class ArmSums:
+    """Per-cell sums of one arm for one metric: n, Σx, Σx² (int arrays, one entry per cell)."""
+    n: np.ndarray
+    total: np.ndarray
+    squares: np.ndarray
+
+
+def _mean_and_variance(n: int, total: int, squares: int):
+    """Mean and variance of the mean from exact integer sums (variance inf for n < 2)."""
+    if n <= 0:
+        return math.nan, math.inf
+    mean = total / n
+    if n < 2:
+        return mean, math.inf
+    numerator = n * squares - total * total  # exact: Python ints
+    return mean, max(numerator, 0) / (n * n * (n - 1))
+
+
+def _pooled(n, total, squares):
+    """Equal-weight mean over cells and its stratified variance."""
+    means, variances = zip(*(_mean_and_variance(int(a), int(b), int(c)) for a, b, c in zip(n, total, squares)))
+    k = len(means)
+    return sum(means) / k, sum(variances) / (k * k)
+
+
+def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float = Z95) -> dict:
+    """One row of the comparison table for one metric over a set of cells.
+
+    `cross` (per-cell Σab) is given for a paired comparison (then base.n and
+    tweak.n must be equal cell by cell); without it only the unpaired interval
+    exists and the delta's interval is the unpaired one.
+    """
+    row = {"metric": metric.name, "kind": metric.kind,
+           "n_base": int(np.sum(base.n)), "n_tweak": int(np.sum(tweak.n))}
+    base_mean, base_var = _pooled(base.n, base.total, base.squares)
+    tweak_mean, tweak_var = _pooled(tweak.n, tweak.total, tweak.squares)
+    for prefix, mean, var, arm in (("base", base_mean, base_var, base), ("tweak", tweak_mean, tweak_var, tweak)):
+        row[prefix] = mean
+        if metric.kind == RATE:
+            low, high = wilson_interval(mean * row["n_" + prefix], row["n_" + prefix], z)
+        else:
+            half = z * math.sqrt(var)
+            low, high = mean - half, mean + half
+        row[prefix + "_low"], row[prefix + "_high"] = low, high
+    delta = tweak_mean - base_mean
+    unpaired_se = math.sqrt(base_var + tweak_var)
+    row["delta"] = delta
+    row["unpaired_se"] = unpaired_se
+    row["unpaired_low"], row["unpaired_high"] = _around(delta, unpaired_se, z)
+    if cross is not None:
+        if not np.array_equal(np.asarray(base.n), np.asarray(tweak.n)):
+            raise ValueError("a paired comparison needs the same matches in both arms")
+        difference_totals = [int(b) - int(a) for a, b in zip(base.total, tweak.total)]
+        difference_squares = [int(bb) - 2 * int(ab) + int(aa)
+                              for aa, bb, ab in zip(base.squares, tweak.squares, cross)]
+        _, paired_var = _pooled(base.n, difference_totals, difference_squares)
+        row["delta_se"] = math.sqrt(paired_var)
+        row["paired"] = True
+    else:
+        row["delta_se"] = unpaired_se
+        row["paired"] = False
+    row["delta_low"], row["delta_high"] = _around(delta, row["delta_se"], z)
+    return row
+
+
+def _around(centre: float, se: float, z: float):
+    if se == 0.0:  # exact: no spread at all (e.g. identical arms), not a rounding artefact
+        return centre, centre
+    return centre - z * se, centre + z * se
+
+
+def paired_table(cells, n, sums, metrics: dict[str, Metric], z: float = Z95) -> pd.DataFrame:
+    """Tidy table (METRIC_COLUMNS) of a paired comparison.
+
+    `n`: matches per cell (C,); `sums`: paired sums (C, metrics, 5) in the
+    sim/aggregate.py layout.
+    """
+    sums = np.asarray(sums)
+    n = np.asarray(n)
+    rows = []
+    for scope, positions in scope_cells(cells).items():
+        for metric in metrics.values():
+            block = sums[positions, metric.index, :]
+            base = ArmSums(n[positions], block[:, agg.P_SUM_A], block[:, agg.P_SQ_A])
+            tweak = ArmSums(n[positions], block[:, agg.P_SUM_B], block[:, agg.P_SQ_B])
+            rows.append({"scope": scope, **estimate(metric, base, tweak, block[:, agg.P_CROSS], z)})
+    return pd.DataFrame(rows, columns=list(METRIC_COLUMNS))
+
+
+def unpaired_table(cells, base_n, base_sums, tweak_n, tweak_sums, metrics: dict[str, Metric],
+                   z: float = Z95) -> pd.DataFrame:
+    """Tidy table of an unpaired comparison (e.g. TWEAK against a stored baseline).
+
+    `*_sums`: (C, metrics, 2) arrays of Σx, Σx² per cell and metric.
+    """
+    base_sums, tweak_sums = np.asarray(base_sums), np.asarray(tweak_sums)
+    base_n, tweak_n = np.asarray(base_n), np.asarray(tweak_n)
+    rows = []
+    for scope, positions in scope_cells(cells).items():
+        for metric in metrics.values():
+            base = ArmSums(base_n[positions], base_sums[positions, metric.index, 0], base_sums[positions, metric.index, 1])
+            tweak = ArmSums(tweak_n[positions], tweak_sums[positions, metric.index, 0], tweak_sums[positions, metric.index, 1])
+            rows.append({"scope": scope, **estimate(metric, base, tweak, None, z)})
+    return pd.DataFrame(rows, columns=list(METRIC_COLUMNS))
+
+
+def arm_sums_from_paired(sums, arm: str) -> np.ndarray:
+    """(C, metrics, 2) Σx, Σx² of one arm ("base" or "tweak") taken from paired sums."""
+    sums = np.asarray(sums)
+    if arm == "base":
+        return np.stack([sums[..., agg.P_SUM_A], sums[..., agg.P_SQ_A]], axis=-1)
+    return np.stack([sums[..., agg.P_SUM_B], sums[..., agg.P_SQ_B]], axis=-1)
+
+
+def arm_sums_from_aggregate(aggregate, n_end_types: int) -> np.ndarray:
+    """(metrics, 2) Σx, Σx² of one arm from a chunk's aggregate vector (sim/aggregate.py).
+
+    Lets a single arm be played with `play_batch` (half the work of a paired
+    batch) when there is nothing to pair it with, e.g. against a baseline.
+    """
+    aggregate = np.asarray(aggregate, dtype=np.int64)
+    out = np.zeros((agg.paired_metric_count(n_end_types), 2), dtype=np.int64)
+    outcomes = aggregate[agg.A_OUTCOMES:agg.A_OUTCOMES + 3 * n_end_types].reshape(3, n_end_types)
+    wins = outcomes.sum(axis=1)  # seat0 wins, seat1 wins, draws
+    for index, value in ((agg.METRIC_SEAT0_WIN, wins[0]), (agg.METRIC_SEAT1_WIN, wins[1]), (agg.METRIC_DRAW, wins[2]),
+                         (agg.METRIC_FIRST_WIN, aggregate[agg.first_win_slot(n_end_types)])):
+        out[index] = value, value  # 0/1 indicators: Σx² = Σx
+    out[agg.METRIC_TURNS] = aggregate[agg.A_TURNS_SUM], aggregate[agg.A_TURNS_SQ]
+    end_counts = outcomes.sum(axis=0)
+    for code in range(n_end_types):
+        out[agg.METRIC_END_TYPES + code] = end_counts[code], end_counts[code]
+    return out
+
+
+def lookup_interval(table: pd.DataFrame, scope: str, metric: str, stat: str):
+    """(value, low, high) of a gate field from a comparison table."""
+    row = table[(table["scope"] == scope) & (table["metric"] == metric)]
+    if row.empty:
+        raise KeyError("%s.%s" % (scope, metric))
+    row = row.iloc[0]
+    if stat in ("base", "tweak"):
+        return float(row[stat]), float(row[stat + "_low"]), float(row[stat + "_high"])
+    value, low, high = float(row["delta"]), float(row["delta_low"]), float(row["delta_high"])
+    if stat == "delta":
+        return value, low, high
+    if stat == "abs_delta":  # |d| over the interval [low, high]
+        low_abs = 0.0 if low <= 0.0 <= high else min(abs(low), abs(high))
+        return abs(value), low_abs, max(abs(low), abs(high))
+    raise KeyError(stat)

@@ -1,0 +1,174 @@
+"""Load a stored run folder and check that this code can read it.
+
+A run folder (docs/architecture.md) is written by `cardbalance sweep`:
+`meta.json` + `results.parquet` (one row per cell) + `lengths.parquet`
+(non-zero turns-histogram bins). Reports only read it. Everything that could
+make a report silently wrong is refused here with one plain sentence
+(`CardbalanceError`): a folder that is not a run, a run written in another
+file-format version, a run whose game now behaves differently
+(`behaviour_version`), or a results table missing columns the metadata
+promises. An incomplete run (`complete: false`, e.g. an interrupted sweep)
+is readable; the report says so.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from sim.errors import CardbalanceError
+
+RUN_FORMAT = "cardbalance-run"
+# The run-folder format version this reader understands; the writer
+# (sim/sweep) records its own in meta.json. See `supported_format_version`.
+RUN_FORMAT_VERSION = 1
+
+CELL_COLUMNS = ("cell", "pairing", "faction0", "faction1", "life0", "life1", "first",
+                "strategy0", "strategy1", "rules")
+# What a balance question is asked about: a cell without its first player.
+# Every combination is played with both first-player orders, which the
+# analysis pools (see analysis/tables.py).
+GROUP_COLUMNS = ("pairing", "faction0", "faction1", "life0", "life1", "strategy0", "strategy1", "rules")
+SUM_COLUMNS = ("matches", "turns_sum", "turns_sq", "margin_sum", "margin_sq", "first_player_wins")
+OUTCOMES = ("seat0", "seat1", "draw")
+
+
+def supported_format_version() -> int:
+    """The run format version written by this checkout's sweep runner.
+
+    Taken from the writer when it is importable, so that reader and writer
+    cannot drift apart; otherwise this module's own constant.
+    """
+    try:
+        from sim import sweep  # noqa: PLC0415 - optional: the writer may be absent
+    except ImportError:
+        return RUN_FORMAT_VERSION
+    for name in ("FORMAT_VERSION", "RUN_FORMAT_VERSION"):
+        value = getattr(sweep, name, None)
+        if isinstance(value, int):
+            return value
+    return RUN_FORMAT_VERSION
+
+
+@dataclass(frozen=True)
+class Run:
+    """A loaded run: its metadata and its two tables (read-only by convention)."""
+
+    path: Path
+    meta: dict
+    results: pd.DataFrame
+    lengths: pd.DataFrame
+
+    @property
+    def game(self) -> str:
+        return str(self.meta["game"])
+
+    @property
+    def end_types(self) -> tuple[str, ...]:
+        return tuple(self.meta["end_types"])
+
+    @property
+    def special_end_types(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("special_end_types", ()))
+
+    @property
+    def counter_names(self) -> tuple[str, ...]:
+        return tuple(self.meta.get("counter_names", ()))
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.meta.get("complete", False))
+
+    @property
+    def faction_names(self) -> tuple[str, ...]:
+        names = self.meta.get("factions")
+        if names:
+            return tuple(names)
+        try:
+            from sim.registry import get_game
+            return tuple(get_game(self.game).factions)
+        except CardbalanceError:
+            return ()
+
+    def faction_label(self, faction) -> str:
+        names = self.faction_names
+        index = int(faction)
+        return names[index] if 0 <= index < len(names) else "faction %d" % index
+
+
+def outcome_columns(end_types) -> list[str]:
+    return ["%s_%s" % (outcome, end) for outcome in OUTCOMES for end in end_types]
+
+
+def load_run(run_dir, check_versions: bool = True) -> Run:
+    """Read and validate a run folder; raise CardbalanceError with one sentence when unusable."""
+    path = Path(run_dir)
+    meta_path = path / "meta.json"
+    if not path.is_dir():
+        raise CardbalanceError("'%s' is not a run folder: no such directory (a run folder is what "
+                               "`cardbalance sweep` writes: meta.json, results.parquet, lengths.parquet)." % path)
+    if not meta_path.is_file():
+        raise CardbalanceError("'%s' is not a run folder: it has no meta.json (a run folder is what "
+                               "`cardbalance sweep` writes: meta.json, results.parquet, lengths.parquet)." % path)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CardbalanceError("'%s' is not a readable run: meta.json is not valid JSON (%s)." % (path, error)) from None
+    if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+        raise CardbalanceError("'%s' is not a run folder: meta.json has format %r, expected %r."
+                               % (path, found, RUN_FORMAT))
+    for key in ("format_version", "game", "behaviour_version", "end_types"):
+        if key not in meta:
+            raise CardbalanceError("'%s' is not a readable run: meta.json lacks '%s'." % (path, key))
+    if check_versions:
+        _check_versions(path, meta)
+    results = _read_parquet(path, "results.parquet")
+    lengths = _read_parquet(path, "lengths.parquet")
+    required = list(CELL_COLUMNS) + list(SUM_COLUMNS) + outcome_columns(meta["end_types"])
+    missing = [column for column in required if column not in results.columns]
+    if missing:
+        raise CardbalanceError("'%s' is not a readable run: results.parquet lacks column(s) %s."
+                               % (path, ", ".join(missing)))
+    missing = [column for column in ("cell", "turns", "count") if column not in lengths.columns]
+    if missing:
+        raise CardbalanceError("'%s' is not a readable run: lengths.parquet lacks column(s) %s."
+                               % (path, ", ".join(missing)))
+    results = results.sort_values("cell", kind="stable").reset_index(drop=True)
+    for column in ("pairing", "strategy0", "strategy1", "rules"):
+        results[column] = results[column].astype(str)
+    return Run(path=path, meta=meta, results=results, lengths=lengths)
+
+
+def _check_versions(path: Path, meta: dict) -> None:
+    supported = supported_format_version()
+    if meta["format_version"] != supported:
+        raise CardbalanceError(
+            "run '%s' uses run format version %s, but this cardbalance reads version %d; "
+            "re-run the sweep with this version or report it with the version that wrote it (%s)."
+            % (path, meta["format_version"], supported, meta.get("package_version", "unknown")))
+    from sim.registry import get_game
+    try:
+        game = get_game(meta["game"])
+    except CardbalanceError:
+        raise CardbalanceError("run '%s' is of game '%s', which this cardbalance does not know."
+                               % (path, meta["game"])) from None
+    if meta["behaviour_version"] != game.behaviour_version:
+        raise CardbalanceError(
+            "run '%s' was simulated with %s behaviour version %s, but the rules now have behaviour "
+            "version %d; its results no longer describe the game: re-run the sweep."
+            % (path, meta["game"], meta["behaviour_version"], game.behaviour_version))
+
+
+def _read_parquet(path: Path, name: str) -> pd.DataFrame:
+    file = path / name
+    if not file.is_file():
+        raise CardbalanceError("'%s' is not a complete run folder: %s is missing." % (path, name))
+    try:
+        return pd.read_parquet(file)
+    except Exception as error:  # pyarrow raises several unrelated types for a bad file
+        raise CardbalanceError("'%s' is not a readable run: %s cannot be read (%s)."
+                               % (path, name, str(error).splitlines()[0] if str(error) else type(error).__name__)) from None

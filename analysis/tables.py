@@ -1,0 +1,317 @@
+"""Tidy pandas tables from a run: the numbers a designer reads.
+
+Pure functions of a loaded `Run` (analysis/runs.py); no plotting, no
+simulation. Every rate carries a 95 % Wilson interval as `<rate>_low` and
+`<rate>_high`. Draws are always a column of their own.
+
+Most tables are per *group* — a pairing at given starting lives, strategies
+and rule set with both first-player orders pooled (the verdict's unit; see
+analysis/verdict.py for why pooling). `cells` keeps the raw per-cell view
+(one row per first-player order). Tables carry two label columns for
+display: `life` ("50", or "30/60" when the seats start unequal) and
+`variant` ("greedy:greedy default" — strategies and rules, for runs that
+sweep more than one).
+
+The code is generic over games: end types, special end types and counters
+come from the run's meta.json; only their names appear in labels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
+from analysis.verdict import DEFAULT_DELTA, check_delta, classify
+from sim.errors import CardbalanceError
+
+GROUP = list(GROUP_COLUMNS)
+LABELS = ["life", "variant"]
+
+
+# ---- shared building blocks ----------------------------------------------------------
+
+def _with_outcome_totals(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.copy()
+    for outcome, column in zip(OUTCOMES, ("seat0_wins", "seat1_wins", "draws")):
+        frame[column] = frame[["%s_%s" % (outcome, end) for end in run.end_types]].sum(axis=1).astype("int64")
+    frame["decisive"] = frame["seat0_wins"] + frame["seat1_wins"]
+    return frame
+
+
+def _labels(frame: pd.DataFrame) -> pd.DataFrame:
+    equal = frame["life0"] == frame["life1"]
+    frame["life"] = np.where(equal, frame["life0"].astype(str),
+                             frame["life0"].astype(str) + "/" + frame["life1"].astype(str))
+    frame["variant"] = frame["strategy0"] + ":" + frame["strategy1"] + " " + frame["rules"]
+    frame["mirror"] = frame["faction0"] == frame["faction1"]
+    return frame
+
+
+def _pairing_order(run: Run) -> dict[str, int]:
+    order: dict[str, int] = {}
+    for pairing in run.results["pairing"]:
+        order.setdefault(pairing, len(order))
+    return order
+
+
+def _sort(run: Run, frame: pd.DataFrame, extra=()) -> pd.DataFrame:
+    order = _pairing_order(run)
+    frame = frame.assign(_pairing_rank=frame["pairing"].map(order))
+    keys = ["_pairing_rank", "strategy0", "strategy1", "rules", "life0", "life1", *extra]
+    return frame.sort_values(keys, kind="stable").drop(columns="_pairing_rank").reset_index(drop=True)
+
+
+def grouped_sums(run: Run) -> pd.DataFrame:
+    """Per group: every summable column of results.parquet added over both first-player orders."""
+    frame = _with_outcome_totals(run, run.results)
+    numeric = [c for c in frame.columns if c not in GROUP and c not in ("cell", "first")
+               and pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
+    sums = frame.groupby(GROUP, sort=False, dropna=False)[numeric].sum().reset_index()
+    sums["first_orders"] = frame.groupby(GROUP, sort=False, dropna=False)["first"].nunique().to_numpy()
+    return _sort(run, _labels(sums))
+
+
+def _faction_labels(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
+    frame["faction0_name"] = frame["faction0"].map(run.faction_label)
+    frame["faction1_name"] = frame["faction1"].map(run.faction_label)
+    return frame
+
+
+def _turn_moments(frame: pd.DataFrame) -> pd.DataFrame:
+    matches = frame["matches"].to_numpy(dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(matches > 0, frame["turns_sum"] / np.where(matches > 0, matches, 1), np.nan)
+        variance = np.where(matches > 1, (frame["turns_sq"] - matches * mean * mean) / np.maximum(matches - 1, 1), np.nan)
+    frame["mean_turns"] = mean
+    frame["sd_turns"] = np.sqrt(np.maximum(variance, 0.0))
+    return frame
+
+
+# ---- the tables ------------------------------------------------------------------------
+
+def cells(run: Run) -> pd.DataFrame:
+    """One row per stored cell (first-player order kept apart): counts, rates, lengths."""
+    frame = _labels(_with_outcome_totals(run, run.results))
+    frame = _faction_labels(run, frame)
+    stats.add_rate_columns(frame, "seat0_win_rate", "seat0_wins", "matches")
+    stats.add_rate_columns(frame, "seat1_win_rate", "seat1_wins", "matches")
+    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    stats.add_rate_columns(frame, "first_player_share", "first_player_wins", "decisive")
+    frame = _turn_moments(frame)
+    columns = ["cell", *GROUP, "first", *LABELS, "faction0_name", "faction1_name", "matches",
+               "seat0_wins", "seat1_wins", "draws", "decisive", "first_player_wins"]
+    rates = [c for c in frame.columns if c.endswith(("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high"))]
+    return _sort(run, frame[columns + rates + ["mean_turns", "sd_turns"]], extra=["first"])
+
+
+def win_rates(run: Run) -> pd.DataFrame:
+    """Per pairing and life: each seat's win rate, the draw rate (all over matches)
+    and seat 0's decisive share (wins over decided matches), pooled over first player."""
+    frame = _faction_labels(run, grouped_sums(run))
+    stats.add_rate_columns(frame, "seat0_win_rate", "seat0_wins", "matches")
+    stats.add_rate_columns(frame, "seat1_win_rate", "seat1_wins", "matches")
+    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    stats.add_rate_columns(frame, "seat0_share", "seat0_wins", "decisive")
+    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
+               "seat0_wins", "seat1_wins", "draws", "decisive"]
+    rates = [c for c in frame.columns if c.startswith(("seat0_win_rate", "seat1_win_rate", "draw_rate", "seat0_share"))]
+    return frame[columns + rates]
+
+
+def first_player_advantage(run: Run) -> pd.DataFrame:
+    """Per pairing and life: P(first player wins) − ½ over decided matches, with interval.
+
+    `first_share` = first-player wins / decided matches; `advantage` = first_share − ½
+    (interval shifted alike). `first_win_rate` is the same count over all matches,
+    for reference: with draws it sits below ½ even in a fair game, which is why the
+    advantage is taken over decided matches.
+    """
+    frame = _faction_labels(run, grouped_sums(run))
+    stats.add_rate_columns(frame, "first_share", "first_player_wins", "decisive")
+    stats.add_rate_columns(frame, "first_win_rate", "first_player_wins", "matches")
+    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    for suffix in ("", "_low", "_high"):
+        frame["advantage" + suffix] = frame["first_share" + suffix] - 0.5
+    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
+               "decisive", "draws", "first_player_wins", "first_share", "first_share_low", "first_share_high",
+               "advantage", "advantage_low", "advantage_high", "first_win_rate", "first_win_rate_low",
+               "first_win_rate_high", "draw_rate", "draw_rate_low", "draw_rate_high"]
+    return frame[columns]
+
+
+def special_victories(run: Run) -> pd.DataFrame:
+    """Per pairing, life, special end type and winning seat (with its faction): frequency over all matches."""
+    frame = _faction_labels(run, grouped_sums(run))
+    rows = []
+    for end in run.special_end_types:
+        for seat in (0, 1):
+            part = frame[[*GROUP, *LABELS, "mirror", "matches"]].copy()
+            part["end_type"] = end
+            part["seat"] = seat
+            part["faction"] = frame["faction%d" % seat]
+            part["faction_name"] = frame["faction%d_name" % seat]
+            column = "seat%d_%s" % (seat, end)
+            part["count"] = frame[column] if column in frame else 0
+            rows.append(part)
+    if not rows:
+        columns = [*GROUP, *LABELS, "mirror", "matches", "end_type", "seat", "faction", "faction_name",
+                   "count", "rate", "rate_low", "rate_high"]
+        return pd.DataFrame(columns=columns)
+    table = pd.concat(rows, ignore_index=True)
+    stats.add_rate_columns(table, "rate", "count", "matches")
+    ends = {end: i for i, end in enumerate(run.special_end_types)}
+    table = table.assign(_end_rank=table["end_type"].map(ends))
+    return _sort(run, table, extra=["_end_rank", "seat"]).drop(columns="_end_rank")
+
+
+def win_types(run: Run) -> pd.DataFrame:
+    """Per pairing and life: how matches ended — outcome (seat0 / seat1 / draw) × end type."""
+    frame = grouped_sums(run)
+    rows = []
+    for outcome in OUTCOMES:
+        for rank, end in enumerate(run.end_types):
+            part = frame[[*GROUP, *LABELS, "mirror", "matches"]].copy()
+            part["outcome"] = outcome
+            part["end_type"] = end
+            part["special"] = end in run.special_end_types
+            part["count"] = frame["%s_%s" % (outcome, end)].astype("int64")
+            part["_rank"] = OUTCOMES.index(outcome) * len(run.end_types) + rank
+            rows.append(part)
+    table = pd.concat(rows, ignore_index=True)
+    stats.add_rate_columns(table, "rate", "count", "matches")
+    return _sort(run, table, extra=["_rank"]).drop(columns="_rank")
+
+
+def length_histogram(run: Run) -> pd.DataFrame:
+    """Per pairing and life: the match-length histogram (turns, count, share), pooled over first player.
+    The last bin of the game's histogram (`length_bins − 1`) counts every longer match."""
+    keys = run.results[["cell", *GROUP]]
+    lengths = run.lengths.merge(keys, on="cell", how="inner")
+    if lengths.empty:
+        table = pd.DataFrame(columns=[*GROUP, "turns", "count"])
+    else:
+        table = lengths.groupby([*GROUP, "turns"], sort=False)["count"].sum().reset_index()
+    table = _labels(table)
+    totals = table.groupby(GROUP, sort=False)["count"].transform("sum") if len(table) else table["count"]
+    table["share"] = table["count"] / totals if len(table) else pd.Series(dtype=float)
+    bins = run.meta.get("length_bins")
+    table["overflow"] = (table["turns"] >= bins - 1) if bins else False
+    return _sort(run, table, extra=["turns"])
+
+
+def match_lengths(run: Run) -> pd.DataFrame:
+    """Per pairing and life: mean and sd of match length (exact, from sums) and quantiles (from the histogram)."""
+    frame = _turn_moments(grouped_sums(run))
+    histogram = length_histogram(run)
+    quantiles = {q: [] for q in ("p10", "median", "p90")}
+    shares = []
+    bins = run.meta.get("length_bins")
+    for _, row in frame.iterrows():
+        mask = np.ones(len(histogram), dtype=bool)
+        for column in GROUP:
+            mask &= (histogram[column] == row[column]).to_numpy()
+        part = histogram[mask].sort_values("turns")
+        counts = part["count"].to_numpy(dtype=float)
+        turns = part["turns"].to_numpy()
+        total = counts.sum()
+        for q, level in zip(quantiles, (0.1, 0.5, 0.9)):
+            if total <= 0:
+                quantiles[q].append(np.nan)
+            else:
+                quantiles[q].append(float(turns[np.searchsorted(np.cumsum(counts), level * total)]))
+        shares.append(float(counts[part["overflow"].to_numpy(dtype=bool)].sum() / total) if total > 0 and bins else 0.0)
+    for q, values in quantiles.items():
+        frame[q + "_turns"] = values
+    frame["overflow_share"] = shares
+    mean_margin = np.where(frame["matches"] > 0, frame["margin_sum"] / frame["matches"].where(frame["matches"] > 0, 1), np.nan)
+    frame["mean_life_margin"] = mean_margin
+    columns = [*GROUP, *LABELS, "mirror", "matches", "mean_turns", "sd_turns", "p10_turns", "median_turns",
+               "p90_turns", "overflow_share", "mean_life_margin"]
+    return frame[columns]
+
+
+def counters(run: Run) -> pd.DataFrame:
+    """Per pairing and life: how often each effect counter fired, in total and per match."""
+    frame = grouped_sums(run)
+    rows = []
+    for name in run.counter_names:
+        column = "ct_" + name
+        if column not in frame:
+            continue
+        part = frame[[*GROUP, *LABELS, "mirror", "matches"]].copy()
+        part["counter"] = name
+        part["total"] = frame[column].astype("int64")
+        part["_rank"] = len(rows)
+        rows.append(part)
+    if not rows:
+        return pd.DataFrame(columns=[*GROUP, *LABELS, "mirror", "matches", "counter", "total", "per_match"])
+    table = pd.concat(rows, ignore_index=True)
+    table["per_match"] = stats.rate(table["total"], table["matches"])
+    return _sort(run, table, extra=["_rank"]).drop(columns="_rank")
+
+
+def verdicts(run: Run, delta: float = DEFAULT_DELTA) -> pd.DataFrame:
+    """Per pairing and life: the balance verdict and the first-player verdict (analysis/verdict.py)."""
+    delta = check_delta(delta)
+    frame = _faction_labels(run, grouped_sums(run))
+    stats.add_rate_columns(frame, "seat0_share", "seat0_wins", "decisive")
+    stats.add_rate_columns(frame, "first_share", "first_player_wins", "decisive")
+    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    frame["delta"] = delta
+    frame["verdict"] = classify(frame["seat0_share_low"], frame["seat0_share_high"], delta)
+    frame["first_player_verdict"] = classify(frame["first_share_low"], frame["first_share_high"], delta)
+    favoured = []
+    for _, row in frame.iterrows():
+        if row["verdict"] != "imbalanced":
+            favoured.append("")
+        elif row["mirror"]:
+            favoured.append("seat 0" if row["seat0_share"] > 0.5 else "seat 1")
+        else:
+            favoured.append(row["faction0_name"] if row["seat0_share"] > 0.5 else row["faction1_name"])
+    frame["favoured"] = favoured
+    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches", "decisive",
+               "seat0_share", "seat0_share_low", "seat0_share_high", "draw_rate", "draw_rate_low", "draw_rate_high",
+               "delta", "verdict", "favoured", "first_share", "first_share_low", "first_share_high",
+               "first_player_verdict"]
+    return frame[columns]
+
+
+TABLES = ("verdicts", "win_rates", "first_player_advantage", "special_victories", "win_types",
+          "match_lengths", "length_histogram", "counters", "cells")
+
+
+def all_tables(run: Run, delta: float = DEFAULT_DELTA) -> dict[str, pd.DataFrame]:
+    """Every table, by name, in the order the report shows them."""
+    delta = check_delta(delta)
+    builders = {
+        "verdicts": lambda: verdicts(run, delta),
+        "win_rates": lambda: win_rates(run),
+        "first_player_advantage": lambda: first_player_advantage(run),
+        "special_victories": lambda: special_victories(run),
+        "win_types": lambda: win_types(run),
+        "match_lengths": lambda: match_lengths(run),
+        "length_histogram": lambda: length_histogram(run),
+        "counters": lambda: counters(run),
+        "cells": lambda: cells(run),
+    }
+    return {name: builders[name]() for name in TABLES}
+
+
+def write_csv(tables: dict[str, pd.DataFrame], folder) -> dict[str, Path]:
+    """Write each table to `<folder>/<name>.csv`; CardbalanceError when the folder is not writable."""
+    folder = Path(folder)
+    paths = {}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, table in tables.items():
+            path = folder / (name + ".csv")
+            table.to_csv(path, index=False)
+            paths[name] = path
+    except OSError as error:
+        raise CardbalanceError("cannot write the CSV tables to '%s' (%s); choose a writable folder."
+                               % (folder, error.strerror or error)) from None
+    return paths
