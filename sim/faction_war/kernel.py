@@ -1,0 +1,719 @@
+"""The Faction War numba engine: the match as operations on one int64 array.
+
+Every function here is `@njit(cache=True)` and works on the packed state of
+`layout.py` and the rules array of `rules.py` (always an argument, never a
+global, so one compiled kernel serves every rule tweak). The engine follows
+`docs/engine-contract.md` step by step, like the plain-Python reference
+(`reference.py`), so the differential test can compare legal action lists
+and packed states after every action.
+
+Trade-off: the state keeps no derived caches (hand sizes, row sums, card
+lists) because the contract fixes every slot and the reference packs exactly
+those. Queries therefore scan the card slots, but only the ids in play
+(54 per player per pack, FA-34) and, for hands, only the player's own range:
+a hand never holds another player's card. Scans cost a few hundred simple
+integer comparisons per action, which keeps the kernel allocation-free in
+the match loop and trivially in sync with the reference.
+
+Hooks for later issues (face-card effects, jokers) are the small functions
+`effective_number`, `leave_field`, `deal_damage`, `check_life` and
+`row_summary`: effects change what these return or where a card goes,
+without touching the turn structure.
+
+Base rules implemented: F-CARD, F-ZONE, F-SET, F-TURN, F-PLC-1..3 and 5
+(placement and displacement, no effects), F-ATK, F-TGT, F-WIN with FA-1, 2,
+3, 6, 7, 8, 14, 24, 29, 34 (36 is vacuous: base rules never heal).
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
+from sim.faction_war import actions as A
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
+                                    CT_ATTACKS, CT_DIRECT_ATTACKS, CT_DISCARDS,
+                                    CT_DOUBLED_ATTACKS, CT_EMPTY_ROW_HITS, CT_FACE_DISPLACED,
+                                    DIRECT, END_DECK_OUT, END_DECK_OUT_DRAW, END_DOUBLE_KO,
+                                    END_LIFE, END_TURN_CAP, N_ROWS, PH_ATTACK, PH_DISCARD,
+                                    PH_OVER, PH_PLACEMENT, S_ACTIVE, S_COUNTERS, S_DECIDER,
+                                    S_DECK, S_DECK_COUNT, S_END_TYPE, S_FACE_PLACED,
+                                    S_FACTION, S_FIRST, S_K_USED, S_LIFE, S_NORMAL_PLACED,
+                                    S_PHASE, S_RNG, S_SEQ, S_START_LIFE, S_TURN, S_WINNER,
+                                    STATE_SIZE, Z_GRAVE, Z_HAND, Z_DECK, Z_ROW0, Z_ROW2)
+from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA6_RANDOM,
+                                   FA7_FACES_LOST, FA7_NOT_ALLOWED, FA8_ANY_CARD,
+                                   FA8_NORMAL_ONLY, FA14_OWNER, FA24_DRAW,
+                                   FA24_TURN_PLAYER_WINS, FA29_AFTER_ACTION, FA29_EACH_STEP,
+                                   FA34_TWO, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA6, R_FA7,
+                                   R_FA8, R_FA14, R_FA24, R_FA29, R_FA34, R_FACES_PER_ROW,
+                                   R_HAND_TARGET, R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
+from sim.rng import nb_below
+
+# ---- card arithmetic (sim/cards.py codes) ---------------------------------------
+RANKS_PER_SUIT = 13
+SUITED_CODES = 4 * RANKS_PER_SUIT  # codes below this are suit cards; 52, 53 jokers
+NORMAL_RANKS = 10  # A..10 are normal cards (F-CARD-2); J, Q, K face cards
+ACTION_KIND_SHIFT = 24
+ACTION_A_SHIFT = 16
+ACTION_B_SHIFT = 8
+ACTION_FIELD_MASK = 255
+DRAW_WINNER = 2  # S_WINNER value of a drawn match
+NO_WINNER = -1
+
+# ---- row summary (one pass over the field; see `row_summary`) ---------------------
+RS_NORMALS = 0  # number of normal cards in the row
+RS_SUM = 1  # sum of their effective numbers (F-ATK-3)
+RS_FACES = 2  # number of face cards
+RS_BIG_JOKER = 3  # 1 when the row holds a big joker
+RS_CARDS = 4  # every card in the row
+RS_WIDTH = 5
+ROW_SUMMARY_SIZE = 2 * N_ROWS * RS_WIDTH  # (player, row, field)
+
+
+@nb.njit(cache=True, inline="always")
+def code_of(card):
+    return card % CARDS_PER_PACK
+
+
+@nb.njit(cache=True, inline="always")
+def owner_of(card):
+    return card // CARDS_PER_PLAYER
+
+
+@nb.njit(cache=True, inline="always")
+def suit_of_card(card):
+    """Suit 0..3 (♦ ♠ ♣ ♥), or -1 for a joker."""
+    code = card % CARDS_PER_PACK
+    return code // RANKS_PER_SUIT if code < SUITED_CODES else -1
+
+
+@nb.njit(cache=True, inline="always")
+def original_number(card):
+    """Rank 1..13 of a suit card (A=1 .. K=13), 0 for a joker."""
+    code = card % CARDS_PER_PACK
+    return code % RANKS_PER_SUIT + 1 if code < SUITED_CODES else 0
+
+
+@nb.njit(cache=True, inline="always")
+def is_normal_card(card):
+    code = card % CARDS_PER_PACK
+    return code < SUITED_CODES and code % RANKS_PER_SUIT < NORMAL_RANKS
+
+
+@nb.njit(cache=True, inline="always")
+def is_face_card(card):
+    code = card % CARDS_PER_PACK
+    return code < SUITED_CODES and code % RANKS_PER_SUIT >= NORMAL_RANKS
+
+
+@nb.njit(cache=True, inline="always")
+def is_big_joker(card):
+    return card % CARDS_PER_PACK == BIG_JOKER
+
+
+@nb.njit(cache=True, inline="always")
+def cards_per_player_in_play(rules):
+    """54 per pack (FA-34): ids owner*108 + 0 .. this-1 are in play."""
+    packs = 2 if rules[R_FA34] == FA34_TWO else 1
+    return packs * CARDS_PER_PACK
+
+
+@nb.njit(cache=True, inline="always")
+def encode(kind, a, b, c):
+    return (kind << ACTION_KIND_SHIFT) | (a << ACTION_A_SHIFT) | (b << ACTION_B_SHIFT) | c
+
+
+@nb.njit(cache=True, inline="always")
+def action_kind(action):
+    return (action >> ACTION_KIND_SHIFT) & ACTION_FIELD_MASK
+
+
+@nb.njit(cache=True, inline="always")
+def action_a(action):
+    return (action >> ACTION_A_SHIFT) & ACTION_FIELD_MASK
+
+
+@nb.njit(cache=True, inline="always")
+def action_b(action):
+    return (action >> ACTION_B_SHIFT) & ACTION_FIELD_MASK
+
+
+@nb.njit(cache=True, inline="always")
+def row_of_suit(suit):
+    """F-PLC-2/3: ♦ → row 0, ♠ → row 1, ♣ → row 2 (♥ normal cards: 0 or 1)."""
+    return suit
+
+
+# ---- queries ----------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def effective_number(state, rules, card):
+    """F-CARD-4: the number effects read. Base rules: the card's own number.
+
+    Hook for Polymorph (F-HUJ-1), which will read the card's row here.
+    """
+    return original_number(card)
+
+
+@nb.njit(cache=True)
+def hand_size(state, rules, player):
+    """Cards in the player's hand (a hand only ever holds its owner's cards)."""
+    base = player * CARDS_PER_PLAYER
+    count = 0
+    for card in range(base, base + cards_per_player_in_play(rules)):
+        if state[C_ZONE + card] == Z_HAND:
+            count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def row_summary(state, rules, summary):
+    """Fill `summary` (ROW_SUMMARY_SIZE) for both players' rows in one pass.
+
+    Index (player * N_ROWS + row) * RS_WIDTH + RS_*; the player is the
+    controller (a stolen card counts on the side it stands on).
+    """
+    for i in range(ROW_SUMMARY_SIZE):
+        summary[i] = 0
+    per_player = cards_per_player_in_play(rules)
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = state[C_ZONE + card]
+            if zone < Z_ROW0 or zone > Z_ROW2:
+                continue
+            at = (state[C_CTRL + card] * N_ROWS + zone - Z_ROW0) * RS_WIDTH
+            summary[at + RS_CARDS] += 1
+            if is_normal_card(card):
+                summary[at + RS_NORMALS] += 1
+                summary[at + RS_SUM] += effective_number(state, rules, card)
+            elif is_face_card(card):
+                summary[at + RS_FACES] += 1
+            elif is_big_joker(card):
+                summary[at + RS_BIG_JOKER] = 1
+
+
+@nb.njit(cache=True)
+def row_sum(state, rules, player, row):
+    """F-ATK-3: sum of the effective numbers of the normal cards in a row."""
+    zone = Z_ROW0 + row
+    per_player = cards_per_player_in_play(rules)
+    total = 0
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
+                total += effective_number(state, rules, card)
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def row_occupied(rules, summary, player, row):
+    """FA-8: what makes a row a target for F-TGT."""
+    at = (player * N_ROWS + row) * RS_WIDTH
+    reading = rules[R_FA8]
+    if reading == FA8_ANY_CARD:
+        return summary[at + RS_CARDS] > 0
+    if reading == FA8_NORMAL_ONLY:
+        return summary[at + RS_NORMALS] > 0
+    return summary[at + RS_NORMALS] > 0 or summary[at + RS_BIG_JOKER] > 0
+
+
+@nb.njit(cache=True)
+def attack_targets(rules, summary, player, row, targets):
+    """F-TGT-1..3: defender rows (or DIRECT) own `row` may attack; returns count.
+
+    Targets are written ascending into `targets` (at most 2).
+    """
+    defender = 1 - player
+    o0 = row_occupied(rules, summary, defender, 0)
+    o1 = row_occupied(rules, summary, defender, 1)
+    o2 = row_occupied(rules, summary, defender, 2)
+    if not (o0 or o1 or o2):
+        targets[0] = DIRECT
+        return 1
+    if row == 0:  # F-TGT-1
+        targets[0] = 0 if o0 else (1 if o1 else 2)
+        return 1
+    if row == 1:  # F-TGT-2
+        if o0:
+            targets[0] = 0
+            if o1:
+                targets[1] = 1
+                return 2
+            return 1
+        if o1:
+            targets[0] = 1
+            return 1
+        return 0
+    # F-TGT-3
+    if o0:
+        targets[0] = 0
+        return 1
+    if o2:
+        targets[0] = 2
+        return 1
+    return 0
+
+
+@nb.njit(cache=True)
+def smallest_normal(state, rules, player, row):
+    """F-ATK-4/5 with FA-6: the victim of a successful attack on a row.
+
+    Smallest effective number, then smallest original number, then the
+    earliest placement (FA-6 "earliest"), or with FA-6 "random" one of the
+    tied cards by below(#tied) in ascending card id (a draw only when two or
+    more cards tie, as in the reference). -1 when the row has no normal card.
+    """
+    zone = Z_ROW0 + row
+    per_player = cards_per_player_in_play(rules)
+    best_effective = 1 << 30
+    best_original = 1 << 30
+    tied = 0
+    best_card = -1
+    best_order = 1 << 62
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            if state[C_ZONE + card] != zone or state[C_CTRL + card] != player or not is_normal_card(card):
+                continue
+            effective = effective_number(state, rules, card)
+            original = original_number(card)
+            order = state[C_ORDER + card]
+            if effective < best_effective or (effective == best_effective and original < best_original):
+                best_effective = effective
+                best_original = original
+                tied = 1
+                best_card = card
+                best_order = order
+            elif effective == best_effective and original == best_original:
+                tied += 1
+                if order < best_order:
+                    best_card = card
+                    best_order = order
+    if tied > 1 and rules[R_FA6] == FA6_RANDOM:
+        pick = nb_below(state, S_RNG, tied)
+        for owner in range(2):
+            base = owner * CARDS_PER_PLAYER
+            for card in range(base, base + per_player):
+                if (state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card)
+                        and effective_number(state, rules, card) == best_effective
+                        and original_number(card) == best_original):
+                    if pick == 0:
+                        return card
+                    pick -= 1
+    return best_card
+
+
+@nb.njit(cache=True)
+def is_over(state):
+    return state[S_PHASE] == PH_OVER
+
+
+# ---- card movement ---------------------------------------------------------------
+
+@nb.njit(cache=True, inline="always")
+def move_card(state, card, zone, ctrl):
+    """Put a card into a non-field zone: field bookkeeping (order, arrival) cleared."""
+    state[C_ZONE + card] = zone
+    state[C_CTRL + card] = ctrl
+    state[C_ORDER + card] = 0
+    state[C_ARRIVAL + card] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def enter_row(state, card, player, row):
+    """A card arrives on `player`'s row: next placement sequence number, this turn."""
+    state[C_ZONE + card] = Z_ROW0 + row
+    state[C_CTRL + card] = player
+    state[C_ORDER + card] = state[S_SEQ]
+    state[S_SEQ] += 1
+    state[C_ARRIVAL + card] = state[S_TURN]
+
+
+@nb.njit(cache=True)
+def leave_field(state, rules, card):
+    """F-ZONE-4 / FA-14: a field card goes to its owner's (or controller's) graveyard.
+
+    Hook for later issues: Alien Q redirects to exile, Human penalty F-HUP-1.
+    """
+    if rules[R_FA14] == FA14_OWNER:
+        pile_owner = owner_of(card)
+    else:
+        pile_owner = state[C_CTRL + card]
+    move_card(state, card, Z_GRAVE, pile_owner)
+
+
+@nb.njit(cache=True)
+def draw_card(state, player):
+    """Take the top card (deck[count-1]) into the hand; the slot is cleared."""
+    count = state[S_DECK_COUNT + player]
+    slot = S_DECK + player * CARDS_PER_PLAYER + count - 1
+    card = state[slot]
+    state[slot] = 0
+    state[S_DECK_COUNT + player] = count - 1
+    move_card(state, card, Z_HAND, player)
+    return card
+
+
+# ---- ending -------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def end_match(state, winner, end_type):
+    """The match is over; S_DECIDER is left as it was (only S_PHASE matters)."""
+    state[S_PHASE] = PH_OVER
+    state[S_WINNER] = winner
+    state[S_END_TYPE] = end_type
+
+
+@nb.njit(cache=True)
+def check_life(state, rules):
+    """F-WIN-1/2 with FA-24; returns True when the match is (now) over."""
+    if state[S_PHASE] == PH_OVER:
+        return True
+    dead0 = state[S_LIFE] <= 0
+    dead1 = state[S_LIFE + 1] <= 0
+    if dead0 and dead1:
+        reading = rules[R_FA24]
+        if reading == FA24_DRAW:
+            end_match(state, DRAW_WINNER, END_DOUBLE_KO)
+        elif reading == FA24_TURN_PLAYER_WINS:
+            end_match(state, state[S_ACTIVE], END_LIFE)
+        else:
+            end_match(state, 1 - state[S_ACTIVE], END_LIFE)
+        return True
+    if dead0 or dead1:
+        end_match(state, 1 if dead0 else 0, END_LIFE)
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def deal_damage(state, rules, player, amount):
+    """A player loses life; with FA-29 "each_step" life is checked at once."""
+    state[S_LIFE + player] -= amount
+    if rules[R_FA29] == FA29_EACH_STEP:
+        check_life(state, rules)
+
+
+# ---- turn structure (F-TURN) -----------------------------------------------------------
+
+@nb.njit(cache=True)
+def draw_phase(state, rules):
+    """F-TURN-3 with FA-2 (first turn) and FA-3 (short deck); then placement."""
+    player = state[S_ACTIVE]
+    count = rules[R_DRAWS_PER_TURN]
+    if state[S_TURN] == 1 and rules[R_FA2] == FA2_SKIP:
+        count = 0
+    available = state[S_DECK_COUNT + player]
+    if available < count:
+        reading = rules[R_FA3]
+        if reading == FA3_DRAW:
+            end_match(state, DRAW_WINNER, END_DECK_OUT_DRAW)
+            return
+        if reading != FA3_CONTINUE:  # "lose": nothing is drawn
+            end_match(state, 1 - player, END_DECK_OUT)
+            return
+        count = available
+    for _ in range(count):
+        draw_card(state, player)
+    state[S_PHASE] = PH_PLACEMENT
+    state[S_DECIDER] = player
+
+
+@nb.njit(cache=True)
+def preparation(state, rules, start_with):
+    """F-TURN-2 / FA-1 from candidate `start_with`: the first one holding
+    hand_limit_trigger+ cards discards (PH_DISCARD); else the draw phase."""
+    active = state[S_ACTIVE]
+    trigger = rules[R_HAND_TRIGGER]
+    if start_with == active:
+        if hand_size(state, rules, active) >= trigger:
+            state[S_PHASE] = PH_DISCARD
+            state[S_DECIDER] = active
+            return
+        if rules[R_FA1] != FA1_BOTH:
+            draw_phase(state, rules)
+            return
+    other = 1 - active
+    if hand_size(state, rules, other) >= trigger:
+        state[S_PHASE] = PH_DISCARD
+        state[S_DECIDER] = other
+        return
+    draw_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def begin_turn(state, rules):
+    """F-TURN-1 for S_ACTIVE: reset per-turn usage, turn cap, preparation."""
+    for slot in range(S_NORMAL_PLACED, S_K_USED + 1):
+        state[slot] = 0
+    if state[S_TURN] > rules[R_TURN_CAP]:
+        end_match(state, DRAW_WINNER, END_TURN_CAP)
+        return
+    preparation(state, rules, state[S_ACTIVE])
+
+
+@nb.njit(cache=True)
+def end_turn(state, rules):
+    state[S_TURN] += 1
+    state[S_ACTIVE] = 1 - state[S_ACTIVE]
+    begin_turn(state, rules)
+
+
+@nb.njit(cache=True)
+def new_match(state, rules, faction0, faction1, life0, life1, first, seed):
+    """F-SET-1..3: zeroed state, shuffled decks, opening hands, first turn."""
+    for slot in range(STATE_SIZE):
+        state[slot] = 0
+    state[S_RNG] = np.int64(seed)
+    state[S_TURN] = 1
+    state[S_ACTIVE] = first
+    state[S_FIRST] = first
+    state[S_SEQ] = 1
+    state[S_WINNER] = NO_WINNER
+    state[S_LIFE] = life0
+    state[S_LIFE + 1] = life1
+    state[S_START_LIFE] = life0
+    state[S_START_LIFE + 1] = life1
+    state[S_FACTION] = faction0
+    state[S_FACTION + 1] = faction1
+    # The reference starts from PH_PLACEMENT before the first turn begins;
+    # it only shows if the match ended before any phase was set.
+    state[S_PHASE] = PH_PLACEMENT
+    per_player = cards_per_player_in_play(rules)
+    for player in range(2):
+        deck = S_DECK + player * CARDS_PER_PLAYER
+        base = player * CARDS_PER_PLAYER
+        for i in range(per_player):  # pack-major, code ascending == id ascending
+            card = base + i
+            state[deck + i] = card
+            state[C_ZONE + card] = Z_DECK
+            state[C_CTRL + card] = player
+        state[S_DECK_COUNT + player] = per_player
+        for i in range(per_player - 1, 0, -1):  # Fisher-Yates
+            j = nb_below(state, S_RNG, i + 1)
+            swap = state[deck + i]
+            state[deck + i] = state[deck + j]
+            state[deck + j] = swap
+    opening = rules[R_OPENING_HAND]
+    for _ in range(opening):
+        draw_card(state, first)
+    for _ in range(opening):
+        draw_card(state, 1 - first)
+    begin_turn(state, rules)
+
+
+# ---- legal actions --------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _discard_actions(state, rules, out):
+    player = state[S_DECIDER]
+    base = player * CARDS_PER_PLAYER
+    n = 0
+    for card in range(base, base + cards_per_player_in_play(rules)):
+        if state[C_ZONE + card] == Z_HAND:
+            out[n] = encode(A.DISCARD, card, 0, 0)
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _face_count(state, rules, player, row):
+    zone = Z_ROW0 + row
+    per_player = cards_per_player_in_play(rules)
+    count = 0
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_face_card(card):
+                count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def _placement_actions(state, rules, out):
+    """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending."""
+    player = state[S_DECIDER]
+    base = player * CARDS_PER_PLAYER
+    limit = base + cards_per_player_in_play(rules)
+    normal_placed = state[S_NORMAL_PLACED]
+    face_placed = state[S_FACE_PLACED]
+    out[0] = encode(A.END, 0, 0, 0)
+    n = 1
+    has_face_in_hand = False
+    for card in range(base, limit):
+        if state[C_ZONE + card] != Z_HAND:
+            continue
+        if is_normal_card(card):
+            suit = suit_of_card(card)
+            if suit == HEART:
+                for row in range(2):
+                    if not (normal_placed >> row) & 1:
+                        out[n] = encode(A.PLACE_NORMAL, card, row, 0)
+                        n += 1
+            else:
+                row = row_of_suit(suit)
+                if not (normal_placed >> row) & 1:
+                    out[n] = encode(A.PLACE_NORMAL, card, row, 0)
+                    n += 1
+        elif is_face_card(card) and suit_of_card(card) != HEART:
+            has_face_in_hand = True
+    if not has_face_in_hand:
+        return n
+    faces_limit = rules[R_FACES_PER_ROW]
+    per_player = cards_per_player_in_play(rules)
+    for card in range(base, limit):
+        if state[C_ZONE + card] != Z_HAND or not is_face_card(card):
+            continue
+        suit = suit_of_card(card)
+        if suit == HEART:
+            continue
+        row = row_of_suit(suit)
+        if (face_placed >> row) & 1:
+            continue
+        if _face_count(state, rules, player, row) < faces_limit:
+            out[n] = encode(A.PLACE_FACE, card, A.NONE, 0)
+            n += 1
+            continue
+        zone = Z_ROW0 + row
+        for owner in range(2):
+            other_base = owner * CARDS_PER_PLAYER
+            for old in range(other_base, other_base + per_player):
+                if state[C_ZONE + old] == zone and state[C_CTRL + old] == player and is_face_card(old):
+                    out[n] = encode(A.PLACE_FACE, card, old, 0)
+                    n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _attack_actions(state, rules, out):
+    """END, then ATTACK r t ascending (F-SET-4, F-ATK-1..3, F-TGT, FA-7, FA-8)."""
+    out[0] = encode(A.END, 0, 0, 0)
+    n = 1
+    if state[S_TURN] == 1:  # F-SET-4: the first player's first turn
+        return n
+    player = state[S_ACTIVE]
+    defender = 1 - player
+    summary = np.empty(ROW_SUMMARY_SIZE, dtype=np.int64)
+    row_summary(state, rules, summary)
+    targets = np.empty(2, dtype=np.int64)
+    no_empty_targets = rules[R_FA7] == FA7_NOT_ALLOWED
+    for row in range(N_ROWS):
+        at = (player * N_ROWS + row) * RS_WIDTH
+        joker = summary[at + RS_BIG_JOKER] > 0
+        if not joker and summary[at + RS_NORMALS] == 0:  # F-ATK-2
+            continue
+        attack_sum = summary[at + RS_SUM]
+        n_targets = attack_targets(rules, summary, player, row, targets)
+        for k in range(n_targets):
+            target = targets[k]
+            if target == DIRECT:
+                out[n] = encode(A.ATTACK, row, DIRECT, 0)
+                n += 1
+                continue
+            defended = (defender * N_ROWS + target) * RS_WIDTH
+            if no_empty_targets and summary[defended + RS_NORMALS] == 0:
+                continue
+            if joker or attack_sum > summary[defended + RS_SUM]:
+                out[n] = encode(A.ATTACK, row, target, 0)
+                n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def legal_actions(state, rules, out):
+    """Write the legal actions in ascending integer order into `out`; return
+    how many (0 when the match is over)."""
+    phase = state[S_PHASE]
+    if phase == PH_OVER:
+        return 0
+    if phase == PH_DISCARD:
+        return _discard_actions(state, rules, out)
+    if phase == PH_PLACEMENT:
+        return _placement_actions(state, rules, out)
+    return _attack_actions(state, rules, out)
+
+
+# ---- applying actions --------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _discard(state, rules, card):
+    """F-TURN-2: one discard; then the next candidate (FA-1) or the draw phase."""
+    player = state[S_DECIDER]
+    move_card(state, card, Z_GRAVE, owner_of(card))
+    state[S_COUNTERS + CT_DISCARDS] += 1
+    if hand_size(state, rules, player) > rules[R_HAND_TARGET]:
+        return
+    if player == state[S_ACTIVE] and rules[R_FA1] == FA1_BOTH:
+        preparation(state, rules, 1 - player)
+    else:
+        draw_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def _place_face(state, rules, card, displaced):
+    """F-PLC-3 / F-PLC-5: a full row first loses the displaced face card."""
+    player = state[S_DECIDER]
+    row = row_of_suit(suit_of_card(card))
+    if displaced != A.NONE:
+        state[S_COUNTERS + CT_FACE_DISPLACED] += 1
+        leave_field(state, rules, displaced)
+    enter_row(state, card, player, row)
+    state[S_FACE_PLACED] |= 1 << row
+
+
+@nb.njit(cache=True)
+def _attack(state, rules, row, target):
+    """F-ATK-3..7, F-TGT-4 (doubling), FA-7."""
+    player = state[S_ACTIVE]
+    defender = 1 - player
+    state[S_COUNTERS + CT_ATTACKS] += 1
+    if target == DIRECT:  # F-ATK-7
+        state[S_COUNTERS + CT_DIRECT_ATTACKS] += 1
+        deal_damage(state, rules, defender, row_sum(state, rules, player, row))
+        return
+    victim = smallest_normal(state, rules, defender, target)
+    if victim < 0:  # F-ATK-6 / FA-7
+        state[S_COUNTERS + CT_EMPTY_ROW_HITS] += 1
+        if rules[R_FA7] == FA7_FACES_LOST:
+            zone = Z_ROW0 + target
+            per_player = cards_per_player_in_play(rules)
+            for owner in range(2):
+                base = owner * CARDS_PER_PLAYER
+                for card in range(base, base + per_player):
+                    if state[C_ZONE + card] == zone and state[C_CTRL + card] == defender and is_face_card(card):
+                        leave_field(state, rules, card)
+        return
+    damage = effective_number(state, rules, victim)
+    if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
+        damage *= 2
+        state[S_COUNTERS + CT_DOUBLED_ATTACKS] += 1
+    leave_field(state, rules, victim)
+    deal_damage(state, rules, defender, damage)
+
+
+@nb.njit(cache=True)
+def apply_action(state, rules, action):
+    """Apply one legal action (not checked: the caller took it from legal_actions)."""
+    kind = action_kind(action)
+    a = action_a(action)
+    b = action_b(action)
+    if kind == A.DISCARD:
+        _discard(state, rules, a)
+    elif kind == A.PLACE_NORMAL:
+        enter_row(state, a, state[S_DECIDER], b)
+        state[S_NORMAL_PLACED] |= 1 << b
+    elif kind == A.PLACE_FACE:
+        _place_face(state, rules, a, b)
+    elif kind == A.END:
+        if state[S_PHASE] == PH_PLACEMENT:
+            state[S_PHASE] = PH_ATTACK
+        else:
+            end_turn(state, rules)
+    elif kind == A.ATTACK:
+        _attack(state, rules, a, b)
+        if rules[R_FA29] == FA29_AFTER_ACTION:
+            check_life(state, rules)
+        if state[S_PHASE] != PH_OVER:
+            end_turn(state, rules)
