@@ -155,3 +155,7 @@ def card_code(card: int) -> int:
 
 def card_pack(card: int) -> int:
     return (card % CARDS_PER_PLAYER) // CARDS_PER_PACK
+
+END_NAMES = ("none", "life", "deck_out", "destiny", "deep_sea", "double_ko", "turn_cap",
+             "deck_out_draw", "deep_sea_draw")
+PHASE_NAMES = ("discard", "placement", "attack", "over")

@@ -1,0 +1,272 @@
+"""JSON positions: a designer's "what happens here?" and how rule tests are written.
+
+A position describes a whole table; `load_position` validates it and builds a
+reference `Match`, `dump_position` writes a match back in the same format.
+The format is documented with examples in `docs/scenario-format.md`.
+Every validation failure raises `CardbalanceError` with one sentence naming
+the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sim import rng as rng_module
+from sim.cards import is_face, parse_code
+from sim.errors import CardbalanceError
+from sim.faction_war import actions as A
+from sim.faction_war import layout as L
+from sim.faction_war.reference import Match
+from sim.faction_war.rules import Rules, load_rules, rules_from_mapping
+
+PHASES = {"discard": L.PH_DISCARD, "placement": L.PH_PLACEMENT, "attack": L.PH_ATTACK, "over": L.PH_OVER}
+PILES = {"hand": L.Z_HAND, "graveyard": L.Z_GRAVE, "exile": L.Z_EXILE}
+PLAYER_KEYS = {"faction", "life", "start_life", "deck", "hand", "rows", "graveyard", "exile"}
+TOP_KEYS = {"rules", "preset", "turn", "active", "first", "phase", "decider", "rng",
+            "used_this_turn", "players", "actions", "counters", "note", "winner", "end_type"}
+
+
+def _fail(message: str):
+    raise CardbalanceError("position: " + message)
+
+
+def _int(value, field: str, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail("'%s' must be an integer (got %r)." % (field, value))
+    if low is not None and value < low:
+        _fail("'%s' must be at least %d (got %d)." % (field, low, value))
+    return value
+
+
+class _CardRegistry:
+    """Parses card text and remembers where each card was put (no duplicates)."""
+
+    def __init__(self, packs: int):
+        self.packs = packs
+        self.where: dict[int, str] = {}
+
+    def take(self, text, default_owner: int, field: str) -> int:
+        if not isinstance(text, str):
+            _fail("%s: a card must be text like \"D7\" (got %r)." % (field, text))
+        owner = default_owner
+        body = text
+        if ":" in text:
+            prefix, _, body = text.partition(":")
+            if prefix not in ("p0", "p1"):
+                _fail("%s: unknown owner prefix '%s' (allowed p0:, p1:)." % (field, prefix))
+            owner = int(prefix[1])
+        try:
+            code, pack = parse_code(body)
+        except ValueError:
+            _fail("%s: unknown card code '%s' (suits D S C H, ranks A 2-10 J Q K, jokers BJ LJ, '#2' for a second pack)." % (field, text))
+        if pack >= self.packs:
+            _fail("%s: card '%s' is from pack %d but each player has %d pack(s) (FA-34)." % (field, text, pack + 1, self.packs))
+        card = L.card_id(owner, pack, code)
+        if card in self.where:
+            _fail("%s: card '%s' of p%d is also in %s." % (field, text, owner, self.where[card]))
+        self.where[card] = field
+        return card
+
+
+def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[Match, list[str]]:
+    """Validate a position (dict, JSON text or path) → (reference Match, action texts)."""
+    if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith("{")):
+        path = Path(data)
+        if not path.is_file():
+            raise CardbalanceError("scenario file '%s' does not exist." % path)
+        data = path.read_text(encoding="utf-8")
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as error:
+            raise CardbalanceError("position is not valid JSON: %s." % error) from None
+    if not isinstance(data, dict):
+        _fail("the top level must be a JSON object.")
+    for key in data:
+        if key not in TOP_KEYS:
+            _fail("unknown key '%s'; allowed: %s." % (key, ", ".join(sorted(TOP_KEYS))))
+    if rules is None:
+        rules = load_rules(data.get("preset", "default"))
+        if "rules" in data:
+            overrides = data["rules"]
+            if not isinstance(overrides, dict):
+                _fail("'rules' must be an object of rule overrides.")
+            merged = rules.as_dict()
+            merged["ambiguities"] = {**merged["ambiguities"], **overrides.get("ambiguities", {})}
+            merged.update({k: v for k, v in overrides.items() if k != "ambiguities"})
+            rules = rules_from_mapping(merged, "position rules")
+    match = Match(rules)
+    packs = 2 if rules.reading("FA-34") == "two" else 1
+    match.turn = _int(data.get("turn", 3), "turn", 1)
+    match.active = _player(data.get("active", 0), "active")
+    match.first = _player(data.get("first", (match.active + match.turn - 1) % 2), "first")
+    phase = data.get("phase", "placement")
+    if phase not in PHASES:
+        _fail("'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
+    match.phase = PHASES[phase]
+    match.decider = _player(data.get("decider", match.active), "decider")
+    match.rng = rng_module.PyRng(_int(data.get("rng", 0), "rng", 0))
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        _fail("'players' must be a list of two player objects.")
+    registry = _CardRegistry(packs)
+    max_order = 0
+    for p, player in enumerate(players):
+        if not isinstance(player, dict):
+            _fail("players[%d] must be an object." % p)
+        for key in player:
+            if key not in PLAYER_KEYS:
+                _fail("players[%d]: unknown key '%s'; allowed: %s." % (p, key, ", ".join(sorted(PLAYER_KEYS))))
+        faction = player.get("faction", "human")
+        if faction not in L.FACTION_NAMES:
+            _fail("players[%d].faction must be one of %s (got %r)." % (p, ", ".join(L.FACTION_NAMES), faction))
+        match.faction[p] = L.FACTION_NAMES.index(faction)
+        match.life[p] = _int(player.get("life", rules.life[p]), "players[%d].life" % p)
+        match.start_life[p] = _int(player.get("start_life", rules.life[p]), "players[%d].start_life" % p)
+        for pile, zone in PILES.items():
+            cards = player.get(pile, [])
+            if not isinstance(cards, list):
+                _fail("players[%d].%s must be a list of cards." % (p, pile))
+            for text in cards:
+                card = registry.take(text, p, "players[%d].%s" % (p, pile))
+                if zone == L.Z_HAND and L.card_owner(card) != p:
+                    _fail("players[%d].hand: card '%s' belongs to the other player." % (p, text))
+                match.zone[card], match.ctrl[card] = zone, p
+                match.order[card] = match.arrival[card] = 0
+        rows = player.get("rows", [[], [], []])
+        if not isinstance(rows, list) or len(rows) != 3:
+            _fail("players[%d].rows must be a list of three rows." % p)
+        for r, row in enumerate(rows):
+            field = "players[%d].rows[%d]" % (p, r)
+            if not isinstance(row, list):
+                _fail("%s must be a list of cards." % field)
+            faces = 0
+            for entry in row:
+                if isinstance(entry, dict):
+                    unknown = set(entry) - {"card", "order", "arrival"}
+                    if unknown:
+                        _fail("%s: unknown card key '%s' (allowed card, order, arrival)." % (field, sorted(unknown)[0]))
+                    text = entry.get("card")
+                    order = entry.get("order")
+                    arrival = _int(entry.get("arrival", 1), field + ".arrival", 1)
+                else:
+                    text, order, arrival = entry, None, 1
+                card = registry.take(text, p, field)
+                if is_face(L.card_code(card)):
+                    faces += 1
+                    if faces > rules.face_cards_per_row:
+                        _fail("%s holds more than %d face cards (F-PLC-5)." % (field, rules.face_cards_per_row))
+                if order is None:
+                    max_order += 1
+                    order = max_order
+                order = _int(order, field + ".order", 1)
+                max_order = max(max_order, order)
+                match.zone[card], match.ctrl[card] = L.Z_ROW0 + r, p
+                match.order[card], match.arrival[card] = order, arrival
+        deck = player.get("deck", [])
+        if not isinstance(deck, list):
+            _fail("players[%d].deck must be a list of cards, top first." % p)
+        top_first = [registry.take(text, p, "players[%d].deck" % p) for text in deck]
+        for card in top_first:
+            if L.card_owner(card) != p:
+                _fail("players[%d].deck: card '%s' belongs to the other player." % (p, A.card_text(card, p)))
+        match.deck[p] = list(reversed(top_first))
+    for p in (0, 1):
+        # Cards of this player listed nowhere lie under the listed deck, ascending from the top.
+        rest = [L.card_id(p, pack, code) for pack in range(packs) for code in range(54)
+                if L.card_id(p, pack, code) not in registry.where]
+        match.deck[p] = sorted(rest, reverse=True) + match.deck[p]
+        for card in match.deck[p]:
+            match.zone[card], match.ctrl[card] = L.Z_DECK, p
+            match.order[card] = match.arrival[card] = 0
+    match.seq = max_order + 1
+    used = data.get("used_this_turn", {})
+    if not isinstance(used, dict):
+        _fail("'used_this_turn' must be an object.")
+    for key, target in (("normal_rows", match.normal_placed), ("face_rows", match.face_placed)):
+        for row in used.get(key, []):
+            if row not in (1, 2, 3):
+                _fail("used_this_turn.%s must list rows 1-3 (got %r)." % (key, row))
+            target.add(row - 1)
+    unknown_used = set(used) - {"normal_rows", "face_rows"}
+    if unknown_used:
+        _fail("used_this_turn: unknown key '%s' (allowed normal_rows, face_rows)." % sorted(unknown_used)[0])
+    if match.phase == L.PH_OVER:
+        match.winner = _int(data.get("winner", 2), "winner", 0)
+        end_type = data.get("end_type", "none")
+        if end_type not in L.END_NAMES:
+            _fail("'end_type' must be one of %s (got %r)." % (", ".join(L.END_NAMES), end_type))
+        match.end_type = L.END_NAMES.index(end_type)
+    for name, value in data.get("counters", {}).items():
+        if name not in L.COUNTER_NAMES:
+            _fail("counters: unknown counter '%s'." % name)
+        match.counters[L.COUNTER_NAMES.index(name)] = _int(value, "counters." + name, 0)
+    actions = data.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        _fail("'actions' must be a list of action texts like \"place D7 row1\".")
+    return match, actions
+
+
+def _player(value, field: str) -> int:
+    if value not in (0, 1) or isinstance(value, bool):
+        _fail("'%s' must be 0 or 1 (got %r)." % (field, value))
+    return value
+
+
+def apply_texts(match: Match, texts: list[str]) -> None:
+    """Apply actions in notation, each by the player who must decide then."""
+    for index, text in enumerate(texts):
+        action = A.from_text(text, match.decider)
+        try:
+            match.apply(action)
+        except CardbalanceError as error:
+            raise CardbalanceError("actions[%d] '%s': %s" % (index, text, error)) from None
+
+
+def dump_position(match: Match) -> dict:
+    """The match as a position object (every card listed; decks top first)."""
+    def cards(zone, p):
+        return [A.card_text(c, p) for c in match.cards_in(zone, p)]
+
+    players = []
+    for p in (0, 1):
+        rows = []
+        for r in range(3):
+            row_cards = sorted(match.row(p, r), key=lambda c: match.order[c])
+            rows.append([{"card": A.card_text(c, p), "order": match.order[c], "arrival": match.arrival[c]}
+                         for c in row_cards])
+        players.append({
+            "faction": L.FACTION_NAMES[match.faction[p]],
+            "life": match.life[p],
+            "start_life": match.start_life[p],
+            "deck": [A.card_text(c, p) for c in reversed(match.deck[p])],
+            "hand": cards(L.Z_HAND, p),
+            "rows": rows,
+            "graveyard": cards(L.Z_GRAVE, p),
+            "exile": cards(L.Z_EXILE, p),
+        })
+    out = {
+        "rules": {k: v for k, v in match.rules.differences_from_default().items() if not k.startswith("FA-")},
+        "turn": match.turn,
+        "active": match.active,
+        "first": match.first,
+        "phase": L.PHASE_NAMES[match.phase],
+        "decider": match.decider,
+        "rng": match.rng.state,
+        "used_this_turn": {"normal_rows": sorted(r + 1 for r in match.normal_placed),
+                           "face_rows": sorted(r + 1 for r in match.face_placed)},
+        "players": players,
+    }
+    ambiguities = {k: v for k, v in match.rules.differences_from_default().items() if k.startswith("FA-")}
+    if ambiguities:
+        out["rules"]["ambiguities"] = ambiguities
+    if not out["rules"]:
+        del out["rules"]
+    if match.phase == L.PH_OVER:
+        out["winner"] = match.winner
+        out["end_type"] = L.END_NAMES[match.end_type]
+    counters = {name: match.counters[i] for i, name in enumerate(L.COUNTER_NAMES) if match.counters[i]}
+    if counters:
+        out["counters"] = counters
+    return out

@@ -1,0 +1,469 @@
+"""The Faction War reference engine: plain Python, one method per rule.
+
+This is the executable spec. It reads the rules object directly
+(`rules.reading("FA-3")`), keeps the table in plain dictionaries keyed by
+card id, and narrates every step into `events` (the play log). It is slow on
+purpose: clarity first. The numba kernel (`kernel.py`) must match it step for
+step; `to_array()` packs this engine's state into the kernel's layout so the
+differential test can compare the two after every action. Both follow
+`docs/engine-contract.md`.
+"""
+
+from __future__ import annotations
+
+from sim import rng as rng_module
+from sim.cards import (BIG_JOKER, CLUB, DIAMOND, HEART, SPADE, code_text, is_face, is_normal,
+                       rank_of, suit_of)
+from sim.errors import IllegalActionError
+from sim.faction_war import actions as A
+from sim.faction_war import layout as L
+from sim.faction_war.rules import Rules
+
+ROW_OF_SUIT = {DIAMOND: 0, SPADE: 1, CLUB: 2}
+FIELD_ROWS = (L.Z_ROW0, L.Z_ROW1, L.Z_ROW2)
+
+
+class Match:
+    """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.rng = rng_module.PyRng(0)
+        self.turn = 1
+        self.active = 0
+        self.first = 0
+        self.phase = L.PH_PLACEMENT
+        self.decider = 0
+        self.winner = -1
+        self.end_type = L.END_NONE
+        self.seq = 1
+        self.life = [0, 0]
+        self.start_life = [0, 0]
+        self.faction = [L.HUMAN, L.HUMAN]
+        # per-turn usage (F-PLC-1, F-PLC-3, later effects)
+        self.normal_placed: set[int] = set()
+        self.face_placed: set[int] = set()
+        self.hearts_used = 0
+        self.extra_used = 0
+        self.pairs_used: set[int] = set()
+        self.j_used: set[int] = set()
+        self.k_used: set[int] = set()
+        self.pending = [0] * L.N_PENDING
+        self.counters = [0] * L.N_COUNTERS
+        # the table: decks bottom-first (top = last), and per-card facts
+        self.deck: list[list[int]] = [[], []]
+        self.zone: dict[int, int] = {}
+        self.ctrl: dict[int, int] = {}
+        self.order: dict[int, int] = {}
+        self.arrival: dict[int, int] = {}
+        self.events: list[str] = []
+
+    # ---- set-up (F-SET) --------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, faction0: int, faction1: int, life0: int, life1: int,
+            first: int, seed: int) -> "Match":
+        """F-SET-1..3: lives, shuffled decks (FA-34 packs), opening hands, first turn."""
+        match = cls(rules)
+        match.rng = rng_module.PyRng(seed)
+        match.active = match.first = first
+        match.life = [life0, life1]
+        match.start_life = [life0, life1]
+        match.faction = [faction0, faction1]
+        packs = 2 if rules.reading("FA-34") == "two" else 1
+        for player in (0, 1):
+            for pack in range(packs):
+                for code in range(54):
+                    card = L.card_id(player, pack, code)
+                    match.deck[player].append(card)
+                    match.zone[card] = L.Z_DECK
+                    match.ctrl[card] = player
+                    match.order[card] = 0
+                    match.arrival[card] = 0
+            match._shuffle(player)
+        for player in (first, 1 - first):
+            for _ in range(rules.opening_hand):
+                match._draw_one(player)
+        match.events.append("p%d moves first; life %d / %d" % (first, life0, life1))
+        match._begin_turn()
+        return match
+
+    def _shuffle(self, player: int) -> None:
+        """Fisher-Yates over the player's deck with the match generator."""
+        deck = self.deck[player]
+        for i in range(len(deck) - 1, 0, -1):
+            j = self.rng.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+
+    def _draw_one(self, player: int) -> int:
+        card = self.deck[player].pop()
+        self._move(card, L.Z_HAND, player)
+        return card
+
+    # ---- queries ---------------------------------------------------------------
+    def cards_in(self, zone: int, ctrl: int) -> list[int]:
+        """Cards in a zone of a player, ascending card id."""
+        return sorted(c for c, z in self.zone.items() if z == zone and self.ctrl[c] == ctrl)
+
+    def hand(self, player: int) -> list[int]:
+        return self.cards_in(L.Z_HAND, player)
+
+    def row(self, player: int, row: int) -> list[int]:
+        return self.cards_in(L.Z_ROW0 + row, player)
+
+    def normals_in_row(self, player: int, row: int) -> list[int]:
+        return [c for c in self.row(player, row) if is_normal(L.card_code(c))]
+
+    def faces_in_row(self, player: int, row: int) -> list[int]:
+        return [c for c in self.row(player, row) if is_face(L.card_code(c))]
+
+    def has_big_joker(self, player: int, row: int) -> bool:
+        return any(L.card_code(c) == BIG_JOKER for c in self.row(player, row))
+
+    @staticmethod
+    def original_number(card: int) -> int:
+        return rank_of(L.card_code(card))
+
+    def effective_number(self, card: int) -> int:
+        """F-CARD-4: the number effects read. Base rules: the card's own number."""
+        return self.original_number(card)
+
+    def row_sum(self, player: int, row: int) -> int:
+        """F-ATK-3: sum of the effective numbers of the row's normal cards."""
+        return sum(self.effective_number(c) for c in self.normals_in_row(player, row))
+
+    def occupied(self, player: int, row: int) -> bool:
+        """FA-8: what makes a row a target for F-TGT."""
+        reading = self.rules.reading("FA-8")
+        cards = self.row(player, row)
+        if reading == "any_card":
+            return bool(cards)
+        has_normal = any(is_normal(L.card_code(c)) for c in cards)
+        if reading == "normal_only":
+            return has_normal
+        return has_normal or self.has_big_joker(player, row)
+
+    def is_over(self) -> bool:
+        return self.phase == L.PH_OVER
+
+    # ---- turn structure (F-TURN) -------------------------------------------------
+    def _begin_turn(self) -> None:
+        """F-TURN-1: reset per-turn usage, turn cap, preparation, draw, placement."""
+        self.normal_placed.clear()
+        self.face_placed.clear()
+        self.hearts_used = 0
+        self.extra_used = 0
+        self.pairs_used.clear()
+        self.j_used.clear()
+        self.k_used.clear()
+        if self.turn > self.rules.turn_cap:
+            self.events.append("turn cap %d reached: draw" % self.rules.turn_cap)
+            self._end(2, L.END_TURN_CAP)
+            return
+        self.events.append("-- turn %d: p%d (life %d / %d)" % (self.turn, self.active, *self.life))
+        self._preparation(self.active)
+
+    def _hand_check_candidates(self) -> list[int]:
+        """FA-1: whose hand the preparation phase checks, in order."""
+        if self.rules.reading("FA-1") == "both":
+            return [self.active, 1 - self.active]
+        return [self.active]
+
+    def _preparation(self, start_with: int) -> None:
+        """F-TURN-2: a candidate holding hand_limit_trigger+ cards discards down."""
+        candidates = self._hand_check_candidates()
+        for player in candidates[candidates.index(start_with):]:
+            if len(self.hand(player)) >= self.rules.hand_limit_trigger:
+                self.phase = L.PH_DISCARD
+                self.decider = player
+                return
+        self._draw_phase()
+
+    def _draw_phase(self) -> None:
+        """F-TURN-3 with FA-2 (first turn) and FA-3 (short deck)."""
+        player = self.active
+        count = self.rules.draws_per_turn
+        if self.turn == 1 and self.rules.reading("FA-2") == "skip":
+            count = 0
+        if len(self.deck[player]) < count:
+            reading = self.rules.reading("FA-3")
+            if reading == "lose":
+                self.events.append("p%d cannot draw %d cards: loses (deck out)" % (player, count))
+                self._end(1 - player, L.END_DECK_OUT)
+                return
+            if reading == "draw":
+                self.events.append("p%d cannot draw %d cards: the match is a draw" % (player, count))
+                self._end(2, L.END_DECK_OUT_DRAW)
+                return
+            count = len(self.deck[player])
+        drawn = [self._draw_one(player) for _ in range(count)]
+        if drawn:
+            self.events.append("p%d draws %s" % (player, " ".join(A.card_text(c, player) for c in drawn)))
+        self.phase = L.PH_PLACEMENT
+        self.decider = player
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        self.active = 1 - self.active
+        self._begin_turn()
+
+    def _end(self, winner: int, end_type: int) -> None:
+        self.phase = L.PH_OVER
+        self.winner = winner
+        self.end_type = end_type
+
+    # ---- legal actions ------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Every legal action in ascending integer order; none when over."""
+        if self.phase == L.PH_OVER:
+            return []
+        if self.phase == L.PH_DISCARD:
+            return sorted(A.encode(A.DISCARD, c) for c in self.hand(self.decider))
+        if self.phase == L.PH_PLACEMENT:
+            return sorted([A.encode(A.END)] + self._placement_actions())
+        return sorted([A.encode(A.END)] + self._attack_actions())
+
+    def _placement_actions(self) -> list[int]:
+        """F-PLC-1..5: normal cards one per row per turn, face cards one per row per turn."""
+        player = self.decider
+        out = []
+        for card in self.hand(player):
+            code = L.card_code(card)
+            suit = suit_of(code)
+            if is_normal(code):
+                rows = (0, 1) if suit == HEART else (ROW_OF_SUIT[suit],)
+                out += [A.encode(A.PLACE_NORMAL, card, r) for r in rows if r not in self.normal_placed]
+            elif is_face(code) and suit != HEART:
+                row = ROW_OF_SUIT[suit]
+                if row in self.face_placed:
+                    continue
+                faces = self.faces_in_row(player, row)
+                if len(faces) < self.rules.face_cards_per_row:
+                    out.append(A.encode(A.PLACE_FACE, card, A.NONE))
+                else:
+                    out += [A.encode(A.PLACE_FACE, card, old) for old in faces]
+        return out
+
+    def attack_targets(self, player: int, row: int) -> list[int]:
+        """F-TGT-1..3: which defender rows (or DIRECT) own row `row` may attack."""
+        defender = 1 - player
+        o0, o1, o2 = (self.occupied(defender, r) for r in range(3))
+        if not (o0 or o1 or o2):
+            return [L.DIRECT]
+        if row == 0:  # F-TGT-1
+            return [0] if o0 else [1] if o1 else [2]
+        if row == 1:  # F-TGT-2
+            if o0:
+                return [0, 1] if o1 else [0]
+            return [1] if o1 else []
+        # F-TGT-3
+        if o0:
+            return [0]
+        return [2] if o2 else []
+
+    def _attack_actions(self) -> list[int]:
+        """F-SET-4, F-ATK-1..3, F-TGT, FA-7."""
+        player = self.active
+        if self.turn == 1:  # F-SET-4: the first player's first turn
+            return []
+        out = []
+        for row in range(3):
+            joker = self.has_big_joker(player, row)
+            if not joker and not self.normals_in_row(player, row):  # F-ATK-2
+                continue
+            attack_sum = self.row_sum(player, row)
+            for target in self.attack_targets(player, row):
+                if target == L.DIRECT:
+                    out.append(A.encode(A.ATTACK, row, target))
+                    continue
+                defender_normals = self.normals_in_row(1 - player, target)
+                if not defender_normals and self.rules.reading("FA-7") == "not_allowed":
+                    continue
+                if joker or attack_sum > self.row_sum(1 - player, target):
+                    out.append(A.encode(A.ATTACK, row, target))
+        return out
+
+    # ---- applying actions ------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        """Apply one legal action; IllegalActionError names it otherwise."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError("action '%s' is not legal for p%d here; legal: %s." % (
+                A.to_text(action, self.decider), self.decider,
+                ", ".join(A.to_text(a, self.decider) for a in legal) or "none (the match is over)"))
+        kind, a, b, _ = A.decode(action)
+        if kind == A.DISCARD:
+            self._discard(a)
+        elif kind == A.PLACE_NORMAL:
+            self._place_normal(a, b)
+        elif kind == A.PLACE_FACE:
+            self._place_face(a, b)
+        elif kind == A.END and self.phase == L.PH_PLACEMENT:
+            self.phase = L.PH_ATTACK
+        elif kind == A.END:
+            self._end_turn()
+        elif kind == A.ATTACK:
+            self._attack(a, b)
+            if self.rules.reading("FA-29") == "after_action":
+                self._check_life()
+            if self.phase != L.PH_OVER:
+                self._end_turn()
+
+    def _discard(self, card: int) -> None:
+        """F-TURN-2: one discard; then the next candidate or the draw phase."""
+        player = self.decider
+        self._move(card, L.Z_GRAVE, L.card_owner(card))
+        self.counters[L.CT_DISCARDS] += 1
+        self.events.append("p%d discards %s" % (player, A.card_text(card, player)))
+        if len(self.hand(player)) > self.rules.hand_limit_target:
+            return
+        candidates = self._hand_check_candidates()
+        position = candidates.index(player)
+        if position + 1 < len(candidates):
+            self._preparation(candidates[position + 1])
+        else:
+            self._draw_phase()
+
+    def _place_normal(self, card: int, row: int) -> None:
+        """F-PLC-1, F-PLC-2."""
+        player = self.decider
+        self._enter_row(card, player, row)
+        self.normal_placed.add(row)
+        self.events.append("p%d places %s in %s (sum %d)" % (
+            player, A.card_text(card, player), A.row_text(row), self.row_sum(player, row)))
+
+    def _place_face(self, card: int, displaced: int) -> None:
+        """F-PLC-3, F-PLC-5: a full row first loses the displaced face card."""
+        player = self.decider
+        row = ROW_OF_SUIT[suit_of(L.card_code(card))]
+        if displaced != A.NONE:
+            self.counters[L.CT_FACE_DISPLACED] += 1
+            self.events.append("p%d displaces %s" % (player, A.card_text(displaced, player)))
+            self._leave_field(displaced)
+        self._enter_row(card, player, row)
+        self.face_placed.add(row)
+        self.events.append("p%d places face card %s in %s" % (player, A.card_text(card, player), A.row_text(row)))
+
+    def smallest_normal(self, player: int, row: int) -> int:
+        """F-ATK-5 with FA-6: smallest effective, then original number, then earliest placed."""
+        cards = self.normals_in_row(player, row)
+        key = lambda c: (self.effective_number(c), self.original_number(c))
+        best = min(key(c) for c in cards)
+        tied = [c for c in cards if key(c) == best]
+        if len(tied) > 1 and self.rules.reading("FA-6") == "random":
+            return tied[self.rng.below(len(tied))]
+        return min(tied, key=lambda c: self.order[c])
+
+    def _attack(self, row: int, target: int) -> None:
+        """F-ATK-3..7 and F-TGT-4 (doubling)."""
+        player, defender = self.active, 1 - self.active
+        self.counters[L.CT_ATTACKS] += 1
+        attack_sum = self.row_sum(player, row)
+        if target == L.DIRECT:  # F-ATK-7
+            self.counters[L.CT_DIRECT_ATTACKS] += 1
+            self.events.append("p%d attacks p%d directly with %s (sum %d)" % (player, defender, A.row_text(row), attack_sum))
+            self._damage(defender, attack_sum)
+            return
+        defended_sum = self.row_sum(defender, target)
+        self.events.append("p%d attacks p%d %s with %s: %d vs %d" % (
+            player, defender, A.row_text(target), A.row_text(row), attack_sum, defended_sum))
+        if not self.normals_in_row(defender, target):  # F-ATK-6, FA-7
+            self.counters[L.CT_EMPTY_ROW_HITS] += 1
+            if self.rules.reading("FA-7") == "faces_lost":
+                for face in self.faces_in_row(defender, target):
+                    self._leave_field(face)
+            self.events.append("  the row has no normal card: no damage")
+            return
+        victim = self.smallest_normal(defender, target)  # F-ATK-4, F-ATK-5
+        damage = self.effective_number(victim)
+        if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
+            damage *= 2
+            self.counters[L.CT_DOUBLED_ATTACKS] += 1
+        self.events.append("  %s leaves the field" % A.card_text(victim, defender))
+        self._leave_field(victim)
+        self._damage(defender, damage)
+
+    # ---- card movement and life ------------------------------------------------------
+    def _move(self, card: int, zone: int, ctrl: int) -> None:
+        self.zone[card] = zone
+        self.ctrl[card] = ctrl
+        if zone not in FIELD_ROWS and zone != L.Z_EXTRA:
+            self.order[card] = 0
+            self.arrival[card] = 0
+
+    def _enter_row(self, card: int, player: int, row: int) -> None:
+        self._move(card, L.Z_ROW0 + row, player)
+        self.order[card] = self.seq
+        self.seq += 1
+        self.arrival[card] = self.turn
+
+    def _leave_field(self, card: int) -> None:
+        """F-ZONE-4 / FA-14: to the owner's graveyard, or the controller's."""
+        pile_owner = L.card_owner(card) if self.rules.reading("FA-14") == "owner" else self.ctrl[card]
+        self._move(card, L.Z_GRAVE, pile_owner)
+
+    def _damage(self, player: int, amount: int) -> None:
+        self.life[player] -= amount
+        self.events.append("  p%d takes %d: life %d / %d" % (player, amount, *self.life))
+        if self.rules.reading("FA-29") == "each_step":
+            self._check_life()
+
+    def _check_life(self) -> None:
+        """F-WIN-1, F-WIN-2 with FA-24."""
+        if self.phase == L.PH_OVER:
+            return
+        dead0, dead1 = self.life[0] <= 0, self.life[1] <= 0
+        if dead0 and dead1:
+            reading = self.rules.reading("FA-24")
+            if reading == "draw":
+                self._end(2, L.END_DOUBLE_KO)
+            elif reading == "turn_player_wins":
+                self._end(self.active, L.END_LIFE)
+            else:
+                self._end(1 - self.active, L.END_LIFE)
+        elif dead0 or dead1:
+            self._end(1 if dead0 else 0, L.END_LIFE)
+        if self.phase == L.PH_OVER:
+            self.events.append("match over: %s" % self.outcome_text())
+
+    def outcome_text(self) -> str:
+        from sim.faction_war.layout import END_NAMES
+        if self.winner == 2:
+            return "draw (%s) on turn %d" % (END_NAMES[self.end_type], self.turn)
+        return "p%d wins (%s) on turn %d" % (self.winner, END_NAMES[self.end_type], self.turn)
+
+    # ---- packing into the kernel layout ------------------------------------------------
+    def to_array(self):
+        """This state in the kernel's layout (`layout.py`), for the differential test."""
+        import numpy as np
+        state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        state[L.S_RNG] = rng_module.to_signed(self.rng.state)
+        state[L.S_TURN] = self.turn
+        state[L.S_ACTIVE] = self.active
+        state[L.S_FIRST] = self.first
+        state[L.S_PHASE] = self.phase
+        state[L.S_DECIDER] = self.decider
+        state[L.S_WINNER] = self.winner
+        state[L.S_END_TYPE] = self.end_type
+        state[L.S_SEQ] = self.seq
+        for p in (0, 1):
+            state[L.S_LIFE + p] = self.life[p]
+            state[L.S_FACTION + p] = self.faction[p]
+            state[L.S_START_LIFE + p] = self.start_life[p]
+            state[L.S_DECK_COUNT + p] = len(self.deck[p])
+            for i, card in enumerate(self.deck[p]):
+                state[L.S_DECK + p * L.CARDS_PER_PLAYER + i] = card
+        state[L.S_NORMAL_PLACED] = sum(1 << r for r in self.normal_placed)
+        state[L.S_FACE_PLACED] = sum(1 << r for r in self.face_placed)
+        state[L.S_HEARTS_USED] = self.hearts_used
+        state[L.S_EXTRA_USED] = self.extra_used
+        state[L.S_PAIRS_USED] = sum(1 << z for z in self.pairs_used)
+        state[L.S_J_USED] = sum(1 << r for r in self.j_used)
+        state[L.S_K_USED] = sum(1 << r for r in self.k_used)
+        state[L.S_PENDING:L.S_PENDING + L.N_PENDING] = self.pending
+        state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] = self.counters
+        for card, zone in self.zone.items():
+            state[L.C_ZONE + card] = zone
+            state[L.C_CTRL + card] = self.ctrl[card]
+            state[L.C_ORDER + card] = self.order[card]
+            state[L.C_ARRIVAL + card] = self.arrival[card]
+        return state
