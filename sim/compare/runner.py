@@ -1,0 +1,351 @@
+"""Play two rule sets on one grid with common random numbers, batch by batch.
+
+Match i of a cell is played under BASE and under TWEAK from the same match
+seed (same shuffled decks, seats and generator state): the game's
+`play_paired_batch` does both inside one kernel call and keeps only paired
+sums (sim/aggregate.py). Seeds follow the sweep's scheme
+(`sim.sweep.seeds.chunk_seed(root, cell, batch)`, match i of a batch from
+`sim.rng.match_seed`), so batch b of cell c is the same matches whatever
+the number of jobs and whatever order joblib runs them in.
+
+Sequential stopping: every cell gets one batch per round; after each round
+the comparison table is rebuilt and every gate expression evaluated on its
+intervals (analysis/gate.py). The run stops when all gates are decided and
+at least `min_matches` per cell were played, or at `max_matches` per cell;
+an expression still undecided then is *inconclusive*, never a pass. The
+trade-off: looking at the intervals after every round makes the effective
+error rate of a 95 % interval somewhat larger than 5 %; a designer who
+needs strict error control raises `confidence` (docs/ci-gate.md).
+
+Against a stored baseline (sim/compare/baseline.py) there is nothing to pair
+with, so only TWEAK is played (with `play_batch`, on the baseline's grid and
+seed) and every delta is an unpaired difference.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from analysis import gate as gates
+from analysis import paired
+from sim import aggregate as agg
+from sim.errors import CardbalanceError
+from sim.registry import GameSpec, get_game
+from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
+from sim.sweep.seeds import chunk_seed
+
+DEFAULT_BATCH = 1000
+DEFAULT_MAX_MATCHES = 20_000
+DEFAULT_LIFE = 50
+DEFAULT_SEED = 1
+DEFAULT_CONFIDENCE = 0.95
+
+
+def default_grid_spec(game: GameSpec, seed: int = DEFAULT_SEED) -> SweepSpec:
+    """The built-in compare grid: every pairing of the game at life 50, greedy vs
+    greedy (or the game's first strategy), both first-player orders."""
+    strategies = game.strategy_names()
+    strategy = "greedy" if "greedy" in strategies else strategies[0]
+    return parse_sweep({"name": "compare-default", "game": game.name, "pairings": list(game.pairings),
+                        "life": [DEFAULT_LIFE], "strategies": ["%s:%s" % (strategy, strategy)],
+                        "rules": ["default"], "seed": seed}, "default compare grid")
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One side of a comparison: where its rules came from and the rules object."""
+    source: str
+    rules: Any
+
+    def describe(self) -> dict:
+        return {"source": self.source, "hash": self.rules.stable_hash(), "values": self.rules.as_dict(),
+                "differences": self.rules.differences_from_default()}
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    text: str
+    node: Any
+
+
+@dataclass
+class CompareSetup:
+    """A checked comparison: grid, arms, gates and the stopping rule."""
+    game: GameSpec
+    cells: list[dict]
+    cell_arrays: list[np.ndarray]
+    base: Arm | None
+    tweak: Arm | None
+    seed: int = DEFAULT_SEED
+    batch: int = DEFAULT_BATCH
+    min_matches: int = DEFAULT_BATCH
+    max_matches: int = DEFAULT_MAX_MATCHES
+    confidence: float = DEFAULT_CONFIDENCE
+    gates: list[GateSpec] = field(default_factory=list)
+    baseline: Any = None  # sim.compare.baseline.Baseline when comparing against a snapshot
+    grid_source: str = "default"
+    grid: dict = field(default_factory=dict)  # the grid's sweep spec (its `rules` unused)
+
+    @property
+    def z(self) -> float:
+        return NormalDist().inv_cdf(0.5 + self.confidence / 2.0)
+
+    @property
+    def metrics(self) -> dict[str, paired.Metric]:
+        return paired.metric_catalogue(self.game.end_types, self.game.special_end_types)
+
+    @property
+    def scopes(self) -> list[str]:
+        return list(paired.scope_cells(self.cells))
+
+    @property
+    def mode(self) -> str:
+        if self.baseline is not None:
+            return "baseline"
+        return "paired" if self.tweak is not None else "single"
+
+
+def parse_gates(expressions, scopes, metrics) -> list[GateSpec]:
+    """Parse and check every --fail-if expression before anything is played."""
+    out = []
+    for text in expressions or ():
+        node = gates.parse(text)
+        gates.check_fields(node, text, scopes, metrics)
+        out.append(GateSpec(text, node))
+    return out
+
+
+def _check_counts(batch: int, min_matches: int | None, max_matches: int, confidence: float) -> int:
+    for name, value in (("batch", batch), ("max-matches", max_matches)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise CardbalanceError("compare: --%s must be a positive integer (got %r)." % (name, value))
+    if min_matches is None:
+        min_matches = min(batch, max_matches)
+    if isinstance(min_matches, bool) or not isinstance(min_matches, int) or not 1 <= min_matches <= max_matches:
+        raise CardbalanceError("compare: --min-matches must be an integer from 1 to --max-matches (%d; got %r)."
+                               % (max_matches, min_matches))
+    if not 0.5 <= confidence < 1.0:
+        raise CardbalanceError("compare: --confidence must be at least 0.5 and below 1 (e.g. 0.95; got %r)." % confidence)
+    return min_matches
+
+
+def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpec | None = None,
+            game: str | None = None, seed: int | None = None, fail_if=(), batch: int = DEFAULT_BATCH,
+            min_matches: int | None = None, max_matches: int = DEFAULT_MAX_MATCHES,
+            confidence: float = DEFAULT_CONFIDENCE, baseline=None, grid_source: str = "default") -> CompareSetup:
+    """Check everything (rules, grid, gates, counts) and return a setup to `run`.
+
+    Modes: BASE and TWEAK (paired); BASE alone (to write a baseline); TWEAK
+    against `baseline` (a loaded snapshot, whose grid and seed are used).
+    """
+    min_matches = _check_counts(batch, min_matches, max_matches, confidence)
+    if baseline is not None:
+        if grid is not None:
+            raise CardbalanceError("compare: --sweep cannot be combined with --baseline (the baseline's own grid is used).")
+        spec = baseline.grid_spec()
+        game_spec = baseline.check_game(get_game(spec.game))
+        seed = baseline.seed if seed is None else seed
+    else:
+        if grid is None:
+            game_spec = get_game(game or "faction_war")
+            spec = default_grid_spec(game_spec)
+        else:
+            spec = grid
+            if game is not None and game != spec.game:
+                raise CardbalanceError("compare: --game %s differs from the sweep file's game %s." % (game, spec.game))
+            game_spec = get_game(spec.game)
+        seed = spec.seed if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise CardbalanceError("compare: --seed must be an integer from 0 to 2^63-1 (got %r)." % (seed,))
+    # The sweep file's `rules` list is ignored: the two arms replace it. Expand the
+    # grid once, with the default rules, to reuse the sweep's checks and cell order.
+    plan = build_plan(parse_sweep({**spec.as_dict(), "rules": ["default"]}, "compare grid"), game_spec)
+    cells = [{key: value for key, value in cell.as_dict().items() if key != "rules"} for cell in plan.cells]
+    if baseline is not None and cells != baseline.cells:
+        raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new baseline."
+                               % baseline.path)
+    cell_arrays = [plan.cell_array(cell) for cell in plan.cells]
+    base = Arm(base_source, game_spec.load_rules(base_source)) if base_source is not None else None
+    tweak = Arm(tweak_source, game_spec.load_rules(tweak_source)) if tweak_source is not None else None
+    if base is None and baseline is None:
+        raise CardbalanceError("compare: name BASE rules (a preset or TOML file), or give --baseline FILE.")
+    if base is not None and tweak is not None and game_spec.play_paired_batch is None:
+        raise CardbalanceError("compare: game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
+    setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=cell_arrays, base=base, tweak=tweak, seed=seed,
+                         batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
+                         baseline=baseline, grid_source=grid_source, grid=spec.as_dict())
+    if fail_if and tweak is None:
+        raise CardbalanceError("compare: --fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
+    setup.gates = parse_gates(fail_if, setup.scopes, list(setup.metrics))
+    return setup
+
+
+# ---- playing --------------------------------------------------------------------
+
+def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
+    return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
+
+
+def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
+    return paired.arm_sums_from_aggregate(play(rules_array, cell_array, seed, 0, n_matches), n_end_types)
+
+
+@dataclass
+class CompareResult:
+    setup: CompareSetup
+    matches_per_cell: int
+    rounds: int
+    stop_reason: str
+    table: pd.DataFrame
+    gate_results: list[dict]
+    history: list[dict]
+    sums: np.ndarray | None = None        # paired mode: (cells, metrics, 5)
+    arm_sums: np.ndarray | None = None    # single/baseline mode: the played arm, (cells, metrics, 2)
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """0 pass, 1 a gate failed, 3 a gate still undecided at the cap."""
+        verdicts = [result["verdict"] for result in self.gate_results]
+        if "fail" in verdicts:
+            return 1
+        if "inconclusive" in verdicts:
+            return 3
+        return 0
+
+    @property
+    def total_matches(self) -> int:
+        return self.matches_per_cell * len(self.setup.cells)
+
+    def base_arm_sums(self) -> np.ndarray:
+        """(cells, metrics, 2) Σx, Σx² of BASE (for --write-baseline)."""
+        if self.sums is not None:
+            return paired.arm_sums_from_paired(self.sums, "base")
+        return self.arm_sums
+
+
+def _table(setup: CompareSetup, n: np.ndarray, sums, arm_sums) -> pd.DataFrame:
+    metrics = setup.metrics
+    if setup.mode == "paired":
+        return paired.paired_table(setup.cells, n, sums, metrics, setup.z)
+    if setup.mode == "baseline":
+        baseline = setup.baseline
+        return paired.unpaired_table(setup.cells, baseline.matches_per_cell, baseline.sums, n, arm_sums, metrics, setup.z)
+    # single arm: the played arm is BASE; report it against itself (delta 0, no gates).
+    return paired.unpaired_table(setup.cells, n, arm_sums, n, arm_sums, metrics, setup.z)
+
+
+def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
+    results = []
+    for spec in setup.gates:
+        def lookup(field, _table=table):
+            return gates.Interval(*paired.lookup_interval(_table, field.scope, field.metric, field.stat))
+        outcome = gates.evaluate(spec.node, lookup)
+        parts = []
+        for comparison in gates.comparisons(spec.node):
+            interval = lookup(comparison.field)
+            parts.append({"field": str(comparison.field), "operator": comparison.operator,
+                          "threshold": comparison.threshold, "threshold_text": comparison.threshold_text,
+                          "value": interval.value, "low": interval.low, "high": interval.high,
+                          "outcome": gates.verdict_word(gates.compare_interval(interval, comparison.operator,
+                                                                               comparison.threshold)),
+                          "message": gates.describe(comparison, interval, setup.confidence)})
+        results.append({"expression": spec.text, "verdict": gates.verdict_word(outcome), "comparisons": parts})
+    return results
+
+
+def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | None = None) -> CompareResult:
+    """Play rounds of one batch per cell until the gates are decided or the cap is reached."""
+    started = time.perf_counter()
+    n_cells = len(setup.cells)
+    n_metrics = agg.paired_metric_count(len(setup.game.end_types))
+    n = np.zeros(n_cells, dtype=np.int64)
+    sums = np.zeros((n_cells, n_metrics, agg.PAIRED_STATS), dtype=np.int64) if setup.mode == "paired" else None
+    arm_sums = np.zeros((n_cells, n_metrics, 2), dtype=np.int64) if setup.mode != "paired" else None
+    if setup.mode == "baseline":
+        played = setup.tweak
+    else:
+        played = setup.base
+    rules_a = setup.base.rules.to_array() if setup.base is not None else None
+    rules_b = setup.tweak.rules.to_array() if setup.tweak is not None else None
+    played_array = played.rules.to_array()
+    n_end_types = len(setup.game.end_types)
+    history = []
+    rounds = 0
+    matches = 0
+    stop_reason = ""
+    with Parallel(n_jobs=n_jobs) as parallel:
+        while True:
+            size = min(setup.batch, setup.max_matches - matches)
+            seeds = [chunk_seed(setup.seed, cell, rounds) for cell in range(n_cells)]
+            if setup.mode == "paired":
+                tasks = (delayed(_paired_task)(setup.game.play_paired_batch, rules_a, rules_b,
+                                               setup.cell_arrays[cell], seeds[cell], size) for cell in range(n_cells))
+                for cell, out in enumerate(parallel(tasks)):
+                    sums[cell] += out
+            else:
+                tasks = (delayed(_single_task)(setup.game.play_batch, played_array, setup.cell_arrays[cell],
+                                               seeds[cell], size, n_end_types) for cell in range(n_cells))
+                for cell, out in enumerate(parallel(tasks)):
+                    arm_sums[cell] += out
+            n += size
+            matches += size
+            rounds += 1
+            table = _table(setup, n, sums, arm_sums)
+            gate_results = evaluate_gates(setup, table)
+            open_gates = [r["expression"] for r in gate_results if r["verdict"] == "inconclusive"]
+            history.append({"round": rounds, "matches_per_cell": matches, "undecided": len(open_gates),
+                            "failed": sum(r["verdict"] == "fail" for r in gate_results)})
+            if progress is not None:
+                progress("round %d: %d matches per cell, %d gate(s) undecided" % (rounds, matches, len(open_gates)))
+            if matches >= setup.min_matches and not open_gates:
+                stop_reason = ("every gate decided" if setup.gates else "no gate to decide: played --min-matches")
+                break
+            if matches >= setup.max_matches:
+                stop_reason = "reached --max-matches with %d gate(s) undecided" % len(open_gates)
+                break
+    return CompareResult(setup=setup, matches_per_cell=matches, rounds=rounds, stop_reason=stop_reason, table=table,
+                         gate_results=gate_results, history=history, sums=sums, arm_sums=arm_sums,
+                         seconds=time.perf_counter() - started)
+
+
+def result_json(result: CompareResult) -> dict:
+    """Everything a machine needs: arms, grid, stopping, gates, the metric table."""
+    setup = result.setup
+    table = result.table.replace([math.inf, -math.inf], np.nan)
+    return {
+        "format": "cardbalance-compare",
+        "format_version": 1,
+        "game": setup.game.name,
+        "behaviour_version": setup.game.behaviour_version,
+        "mode": setup.mode,
+        "paired": setup.mode == "paired",
+        "base": setup.base.describe() if setup.base is not None else setup.baseline.rules_info,
+        "tweak": setup.tweak.describe() if setup.tweak is not None else None,
+        "baseline_file": str(setup.baseline.path) if setup.baseline is not None else None,
+        "grid_source": setup.grid_source,
+        "grid": setup.cells,
+        "seed": setup.seed,
+        "batch": setup.batch,
+        "min_matches": setup.min_matches,
+        "max_matches": setup.max_matches,
+        "confidence": setup.confidence,
+        "matches_per_cell": result.matches_per_cell,
+        "total_matches": result.total_matches,
+        "rounds": result.rounds,
+        "stop_reason": result.stop_reason,
+        "history": result.history,
+        "seconds": round(result.seconds, 3),
+        "exit_code": result.exit_code,
+        "gates": result.gate_results,
+        "metrics": [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+                    for row in table.to_dict(orient="records")],
+    }
