@@ -1,0 +1,173 @@
+"""`cardbalance sweep`: run a balance sweep into a run folder, then report it.
+
+Everything the user gave is checked — sweep file, pairings, strategies,
+rules, lives, the dask scheduler, the output folder — before the run folder
+is created, so bad input leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from sim.errors import CardbalanceError
+
+ORDER = 10
+
+EPILOG = """examples:
+  cardbalance sweep                              the built-in default sweep (about a minute) and its report
+  cardbalance sweep handicap.toml --jobs 2       a sweep file (format: docs/architecture.md)
+  cardbalance sweep grid.toml --precision 0.005 --max-matches 200000
+                                                 add matches until every cell's 95%% interval is within ±0.005
+  cardbalance sweep --resume runs/20260101-120000-default
+                                                 continue a killed sweep without redoing finished chunks
+  cardbalance sweep grid.toml --backend dask --scheduler tcp://10.0.0.5:8786
+                                                 run on a dask.distributed cluster (see docs/sweeps.md)
+"""
+
+
+def add_parser(subparsers):
+    parser = subparsers.add_parser(
+        "sweep", help="run a balance sweep (default: the built-in one) and write its report",
+        description="Run every cell of a sweep grid in numba kernels, in parallel, into a run folder "
+                    "(results.parquet + meta.json), then write the report.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", nargs="?", help="sweep file (TOML); default: the built-in default sweep")
+    parser.add_argument("--out", help="run folder to create (default: runs/<timestamp>-<sweep name>)")
+    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
+    parser.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 "
+                                            "(with --backend dask; default: a local cluster)")
+    parser.add_argument("--precision", type=float,
+                        help="add matches per cell until the 95%% Wilson half-width of its win rates is at most this")
+    parser.add_argument("--max-matches", type=int, help="matches per cell at most with --precision")
+    parser.add_argument("--matches", type=int, help="matches per cell (with --precision: the first round)")
+    parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, else 1)")
+    parser.add_argument("--resume", metavar="RUN", help="continue an unfinished run folder")
+    parser.add_argument("--quiet", action="store_true", help="no progress and no summary")
+    parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
+    return parser
+
+
+def run(args) -> int:
+    from sim.sweep import runfolder
+    from sim.sweep.grid import build_plan, default_sweep, load_sweep
+    from sim.sweep.runner import connect_dask, run_sweep
+
+    _check_option_combinations(args)
+    if args.resume:
+        run_dir = Path(args.resume)
+        meta = runfolder.load_meta(run_dir)
+        plan = runfolder.plan_from_meta(meta, run_dir)
+    else:
+        spec = load_sweep(args.file) if args.file else default_sweep()
+        spec = spec.with_overrides(matches=args.matches, precision=args.precision,
+                                   max_matches=args.max_matches, seed=args.seed)
+        plan = build_plan(spec)
+        run_dir = Path(args.out) if args.out else default_run_dir(spec.name)
+        runfolder.check_new_run_folder(run_dir)
+
+    client = connect_dask(args.scheduler, args.jobs) if args.backend == "dask" else None
+    try:
+        if not args.resume:
+            runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs))
+        started = time.perf_counter()
+        result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,
+                           progress="quiet" if args.quiet else "auto", resume=bool(args.resume))
+        wall = time.perf_counter() - started
+    finally:
+        if client is not None:
+            _close_client(client)
+
+    report_path, summary = report_hook(run_dir, write_report=not args.no_report)
+    if not args.quiet:
+        print(summary)
+        print("run folder: %s  (%d cells, %d matches, %.1f s%s)" % (
+            run_dir, result.meta["counts"]["cells"], result.meta["counts"]["matches"], wall,
+            ", %d chunks resumed" % result.chunks_resumed if args.resume else ""))
+        if report_path:
+            print("report: %s" % report_path)
+    return 0
+
+
+def report_hook(run_dir: Path, write_report: bool = True) -> tuple[Path | None, str]:
+    """(report path or None, terminal summary) of a finished run.
+
+    Uses `reports.build_report` and `analysis.summary_text` when those
+    packages provide them; otherwise a plain table of win rates.
+    """
+    report_path = None
+    try:
+        import analysis
+        summary_text = analysis.summary_text
+    except (ImportError, AttributeError):
+        summary_text = fallback_summary
+    if write_report:
+        try:
+            import reports
+            build_report = reports.build_report
+        except (ImportError, AttributeError):
+            build_report = None
+        if build_report is not None:
+            report_path = build_report(run_dir)
+    return report_path, summary_text(run_dir)
+
+
+def fallback_summary(run_dir: Path) -> str:
+    """A plain win-rate table straight from results.parquet."""
+    import pandas as pd
+
+    from sim.sweep import runfolder
+    frame = pd.read_parquet(Path(run_dir) / runfolder.RESULTS)
+    meta = runfolder.load_meta(run_dir)
+    ends = meta["end_types"]
+    lines = ["%-4s %-22s %-9s %-5s %-22s %-10s %8s %7s %7s %7s %7s" % (
+        "cell", "pairing", "life", "first", "strategies", "rules", "matches", "seat0", "seat1", "draw", "turns")]
+    for row in frame.itertuples(index=False):
+        row = row._asdict()
+        n = max(row["matches"], 1)
+        wins = [sum(row["%s_%s" % (prefix, end)] for end in ends) / n for prefix in ("seat0", "seat1", "draw")]
+        lines.append("%-4d %-22s %-9s %-5d %-22s %-10s %8d %6.1f%% %6.1f%% %6.1f%% %7.1f" % (
+            row["cell"], row["pairing"], "%d-%d" % (row["life0"], row["life1"]), row["first"],
+            "%s:%s" % (row["strategy0"], row["strategy1"]), row["rules"][:10], row["matches"],
+            100 * wins[0], 100 * wins[1], 100 * wins[2], row["turns_sum"] / n))
+    return "\n".join(lines)
+
+
+def default_run_dir(name: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    path = Path("runs") / ("%s-%s" % (stamp, name))
+    suffix = 1
+    while path.exists():
+        suffix += 1
+        path = Path("runs") / ("%s-%s-%d" % (stamp, name, suffix))
+    return path
+
+
+def _check_option_combinations(args) -> None:
+    if args.resume:
+        given = [flag for flag, value in (("FILE", args.file), ("--out", args.out), ("--precision", args.precision),
+                                          ("--max-matches", args.max_matches), ("--matches", args.matches),
+                                          ("--seed", args.seed)) if value is not None]
+        if given:
+            raise CardbalanceError("--resume continues a run as it was planned; drop %s (only --jobs, --backend, "
+                                   "--scheduler, --quiet and --no-report may change)." % ", ".join(given))
+    if args.jobs == 0 or args.jobs < -1:
+        raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % args.jobs)
+    if args.scheduler and args.backend != "dask":
+        raise CardbalanceError("--scheduler needs --backend dask.")
+
+
+def _close_client(client) -> None:
+    cluster = getattr(client, "cluster", None)
+    client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from sim.cli import main
+    sys.exit(main(["sweep", *sys.argv[1:]]))

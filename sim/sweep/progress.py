@@ -1,0 +1,91 @@
+"""Progress of a sweep on the terminal: cells done, matches/s, ETA.
+
+Three modes: a one-line bar redrawn in place when stderr is a terminal,
+plain timestamped lines every few seconds when it is not (logs, CI), and
+nothing at all with `--quiet`. Progress goes to stderr so that stdout holds
+only the summary. With a precision target the total is not known in
+advance: the ETA is for the matches scheduled so far.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+BAR_WIDTH = 24
+LINE_INTERVAL_S = 5.0
+BAR_INTERVAL_S = 0.2
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(max(seconds, 0)))
+    if seconds >= 3600:
+        return "%dh%02dm" % (seconds // 3600, seconds % 3600 // 60)
+    if seconds >= 60:
+        return "%dm%02ds" % (seconds // 60, seconds % 60)
+    return "%ds" % seconds
+
+
+class Progress:
+    """`mode`: "bar", "lines", "quiet" or "auto" (bar on a TTY, else lines)."""
+
+    def __init__(self, total_cells: int, mode: str = "auto", stream=None):
+        self.stream = stream or sys.stderr
+        if mode == "auto":
+            mode = "bar" if getattr(self.stream, "isatty", lambda: False)() else "lines"
+        self.mode = mode
+        self.total_cells = total_cells
+        self.cells_done = 0
+        self.matches_done = 0
+        self.matches_total = 0
+        self.started = time.monotonic()
+        self.matches_at_start = 0
+        self._last_draw = 0.0
+
+    def schedule(self, matches: int) -> None:
+        """More matches were scheduled (a round, or resume found some done)."""
+        self.matches_total += matches
+
+    def resumed(self, matches: int, cells_done: int) -> None:
+        self.matches_done += matches
+        self.matches_at_start += matches
+        self.cells_done = cells_done
+
+    def advance(self, matches: int, cells_done: int) -> None:
+        self.matches_done += matches
+        self.cells_done = cells_done
+        self._draw(force=False)
+
+    def finish(self) -> None:
+        self._draw(force=True)
+        if self.mode == "bar":
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def status(self) -> tuple[str, float]:
+        """(status line, fraction of scheduled matches done)."""
+        elapsed = time.monotonic() - self.started
+        new_matches = self.matches_done - self.matches_at_start
+        rate = new_matches / elapsed if elapsed > 0 else 0.0
+        remaining = max(self.matches_total - self.matches_done, 0)
+        eta = _duration(remaining / rate) if rate > 0 else "?"
+        fraction = self.matches_done / self.matches_total if self.matches_total else 0.0
+        return "cells %d/%d  matches %d/%d  %.0f matches/s  elapsed %s  ETA %s" % (
+            self.cells_done, self.total_cells, self.matches_done, self.matches_total, rate,
+            _duration(elapsed), eta), fraction
+
+    def _draw(self, force: bool) -> None:
+        if self.mode == "quiet":
+            return
+        now = time.monotonic()
+        interval = BAR_INTERVAL_S if self.mode == "bar" else LINE_INTERVAL_S
+        if not force and now - self._last_draw < interval:
+            return
+        self._last_draw = now
+        line, fraction = self.status()
+        if self.mode == "bar":
+            filled = int(round(fraction * BAR_WIDTH))
+            self.stream.write("\r[%s%s] %3.0f%%  %s\033[K" % ("#" * filled, "." * (BAR_WIDTH - filled), 100 * fraction, line))
+        else:
+            self.stream.write("%s sweep: %s\n" % (time.strftime("%H:%M:%S"), line))
+        self.stream.flush()

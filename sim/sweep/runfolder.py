@@ -1,0 +1,294 @@
+"""The run folder: a sweep's stored results (format in docs/architecture.md).
+
+    RUN/meta.json        what was run and how (JSON; `complete` says if it finished)
+    RUN/results.parquet  one row per cell: cell columns + aggregate sums
+    RUN/lengths.parquet  the non-zero bins of each cell's match-length histogram
+    RUN/chunks/          one .npy aggregate per finished chunk (resume bookkeeping)
+
+Every file is written to a temporary name in the same folder and renamed
+into place, so a reader — or a sweep killed at any instant — sees either
+the old file or the new one, never half of one. A chunk file exists only
+once its chunk is completely counted, which is what makes `--resume` safe:
+it redoes exactly the chunks without a file and never counts one twice.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim import aggregate as agg
+from sim.errors import CardbalanceError
+
+FORMAT = "cardbalance-run"
+FORMAT_VERSION = 1
+META = "meta.json"
+RESULTS = "results.parquet"
+LENGTHS = "lengths.parquet"
+CHUNKS = "chunks"
+CELL_COLUMNS = ("cell", "pairing", "faction0", "faction1", "life0", "life1", "first",
+                "strategy0", "strategy1", "rules")
+_CHUNK_NAME = re.compile(r"^c(\d+)-k(\d+)\.npy$")
+
+
+# ---- atomic writes --------------------------------------------------------------
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    write_bytes_atomic(path, (json.dumps(data, indent=2, sort_keys=False, default=_json_default) + "\n").encode())
+
+
+def write_parquet_atomic(path: Path, frame: pd.DataFrame) -> None:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def _json_default(value):
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, (tuple, set)):
+        return list(value)
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError("not JSON serialisable: %r" % (value,))
+
+
+# ---- folder life cycle ----------------------------------------------------------
+
+def check_new_run_folder(path: Path) -> None:
+    """Refuse a path that already holds something (checked before any work)."""
+    path = Path(path)
+    if path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
+
+
+def create_run_folder(path: Path, meta: dict) -> None:
+    """Create RUN/ and RUN/chunks/ and write the first meta.json (complete = false)."""
+    path = Path(path)
+    check_new_run_folder(path)
+    (path / CHUNKS).mkdir(parents=True, exist_ok=True)
+    write_json_atomic(path / META, meta)
+
+
+def load_meta(path: Path) -> dict:
+    """The metadata of a run folder; one clear error when it is not one."""
+    path = Path(path)
+    meta_path = path / META
+    if not path.is_dir() or not meta_path.is_file():
+        raise CardbalanceError("'%s' is not a run folder (no %s); give a folder written by cardbalance sweep." % (path, META))
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise CardbalanceError("'%s' is not a run folder (%s is not valid JSON)." % (path, META)) from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CardbalanceError("'%s' is not a run folder (%s does not say format \"%s\")." % (path, META, FORMAT))
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise CardbalanceError("run folder '%s' has format version %r; this cardbalance reads version %d."
+                               % (path, meta.get("format_version"), FORMAT_VERSION))
+    return meta
+
+
+# ---- chunks ---------------------------------------------------------------------
+
+def chunk_path(run: Path, cell: int, chunk: int) -> Path:
+    return Path(run) / CHUNKS / ("c%06d-k%06d.npy" % (cell, chunk))
+
+
+def write_chunk(run: Path, cell: int, chunk: int, aggregate: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(aggregate, dtype=np.int64), allow_pickle=False)
+    write_bytes_atomic(chunk_path(run, cell, chunk), buffer.getvalue())
+
+
+def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray]:
+    """Every finished chunk: (cell, chunk) → aggregate vector. Leftover temporaries are removed."""
+    found = {}
+    folder = Path(run) / CHUNKS
+    if not folder.is_dir():
+        return found
+    for entry in folder.iterdir():
+        if entry.name.endswith(".tmp"):
+            entry.unlink(missing_ok=True)  # a write killed before its rename
+            continue
+        match = _CHUNK_NAME.match(entry.name)
+        if not match:
+            continue
+        try:
+            vector = np.load(entry, allow_pickle=False)
+        except (OSError, ValueError):
+            continue  # unreadable: treat as not done, it will be recomputed and replaced
+        if vector.shape != (vector_size,) or vector.dtype != np.int64:
+            continue
+        found[(int(match.group(1)), int(match.group(2)))] = vector
+    return found
+
+
+# ---- tables -----------------------------------------------------------------------
+
+def aggregate_columns(game) -> list[str]:
+    """Result-table column names of the aggregate vector's slots (histogram excluded)."""
+    names = ["matches", "turns_sum", "turns_sq", "margin_sum", "margin_sq"]
+    for prefix in ("seat0", "seat1", "draw"):
+        names += ["%s_%s" % (prefix, end) for end in game.end_types]
+    names.append("first_player_wins")
+    names += ["ct_%s" % counter for counter in game.counter_names]
+    return names
+
+
+def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(results, lengths) tables of a plan from per-cell aggregate totals."""
+    game = plan.game
+    n_end, n_counters = len(game.end_types), len(game.counter_names)
+    hist_start = agg.hist_slot(n_end, n_counters)
+    columns = aggregate_columns(game)
+    rows, lengths = [], []
+    for cell in plan.cells:
+        vector = totals.get(cell.cell)
+        if vector is None:
+            vector = agg.empty_aggregate(n_end, n_counters, game.length_bins)
+        row = cell.as_dict()
+        row.update({name: int(value) for name, value in zip(columns, vector[:hist_start])})
+        row["chunks"] = int(chunk_counts.get(cell.cell, 0))
+        rows.append(row)
+        histogram = vector[hist_start:hist_start + game.length_bins]
+        for turns in np.flatnonzero(histogram):
+            lengths.append((cell.cell, int(turns), int(histogram[turns])))
+    results = pd.DataFrame(rows)
+    for column in columns + ["chunks", "cell", "life0", "life1", "first"]:
+        results[column] = results[column].astype("int64")
+    lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
+    return results, lengths_frame
+
+
+# ---- metadata -----------------------------------------------------------------------
+
+def git_commit() -> str | None:
+    root = Path(__file__).resolve().parents[2]
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() or None
+
+
+def machine() -> dict:
+    import numba
+    return {
+        "hostname": platform.node(), "platform": platform.platform(), "machine": platform.machine(),
+        "processor": platform.processor(), "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
+        "numpy": np.__version__, "numba": numba.__version__, "pandas": pd.__version__,
+    }
+
+
+def rules_entry(rules, name: str) -> dict:
+    return {"source": name, "hash": rules.stable_hash(), "values": rules.as_dict(),
+            "differences": rules.differences_from_default()}
+
+
+def build_meta(plan, backend: str, jobs: int) -> dict:
+    from sim import __version__
+    game = plan.game
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game.name,
+        "behaviour_version": game.behaviour_version,
+        "name": plan.spec.name,
+        "seed": plan.spec.seed,
+        "chunk_size": plan.spec.chunk_size,
+        "sweep": plan.spec.as_dict(),
+        "rules": {name: rules_entry(rules, name) for name, rules in plan.rules.items()},
+        "strategies": list(plan.spec.strategies),
+        "cells": [cell.as_dict() for cell in plan.cells],
+        "end_types": list(game.end_types),
+        "special_end_types": list(game.special_end_types),
+        "counter_names": list(game.counter_names),
+        "length_bins": game.length_bins,
+        "package_version": __version__,
+        "git_commit": git_commit(),
+        "machine": machine(),
+        "backend": backend,
+        "jobs": jobs,
+        "counts": {"cells": len(plan.cells), "matches": 0, "chunks": 0},
+        "timings": {},
+        "complete": False,
+    }
+
+
+# ---- reopening a run ------------------------------------------------------------------
+
+def plan_from_meta(meta: dict, run: Path):
+    """Rebuild the plan a run was made from, refusing rules that changed since."""
+    from sim.sweep.grid import build_plan, parse_sweep
+    from sim.registry import get_game
+    game = get_game(meta["game"])
+    if game.behaviour_version != meta.get("behaviour_version"):
+        raise CardbalanceError("run '%s' was made with %s behaviour version %s; this engine is version %s."
+                               % (run, game.name, meta.get("behaviour_version"), game.behaviour_version))
+    plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game)
+    for name, rules in plan.rules.items():
+        stored = meta["rules"].get(name, {}).get("hash")
+        if stored != rules.stable_hash():
+            raise CardbalanceError("rules '%s' changed since run '%s' was made (hash %s then, %s now)."
+                                   % (name, run, stored, rules.stable_hash()))
+    return plan
+
+
+def locate_match(run_dir, cell: int, match: int):
+    """(game, rules object, cell array, match seed) of match `match` of cell `cell`."""
+    from sim.sweep.seeds import match_seed
+    run = Path(run_dir)
+    meta = load_meta(run)
+    plan = plan_from_meta(meta, run)
+    if isinstance(cell, bool) or not isinstance(cell, (int, np.integer)) or not 0 <= cell < len(plan.cells):
+        raise CardbalanceError("--cell must be a cell number from 0 to %d for run '%s' (got %r)." % (len(plan.cells) - 1, run, cell))
+    played = _matches_played(run, meta, int(cell))
+    if isinstance(match, bool) or not isinstance(match, (int, np.integer)) or not 0 <= match < max(played, 1):
+        raise CardbalanceError("--match must be a match number from 0 to %d for cell %d of run '%s' (got %r)."
+                               % (played - 1, cell, run, match))
+    the_cell = plan.cells[int(cell)]
+    seed = match_seed(plan.spec.seed, int(cell), int(match), plan.spec.chunk_size)
+    return plan.game, plan.rules[the_cell.rules], plan.cell_array(the_cell), seed
+
+
+def _matches_played(run: Path, meta: dict, cell: int) -> int:
+    results = run / RESULTS
+    if results.is_file():
+        frame = pd.read_parquet(results, columns=["cell", "matches"])
+        row = frame[frame["cell"] == cell]
+        if len(row):
+            return int(row["matches"].iloc[0])
+    # an unfinished run: count from the chunk files of that cell
+    chunk_size = int(meta["chunk_size"])
+    chunks = [int(m.group(2)) for entry in (run / CHUNKS).glob("c%06d-k*.npy" % cell)
+              if (m := _CHUNK_NAME.match(entry.name))]
+    return (max(chunks) + 1) * chunk_size if chunks else 0

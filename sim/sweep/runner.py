@@ -1,0 +1,266 @@
+"""The sweep runner: a plan's cells → chunks of matches → a run folder.
+
+Each chunk (cell, chunk number, size) is one task: a worker calls the game's
+numba `play_batch`, which plays the matches and returns only the chunk's
+aggregate vector, so memory stays flat however many matches a sweep plays.
+Tasks fan out through joblib — loky processes on this machine (default: all
+cores) or a dask.distributed cluster through joblib's dask backend — and come
+back in any order; the parent writes each as a chunk file and adds it to its
+cell's total. Integer sums do not care about order, and a chunk's seed
+depends only on (root seed, cell, chunk), so results are bit-identical for
+any number of jobs and either backend.
+
+Precision targets work in rounds. Round 0 gives every cell its first
+matches; after each round, a cell whose 95 % Wilson half-width (of both
+seats' win rates) is still above the target gets more chunks — up to the
+estimated need, at most 4× its size so far, at least one chunk — until the
+target or `max_matches` is reached. A cell's decisions depend only on its
+finished totals, so a resumed run takes the same decisions again.
+
+Resume: the chunk files already in the folder are counted and skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import sys
+import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim import aggregate as agg
+from sim.errors import CardbalanceError
+from sim.sweep import runfolder
+from sim.sweep.grid import Plan, matches_for_half_width, wilson_half_width
+from sim.sweep.progress import Progress
+from sim.sweep.seeds import chunk_seed
+
+CONNECT_TIMEOUT_S = 5
+MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    meta: dict
+    totals: dict[int, np.ndarray] = field(repr=False)
+    matches_played: int = 0          # by this invocation (not counting resumed chunks)
+    chunks_played: int = 0
+    chunks_resumed: int = 0
+
+
+# ---- backends -------------------------------------------------------------------
+
+def connect_dask(scheduler: str | None, jobs: int):
+    """A distributed.Client: to `scheduler`, or a local cluster when none is given.
+
+    An address that does not answer within CONNECT_TIMEOUT_S is one clear
+    CardbalanceError (checked before a run folder is created).
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise CardbalanceError("--backend dask needs the 'distributed' package; install dask[distributed].") from None
+    if scheduler is None:
+        workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster)
+    try:
+        return Client(scheduler, timeout="%ds" % CONNECT_TIMEOUT_S)
+    except (OSError, TimeoutError, ValueError, TypeError) as error:
+        raise CardbalanceError("--scheduler: no dask scheduler answered at '%s' within %d s (%s)."
+                               % (scheduler, CONNECT_TIMEOUT_S, type(error).__name__)) from None
+
+
+def _parallel_context(backend: str):
+    import joblib
+    if backend == "dask":
+        return joblib.parallel_config(backend="dask")
+    if backend == "loky":
+        return nullcontext()
+    raise CardbalanceError("--backend must be 'loky' or 'dask' (got %r)." % backend)
+
+
+# ---- the task -----------------------------------------------------------------------
+
+def play_chunk(play_batch, rules_array, cell_array, seed, n_matches, cell, chunk):
+    """Worker side: one chunk → (cell, chunk, aggregate vector, seconds)."""
+    started = time.perf_counter()
+    vector = play_batch(rules_array, cell_array, seed, 0, n_matches)
+    return cell, chunk, vector, time.perf_counter() - started
+
+
+def chunk_sizes(target: int, chunk_size: int) -> list[int]:
+    """Sizes of a cell's chunks 0, 1, ... for `target` matches."""
+    full, rest = divmod(target, chunk_size)
+    return [chunk_size] * full + ([rest] if rest else [])
+
+
+# ---- precision ------------------------------------------------------------------------
+
+def cell_half_width(vector: np.ndarray, n_end_types: int) -> float:
+    """Largest 95 % Wilson half-width of the two seats' win rates in a cell."""
+    n = int(vector[agg.A_MATCHES])
+    seat0 = int(vector[agg.A_OUTCOMES:agg.A_OUTCOMES + n_end_types].sum())
+    seat1 = int(vector[agg.A_OUTCOMES + n_end_types:agg.A_OUTCOMES + 2 * n_end_types].sum())
+    return max(wilson_half_width(seat0, n), wilson_half_width(seat1, n))
+
+
+def next_target(vector: np.ndarray, target: int, precision: float, max_matches: int,
+                chunk_size: int, n_end_types: int) -> int:
+    """The cell's match count after the next precision round (== target: done)."""
+    if target >= max_matches or cell_half_width(vector, n_end_types) <= precision:
+        return target
+    n = max(int(vector[agg.A_MATCHES]), 1)
+    shares = [vector[agg.A_OUTCOMES + seat * n_end_types:agg.A_OUTCOMES + (seat + 1) * n_end_types].sum() / n
+              for seat in (0, 1)]
+    widest = max(shares, key=lambda p: p * (1 - p))
+    needed = matches_for_half_width(float(widest), precision)
+    wanted = max(target + chunk_size, min(needed, MAX_GROWTH * target))
+    wanted = int(math.ceil(wanted / chunk_size)) * chunk_size
+    return min(wanted, max_matches)
+
+
+# ---- the run ---------------------------------------------------------------------------
+
+def peak_rss_bytes() -> dict:
+    """Peak resident memory of this process and of its largest finished child."""
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return {"self": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale,
+            "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale}
+
+
+def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky",
+              progress: str = "auto", resume: bool = False) -> RunResult:
+    """Run (or continue, with resume=True) a checked plan into `run_dir`.
+
+    For a new run the caller has created the folder (`runfolder.create_run_folder`);
+    for the dask backend it has an active `distributed.Client` (`connect_dask`).
+    """
+    import joblib
+
+    run_dir = Path(run_dir)
+    game, spec = plan.game, plan.spec
+    n_end, n_counters = len(game.end_types), len(game.counter_names)
+    vector_size = agg.agg_size(n_end, n_counters, game.length_bins)
+    meta = runfolder.load_meta(run_dir)
+    started_wall = time.time()
+    started = time.perf_counter()
+
+    rules_arrays = {name: np.ascontiguousarray(rules.to_array()) for name, rules in plan.rules.items()}
+    cell_arrays = [np.ascontiguousarray(plan.cell_array(cell)) for cell in plan.cells]
+
+    # Compile (or load from numba's cache) once here, so workers on this
+    # machine load the cached kernels instead of all compiling at once.
+    compile_started = time.perf_counter()
+    first = plan.cells[0]
+    game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
+    compile_s = time.perf_counter() - compile_started
+
+    done = runfolder.read_chunks(run_dir, vector_size) if resume else {}
+    totals = {cell.cell: agg.empty_aggregate(n_end, n_counters, game.length_bins) for cell in plan.cells}
+    chunk_counts = {cell.cell: 0 for cell in plan.cells}
+    targets = {cell.cell: spec.first_round_matches() for cell in plan.cells}
+    counted: set[tuple[int, int]] = set()
+    reporter = Progress(len(plan.cells), progress)
+    result = RunResult(run_dir=run_dir, meta=meta, totals=totals)
+    worker_seconds = 0.0
+    active = [cell.cell for cell in plan.cells]
+    rounds = 0
+
+    remaining = {cell.cell: 0 for cell in plan.cells}  # scheduled chunks not yet counted
+
+    def cells_finished() -> int:
+        return sum(1 for count in remaining.values() if count == 0)
+
+    with _parallel_context(backend):
+        while active:
+            rounds += 1
+            tasks = []
+            for cell_index in active:
+                for chunk, size in enumerate(chunk_sizes(targets[cell_index], spec.chunk_size)):
+                    key = (cell_index, chunk)
+                    if key in counted:
+                        continue
+                    remaining[cell_index] += 1
+                    vector = done.get(key)
+                    if vector is not None and int(vector[agg.A_MATCHES]) == size:
+                        totals[cell_index] += vector
+                        chunk_counts[cell_index] += 1
+                        counted.add(key)
+                        remaining[cell_index] -= 1
+                        reporter.schedule(size)
+                        reporter.resumed(size, cells_finished())
+                        result.chunks_resumed += 1
+                        continue
+                    tasks.append((cell_index, chunk, size))
+                    reporter.schedule(size)
+            if tasks:
+                parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered",
+                                           backend=None if backend == "dask" else "loky")
+                calls = (joblib.delayed(play_chunk)(
+                    game.play_batch, rules_arrays[plan.cells[cell_index].rules], cell_arrays[cell_index],
+                    chunk_seed(spec.seed, cell_index, chunk), size, cell_index, chunk)
+                    for cell_index, chunk, size in tasks)
+                for cell_index, chunk, vector, seconds in parallel(calls):
+                    vector = np.asarray(vector, dtype=np.int64)
+                    runfolder.write_chunk(run_dir, cell_index, chunk, vector)
+                    totals[cell_index] += vector
+                    chunk_counts[cell_index] += 1
+                    counted.add((cell_index, chunk))
+                    remaining[cell_index] -= 1
+                    worker_seconds += seconds
+                    result.matches_played += int(vector[agg.A_MATCHES])
+                    result.chunks_played += 1
+                    reporter.advance(int(vector[agg.A_MATCHES]), cells_finished())
+            # which cells need another round?
+            still_active = []
+            for cell_index in active:
+                if spec.precision is None:
+                    continue
+                new_target = next_target(totals[cell_index], targets[cell_index], spec.precision,
+                                         spec.max_matches, spec.chunk_size, n_end)
+                if new_target > targets[cell_index]:
+                    targets[cell_index] = new_target
+                    still_active.append(cell_index)
+            active = still_active
+            reporter.advance(0, cells_finished())
+    reporter.finish()
+
+    results, lengths = runfolder.result_tables(plan, totals, chunk_counts)
+    runfolder.write_parquet_atomic(run_dir / runfolder.RESULTS, results)
+    runfolder.write_parquet_atomic(run_dir / runfolder.LENGTHS, lengths)
+    wall_s = time.perf_counter() - started
+    total_matches = int(sum(int(v[agg.A_MATCHES]) for v in totals.values()))
+    previous = meta.get("timings", {})
+    meta["counts"] = {"cells": len(plan.cells), "matches": total_matches,
+                      "chunks": int(sum(chunk_counts.values())), "rounds": rounds,
+                      "chunks_resumed": result.chunks_resumed}
+    meta["timings"] = {
+        "started": previous.get("started", started_wall),
+        "finished": time.time(),
+        "wall_s": round(wall_s + previous.get("wall_s", 0.0), 3),
+        "last_session_wall_s": round(wall_s, 3),
+        "sessions": previous.get("sessions", 0) + 1,
+        "compile_or_cache_load_s": round(compile_s, 3),
+        "worker_s": round(worker_seconds + previous.get("worker_s", 0.0), 3),
+        "matches_per_s": round(result.matches_played / wall_s, 1) if wall_s > 0 else None,
+        "peak_rss_bytes": peak_rss_bytes(),
+    }
+    meta["backend"], meta["jobs"] = backend, jobs
+    meta["complete"] = True
+    runfolder.write_json_atomic(run_dir / runfolder.META, meta)
+    result.meta = meta
+    return result
+
+
+def resume_plan(run_dir: Path):
+    """(plan, meta) of an existing run folder to continue."""
+    run_dir = Path(run_dir)
+    meta = runfolder.load_meta(run_dir)
+    return runfolder.plan_from_meta(meta, run_dir), meta
