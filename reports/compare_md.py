@@ -1,0 +1,191 @@
+"""The Markdown summary of `cardbalance compare`, for a CI job summary or a PR comment.
+
+It reads only the comparison result (`sim.compare.runner.result_json`), never
+simulates. It leads with the verdict and the gates (what a reviewer needs),
+then the design (paired or unpaired, matches, why sampling stopped), then the
+balance tables: faction win rate per pairing and life, first-player
+advantage, draws, match length, special victories. Rates are shown in
+percent and their differences in percentage points; each delta carries its
+95 % interval, and in a paired comparison the half-width an unpaired design
+would have had on the same matches, so the gain of common random numbers is
+visible. GitHub renders pipe tables and collapsible `<details>` blocks; both
+degrade to readable text elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+VERDICT_TITLES = {0: "PASS", 1: "FAIL", 3: "INCONCLUSIVE"}
+GATE_MARKS = {"pass": "pass", "fail": "**FAIL**", "inconclusive": "*inconclusive*"}
+
+
+def _flatten(values: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in (values or {}).items():
+        if isinstance(value, dict):
+            out.update(_flatten(value, ""))
+        else:
+            out[prefix + key] = value
+    return out
+
+
+def rules_changes(base: dict, tweak: dict) -> list[str]:
+    """`key: base → tweak` for every rules value that differs between the arms."""
+    a, b = _flatten(base.get("values", {})), _flatten(tweak.get("values", {}))
+    changes = []
+    for key in list(a) + [k for k in b if k not in a]:
+        if a.get(key) != b.get(key):
+            changes.append("%s: %s → %s" % (key, _plain(a.get(key)), _plain(b.get(key))))
+    return changes
+
+
+def _plain(value) -> str:
+    if isinstance(value, list):
+        return "[%s]" % ", ".join(str(v) for v in value)
+    return "–" if value is None else str(value)
+
+
+def _is_rate(row) -> bool:
+    return row["kind"] == "rate"
+
+
+def _value(row, key: str) -> str:
+    value = row[key]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return "%.1f %%" % (100 * value) if _is_rate(row) else "%.2f" % value
+
+
+def _interval(row, low_key: str, high_key: str) -> str:
+    low, high = row[low_key], row[high_key]
+    if low is None or high is None:
+        return "–"
+    if _is_rate(row):
+        return "[%.1f, %.1f]" % (100 * low, 100 * high)
+    return "[%.2f, %.2f]" % (low, high)
+
+
+def _delta(row) -> str:
+    if _is_rate(row):
+        text = "%+.2f pts" % (100 * row["delta"])
+    else:
+        text = "%+.3f" % row["delta"]
+    return "%s %s" % (text, _interval_delta(row, "delta_low", "delta_high"))
+
+
+def _interval_delta(row, low_key, high_key) -> str:
+    low, high = row[low_key], row[high_key]
+    if low is None or high is None:
+        return ""
+    if _is_rate(row):
+        return "[%+.2f, %+.2f]" % (100 * low, 100 * high)
+    return "[%+.3f, %+.3f]" % (low, high)
+
+
+def _half(row, low_key, high_key) -> str:
+    low, high = row[low_key], row[high_key]
+    if low is None or high is None:
+        return "–"
+    half = (high - low) / 2
+    return "±%.2f pts" % (100 * half) if _is_rate(row) else "±%.3f" % half
+
+
+def _table(rows, first_column: str, first_key: str, paired: bool) -> list[str]:
+    header = [first_column, "base [95 % CI]", "tweak [95 % CI]", "Δ tweak − base [95 % CI]"]
+    if paired:
+        header += ["paired ±", "unpaired ±"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        cells = [row[first_key] if first_key != "metric" else "`%s`" % row["metric"],
+                 "%s %s" % (_value(row, "base"), _interval(row, "base_low", "base_high")),
+                 "%s %s" % (_value(row, "tweak"), _interval(row, "tweak_low", "tweak_high")),
+                 _delta(row)]
+        if paired:
+            cells += [_half(row, "delta_low", "delta_high"), _half(row, "unpaired_low", "unpaired_high")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def render(data: dict, figures: dict | None = None) -> str:
+    """Markdown text of a comparison (`data` = sim.compare.runner.result_json(...))."""
+    rows = data["metrics"]
+    by_scope: dict[str, dict[str, dict]] = {}
+    for row in rows:
+        by_scope.setdefault(row["scope"], {})[row["metric"]] = row
+    paired = bool(data["paired"])
+    has_gates = bool(data["gates"])
+    title = VERDICT_TITLES.get(data["exit_code"], "?") if has_gates else "report only (no gate)"
+    base, tweak = data["base"] or {}, data["tweak"] or {}
+    lines = ["## Balance comparison: %s" % title, ""]
+    base_name = "baseline `%s`" % data["baseline_file"] if data["mode"] == "baseline" else "`%s`" % base.get("source")
+    lines.append("**BASE** %s (rules hash `%s`) vs **TWEAK** `%s` (rules hash `%s`) — game `%s`, behaviour version %s."
+                 % (base_name, base.get("hash"), tweak.get("source"), tweak.get("hash"), data["game"],
+                    data["behaviour_version"]))
+    lines.append("")
+    changes = rules_changes(base, tweak) if tweak else []
+    if tweak:
+        lines.append("TWEAK changes: " + ("; ".join("`%s`" % c for c in changes) if changes else
+                                          "nothing (identical rules: every paired delta is exactly 0)") + ".")
+        lines.append("")
+    if data["mode"] == "paired":
+        design = ("Paired design (common random numbers): match *i* of BASE and match *i* of TWEAK start from the "
+                  "same shuffled decks, seats and generator state.")
+    elif data["mode"] == "baseline":
+        design = ("**Unpaired** comparison against a stored baseline: the snapshot keeps no match-level pairing, so "
+                  "each delta's interval is the unpaired one (wider than a paired run of both rule sets).")
+    else:
+        design = "Single arm (BASE only)."
+    lines.append(design)
+    n_cells = len(data["grid"])
+    lines.append("")
+    lines.append("Matches: %s per cell × %d cells = %s per arm, in %d round(s) of up to %s (min %s, max %s per cell); "
+                 "stopped: %s. Intervals: %g %%."
+                 % (_count(data["matches_per_cell"]), n_cells, _count(data["total_matches"]), data["rounds"],
+                    _count(data["batch"]), _count(data["min_matches"]), _count(data["max_matches"]),
+                    data["stop_reason"], 100 * data["confidence"]))
+    lines.append("")
+    if has_gates:
+        lines += ["### Gates", "", "| result | expression | detail |", "|---|---|---|"]
+        for result in data["gates"]:
+            detail = "<br>".join(part["message"] for part in result["comparisons"])
+            lines.append("| %s | `%s` | %s |" % (GATE_MARKS[result["verdict"]], result["expression"].replace("|", "\\|"),
+                                                 detail))
+        lines.append("")
+        if data["exit_code"] == 3:
+            lines.append("An inconclusive gate is not a pass: its interval still straddles the threshold at "
+                         "--max-matches. Raise --max-matches or accept the uncertainty explicitly.")
+            lines.append("")
+    pairings = []
+    for cell in data["grid"]:
+        if cell["pairing"] not in pairings:
+            pairings.append(cell["pairing"])
+    life_scopes = [scope for scope in by_scope if "@life" in scope]
+    lines += ["### Faction win rate per pairing and life", "",
+              "Seat 0's faction (the first name of the pairing), both first-player orders pooled.", ""]
+    win_rows = [dict(by_scope[scope]["winrate"], scope=scope) for scope in pairings + life_scopes
+                if "winrate" in by_scope.get(scope, {})]
+    lines += _table(win_rows, "scope", "scope", paired) + [""]
+    lines += ["### First-player advantage", "",
+              "Share of matches won by the player who moved first (0.5 = none when nothing is drawn).", ""]
+    fpa_rows = [dict(by_scope[scope]["first_player_advantage"], scope=scope) for scope in ["all"] + pairings]
+    lines += _table(fpa_rows, "scope", "scope", paired) + [""]
+    lines += ["### Whole grid (`all`)", ""]
+    all_rows = list(by_scope["all"].values())
+    lines += _table([r for r in all_rows if r["metric"] not in ("winrate", "seat1_winrate", "first_player_advantage")],
+                    "metric", "metric", paired) + [""]
+    lines += ["<details><summary>Every scope and metric</summary>", ""]
+    lines += _table([dict(r, name="%s.%s" % (r["scope"], r["metric"])) for r in rows], "field", "name", paired)
+    lines += ["", "</details>", ""]
+    if figures:
+        lines += ["### Figures (BASE | TWEAK)", "", "| figure | BASE | TWEAK |", "|---|---|---|"]
+        for name, (base_path, tweak_path) in figures.items():
+            lines.append("| %s | ![%s base](%s) | ![%s tweak](%s) |" % (name, name, base_path, name, tweak_path))
+        lines.append("")
+    lines.append("<sub>cardbalance compare · seed %s · grid %s · %s s</sub>" % (data["seed"], data["grid_source"],
+                                                                             data["seconds"]))
+    return "\n".join(lines) + "\n"
+
+
+def _count(value) -> str:
+    return "{:,}".format(int(value))

@@ -1,0 +1,333 @@
+"""Matplotlib figures of a run's balance tables, written as PNG files.
+
+Built on `matplotlib.figure.Figure` with the Agg canvas directly, never
+pyplot: no display is needed, no global figure state leaks between reports,
+and the backend cannot be switched under us by an environment variable.
+Every function takes the tables of `analysis.tables.all_tables` and returns
+a Figure; `write_figures` saves them all. Rates are drawn with their 95 %
+Wilson interval as a shaded band; the fair line (½, or 0 advantage) and the
+±δ verdict band are drawn where they apply.
+
+The starting-life axis is categorical ("30", "40", ..., "30/60" for unequal
+lives) so that equal and unequal life pairs share one axis.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from analysis.verdict import BALANCED, DEFAULT_DELTA, IMBALANCED, UNDECIDED
+from sim.errors import CardbalanceError
+
+DPI = 100
+PANEL_SIZE = (4.6, 3.3)
+VERDICT_COLOURS = {BALANCED: "#4daf4a", UNDECIDED: "#d9d9d9", IMBALANCED: "#e41a1c"}
+FIGURES = ("verdict_heatmap", "win_rate_vs_life", "first_player_advantage", "special_victories",
+           "win_types", "match_lengths")
+TITLES = {
+    "verdict_heatmap": "Verdict per pairing and starting life",
+    "win_rate_vs_life": "Win rates vs starting life",
+    "first_player_advantage": "First-player advantage vs starting life",
+    "special_victories": "Special-victory frequency",
+    "win_types": "How matches end (win types)",
+    "match_lengths": "Match-length distribution",
+}
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+def _new_figure(n_panels: int, ncols_max: int = 3, sharey: bool = False):
+    n_panels = max(n_panels, 1)
+    ncols = min(n_panels, ncols_max)
+    nrows = math.ceil(n_panels / ncols)
+    figure = Figure(figsize=(max(PANEL_SIZE[0] * ncols, 7.5), PANEL_SIZE[1] * nrows + 0.4), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(nrows, ncols, squeeze=False, sharey=sharey).ravel()
+    for extra in axes[n_panels:]:
+        extra.set_visible(False)
+    return figure, list(axes[:n_panels])
+
+
+def _empty(figure_title: str, message: str) -> Figure:
+    figure, (axes,) = _new_figure(1)
+    axes.set_axis_off()
+    axes.text(0.5, 0.5, message, ha="center", va="center", wrap=True)
+    figure.suptitle(figure_title)
+    return figure
+
+
+def _life_positions(*frames: pd.DataFrame) -> dict[str, int]:
+    pairs = set()
+    for frame in frames:
+        if len(frame):
+            pairs.update(zip(frame["life0"].astype(int), frame["life1"].astype(int)))
+    labels = [str(a) if a == b else "%d/%d" % (a, b) for a, b in sorted(pairs)]
+    return {label: index for index, label in enumerate(labels)}
+
+
+def _series_key(frame: pd.DataFrame) -> pd.Series:
+    """The panel / line key: the pairing, plus strategies and rules when the run has several."""
+    if frame.empty:
+        return pd.Series([], dtype=str)
+    if frame["variant"].nunique() > 1:
+        return frame["pairing"] + " · " + frame["variant"]
+    return frame["pairing"].astype(str)
+
+
+def _ordered_keys(frame: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys(_series_key(frame)))
+
+
+def _life_axis(axes, positions: dict[str, int]) -> None:
+    axes.set_xticks(list(positions.values()))
+    axes.set_xticklabels(list(positions.keys()), rotation=45 if len(positions) > 8 else 0)
+    axes.set_xlim(-0.5, max(len(positions) - 0.5, 0.5))
+    axes.set_xlabel("starting life")
+
+
+def _band(axes, x, rate, low, high, colour, label, marker="o"):
+    x = np.asarray(x, dtype=float)
+    axes.fill_between(x, np.asarray(low, float), np.asarray(high, float), color=colour, alpha=0.22, linewidth=0)
+    axes.plot(x, np.asarray(rate, float), marker=marker, markersize=3.5, color=colour, label=label, linewidth=1.4)
+
+
+def _fair_band(axes, centre: float, delta: float) -> None:
+    axes.axhspan(centre - delta, centre + delta, color="#4daf4a", alpha=0.12, linewidth=0)
+    axes.axhline(centre, color="black", linewidth=0.8, linestyle="--")
+
+
+# ---- the figures ----------------------------------------------------------------------------
+
+def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
+    """Life × pairing grid coloured by verdict; two panels: balance and first player."""
+    table = tables["verdicts"]
+    if table.empty:
+        return _empty(TITLES["verdict_heatmap"], "no cells in this run")
+    positions = _life_positions(table)
+    keys = _ordered_keys(table)
+    series = _series_key(table).to_numpy()
+    codes = {BALANCED: 0, UNDECIDED: 1, IMBALANCED: 2}
+    colour_map = ListedColormap([VERDICT_COLOURS[BALANCED], VERDICT_COLOURS[UNDECIDED], VERDICT_COLOURS[IMBALANCED]])
+    width = max(6.0, 1.0 + 0.75 * len(positions)) * 2
+    height = 1.4 + 0.45 * len(keys)
+    figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(figure)
+    panels = figure.subplots(1, 2, squeeze=False).ravel()
+    delta = float(table["delta"].iloc[0])
+    for axes, (verdict_column, share_column, title) in zip(panels, (
+            ("verdict", "seat0_share", "balance: seat-0 share of decided matches"),
+            ("first_player_verdict", "first_share", "first player's share of decided matches"))):
+        grid = np.full((len(keys), len(positions)), np.nan)
+        for row_index, (_, row) in enumerate(table.iterrows()):
+            i, j = keys.index(series[row_index]), positions[row["life"]]
+            grid[i, j] = codes[row[verdict_column]]
+            value = row[share_column]
+            axes.text(j, i, "-" if value != value else "%.0f%%" % (100 * value), ha="center", va="center", fontsize=8)
+        axes.imshow(np.ma.masked_invalid(grid), cmap=colour_map, vmin=-0.5, vmax=2.5, aspect="auto")
+        axes.set_yticks(range(len(keys)))
+        axes.set_yticklabels(keys, fontsize=8)
+        _life_axis(axes, positions)
+        axes.set_title(title, fontsize=10)
+    handles = [Patch(color=VERDICT_COLOURS[v], label=v)
+               for v in (BALANCED, UNDECIDED, IMBALANCED)]
+    figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8)
+    figure.suptitle("%s (δ = %g; cell text: the share, 95 %% interval decides)" % (TITLES["verdict_heatmap"], delta),
+                    fontsize=11)
+    return figure
+
+
+def win_rate_vs_life(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
+    """Per pairing: each seat's win rate and the draw rate vs starting life, with 95 % bands."""
+    table = tables["win_rates"]
+    if table.empty:
+        return _empty(TITLES["win_rate_vs_life"], "no cells in this run")
+    positions = _life_positions(table)
+    keys = _ordered_keys(table)
+    series = _series_key(table)
+    figure, panels = _new_figure(len(keys), sharey=True)
+    for axes, key in zip(panels, keys):
+        part = table[(series == key).to_numpy()]
+        x = part["life"].map(positions)
+        first = part.iloc[0]
+        _fair_band(axes, 0.5, delta)
+        _band(axes, x, part["seat0_win_rate"], part["seat0_win_rate_low"], part["seat0_win_rate_high"],
+              "#377eb8", "%s (seat 0) wins" % first["faction0_name"])
+        _band(axes, x, part["seat1_win_rate"], part["seat1_win_rate_low"], part["seat1_win_rate_high"],
+              "#ff7f00", "%s (seat 1) wins" % first["faction1_name"], marker="s")
+        _band(axes, x, part["draw_rate"], part["draw_rate_low"], part["draw_rate_high"], "#777777", "draws", marker="^")
+        axes.set_ylim(0, 1)
+        axes.set_title(key, fontsize=10)
+        axes.set_ylabel("share of matches")
+        _life_axis(axes, positions)
+        axes.legend(fontsize=7, loc="best")
+    figure.suptitle("%s (both first-player orders pooled; band: 95 %% Wilson; green: ½ ± %g)"
+                    % (TITLES["win_rate_vs_life"], delta), fontsize=11)
+    return figure
+
+
+def first_player_advantage(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
+    """P(first player wins | decided) − ½ vs starting life, one line per pairing."""
+    table = tables["first_player_advantage"]
+    if table.empty:
+        return _empty(TITLES["first_player_advantage"], "no cells in this run")
+    positions = _life_positions(table)
+    series = _series_key(table)
+    figure, (axes,) = _new_figure(1)
+    figure.set_size_inches(7.5, 4.2)
+    _fair_band(axes, 0.0, 100 * delta)
+    colours = _colours(len(_ordered_keys(table)))
+    for colour, key in zip(colours, _ordered_keys(table)):
+        part = table[(series == key).to_numpy()]
+        _band(axes, part["life"].map(positions), 100 * part["advantage"], 100 * part["advantage_low"],
+              100 * part["advantage_high"], colour, key)
+    axes.set_ylabel("first-player advantage (percentage points)")
+    _life_axis(axes, positions)
+    axes.legend(fontsize=8, loc="best")
+    figure.suptitle("%s: P(first wins | decided) − ½, 95 %% band; green: ±%g pts"
+                    % (TITLES["first_player_advantage"], 100 * delta), fontsize=11)
+    return figure
+
+
+def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
+    """Per special end type: frequency (share of all matches) by pairing and winning seat/faction."""
+    table = tables["special_victories"]
+    if table.empty:
+        return _empty(TITLES["special_victories"], "this game declares no special victories"
+                      if not len(tables["win_types"]) or not tables["win_types"]["special"].any()
+                      else "no cells in this run")
+    positions = _life_positions(table)
+    ends = list(dict.fromkeys(table["end_type"]))
+    figure, panels = _new_figure(len(ends))
+    series = _series_key(table) + " · seat " + table["seat"].astype(str) + " " + table["faction_name"].astype(str)
+    for axes, end in zip(panels, ends):
+        part_end = table[(table["end_type"] == end).to_numpy()]
+        keys = list(dict.fromkeys(series[part_end.index]))
+        for colour, key in zip(_colours(len(keys)), keys):
+            part = part_end[(series[part_end.index] == key).to_numpy()]
+            _band(axes, part["life"].map(positions), part["rate"], part["rate_low"], part["rate_high"], colour, key)
+        axes.set_ylim(bottom=0)
+        axes.set_title(end, fontsize=10)
+        axes.set_ylabel("share of matches")
+        _life_axis(axes, positions)
+        axes.legend(fontsize=6, loc="best")
+    figure.suptitle("%s by pairing, seat and faction (95 %% band)" % TITLES["special_victories"], fontsize=11)
+    return figure
+
+
+def win_types(tables: dict[str, pd.DataFrame]) -> Figure:
+    """Per pairing: stacked shares of (winner, end type) across starting lives."""
+    table = tables["win_types"]
+    if table.empty or table["count"].sum() == 0:
+        return _empty(TITLES["win_types"], "no matches in this run")
+    positions = _life_positions(table)
+    present = table.groupby(["outcome", "end_type"], sort=False)["count"].sum()
+    present = [index for index, total in present.items() if total > 0]
+    keys = _ordered_keys(table)
+    series = _series_key(table)
+    palette = {"seat0": _shades("Blues", present, "seat0"), "seat1": _shades("Oranges", present, "seat1"),
+               "draw": _shades("Greys", present, "draw")}
+    figure, panels = _new_figure(len(keys), sharey=True)
+    for axes, key in zip(panels, keys):
+        part = table[(series == key).to_numpy()]
+        bottom = np.zeros(len(positions))
+        for outcome, end in present:
+            rows = part[(part["outcome"] == outcome).to_numpy() & (part["end_type"] == end).to_numpy()]
+            heights = np.zeros(len(positions))
+            heights[rows["life"].map(positions).to_numpy()] = rows["rate"].fillna(0).to_numpy()
+            label = {"seat0": "seat 0 wins: ", "seat1": "seat 1 wins: ", "draw": "draw: "}[outcome] + end
+            axes.bar(range(len(positions)), heights, bottom=bottom, color=palette[outcome][end], label=label,
+                     width=0.8, edgecolor="white", linewidth=0.4)
+            bottom += heights
+        axes.set_ylim(0, 1)
+        axes.set_title(key, fontsize=10)
+        axes.set_ylabel("share of matches")
+        _life_axis(axes, positions)
+    handles, labels = panels[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), fontsize=7)
+    figure.suptitle("%s per pairing and starting life" % TITLES["win_types"], fontsize=11)
+    return figure
+
+
+def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
+    """Per pairing: the match-length histogram (share of matches per turn count), one line per life."""
+    table = tables["length_histogram"]
+    if table.empty:
+        return _empty(TITLES["match_lengths"], "no match lengths recorded in this run")
+    positions = _life_positions(table)
+    keys = _ordered_keys(table)
+    series = _series_key(table)
+    colours = dict(zip(positions, _colours(len(positions), "viridis")))
+    figure, panels = _new_figure(len(keys), sharey=True)
+    overflow_at = None
+    for axes, key in zip(panels, keys):
+        part = table[(series == key).to_numpy()]
+        for life in positions:
+            rows = part[(part["life"] == life).to_numpy()].sort_values("turns")
+            if rows.empty:
+                continue
+            axes.step(rows["turns"], rows["share"], where="mid", color=colours[life], label=life, linewidth=1.2)
+            if rows["overflow"].any():
+                overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
+        if overflow_at is not None:
+            axes.axvline(overflow_at, color="red", linewidth=0.6, linestyle=":")
+        axes.set_title(key, fontsize=10)
+        axes.set_xlabel("turns")
+        axes.set_ylabel("share of matches")
+        axes.legend(title="life", fontsize=6, title_fontsize=7, loc="best", ncols=2)
+    note = "" if overflow_at is None else " (red dotted: overflow bin, %d turns or more)" % overflow_at
+    figure.suptitle(TITLES["match_lengths"] + note, fontsize=11)
+    return figure
+
+
+# ---- colours ----------------------------------------------------------------------------------
+
+def _colours(n: int, name: str = "tab10"):
+    from matplotlib import colormaps
+    colour_map = colormaps[name]
+    if name == "tab10":
+        return [colour_map(i % 10) for i in range(max(n, 1))]
+    return [colour_map(x) for x in np.linspace(0.0, 0.9, max(n, 1))]
+
+
+def _shades(name: str, present, outcome: str) -> dict:
+    from matplotlib import colormaps
+    ends = [end for o, end in present if o == outcome]
+    values = np.linspace(0.75, 0.35, max(len(ends), 1))
+    return {end: colormaps[name](value) for end, value in zip(ends, values)}
+
+
+# ---- writing -------------------------------------------------------------------------------------
+
+def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
+    return {
+        "verdict_heatmap": verdict_heatmap(tables),
+        "win_rate_vs_life": win_rate_vs_life(tables, delta),
+        "first_player_advantage": first_player_advantage(tables, delta),
+        "special_victories": special_victories(tables),
+        "win_types": win_types(tables),
+        "match_lengths": match_lengths(tables),
+    }
+
+
+def write_figures(tables: dict[str, pd.DataFrame], folder, delta: float = DEFAULT_DELTA) -> dict[str, Path]:
+    """Save every figure as `<folder>/<name>.png`; CardbalanceError when the folder is not writable."""
+    folder = Path(folder)
+    paths = {}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, figure in build_figures(tables, delta).items():
+            path = folder / (name + ".png")
+            figure.savefig(path, format="png", dpi=DPI)
+            paths[name] = path
+    except OSError as error:
+        raise CardbalanceError("cannot write the figures to '%s' (%s); choose a writable folder with --out."
+                               % (folder, error.strerror or error)) from None
+    return paths

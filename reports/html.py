@@ -1,0 +1,276 @@
+"""The self-contained HTML balance report (jinja2, autoescaped, images inlined).
+
+One file a designer can mail or open offline: figures are embedded as base64
+PNG data URIs, the style sheet is inline, there is no script and no external
+resource. Every string from the run (pairing, strategy and rules names, rule
+values, metadata) reaches the page through jinja2's autoescaping — table
+cells are plain strings here, never pre-rendered HTML, so nothing bypasses it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from analysis.runs import Run
+from reports.figures import FIGURES, TITLES
+
+CAPTIONS = {
+    "verdict_heatmap": "Balance verdict per pairing and starting life, from seat 0's share of decided matches "
+                       "(both first-player orders pooled; draws excluded and shown separately), and the same for "
+                       "the first player. Balanced: the 95 % interval lies inside ½ ± δ; imbalanced: entirely "
+                       "outside; undecided: more matches needed.",
+    "win_rate_vs_life": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
+    "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
+                              "(so a faction advantage cancels out).",
+    "special_victories": "How often each special victory ends a match, by pairing, winning seat and its faction.",
+    "win_types": "Shares of all matches by winner and end type.",
+    "match_lengths": "Distribution of match length in turns (both players' turns count).",
+}
+
+
+def _environment() -> Environment:
+    return Environment(loader=PackageLoader("reports", "templates"), autoescape=True,
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def _pct(value) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else "%.1f" % (100 * value)
+
+
+def _rate(row, name) -> str:
+    """'51.2 % [48.9, 53.5]' for a rate column and its interval."""
+    if row[name] != row[name]:
+        return "– (no matches)"
+    return "%s %% [%s, %s]" % (_pct(row[name]), _pct(row[name + "_low"]), _pct(row[name + "_high"]))
+
+
+def _points(row, name) -> str:
+    if row[name] != row[name]:
+        return "–"
+    return "%+.1f [%+.1f, %+.1f]" % (100 * row[name], 100 * row[name + "_low"], 100 * row[name + "_high"])
+
+
+def _number(value, digits=1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return ("%." + str(digits) + "f") % value
+
+
+class _Table:
+    """A display table: column names and rows of (text, css class) cells."""
+
+    def __init__(self, name: str, columns: list[str], numeric: set[int] | None = None):
+        self.name = name
+        self.columns = columns
+        self.numeric = numeric or set()
+        self.rows: list[list[tuple[str, str]]] = []
+
+    def add(self, cells: list) -> None:
+        row = []
+        for index, cell in enumerate(cells):
+            text, css = cell if isinstance(cell, tuple) else (cell, "")
+            if index in self.numeric:
+                css = (css + " num").strip()
+            row.append((str(text), css))
+        self.rows.append(row)
+
+
+def _keys(frame: pd.DataFrame, several_variants: bool) -> list[str]:
+    return ["pairing", "life"] + (["strategies · rules"] if several_variants else [])
+
+
+def _key_cells(row, several_variants: bool) -> list[str]:
+    return [row["pairing"], row["life"]] + ([row["variant"]] if several_variants else [])
+
+
+def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
+    """Condensed, formatted versions of the analysis tables for the page (CSV files hold everything)."""
+    several = tables["verdicts"]["variant"].nunique() > 1 if len(tables["verdicts"]) else False
+    k = len(_keys(tables["verdicts"], several))
+    out = {}
+
+    table = _Table("verdicts", _keys(tables["verdicts"], several) + [
+        "matches", "seat 0 share of decided [95 % CI]", "draws [95 % CI]", "verdict",
+        "first player's share [95 % CI]", "first-player verdict"], {k})
+    for _, row in tables["verdicts"].iterrows():
+        verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
+        table.add(_key_cells(row, several) + [
+            int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
+            (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
+            (row["first_player_verdict"], "verdict-" + row["first_player_verdict"])])
+    out["verdicts"] = table
+
+    table = _Table("win_rates", _keys(tables["win_rates"], several) + [
+        "seat 0 faction", "seat 1 faction", "matches", "seat 0 wins [95 % CI]", "seat 1 wins [95 % CI]",
+        "draws [95 % CI]"], {k + 2})
+    for _, row in tables["win_rates"].iterrows():
+        table.add(_key_cells(row, several) + [row["faction0_name"], row["faction1_name"], int(row["matches"]),
+                                              _rate(row, "seat0_win_rate"), _rate(row, "seat1_win_rate"),
+                                              _rate(row, "draw_rate")])
+    out["win_rate_vs_life"] = table
+
+    table = _Table("first_player_advantage", _keys(tables["first_player_advantage"], several) + [
+        "decided matches", "first-player wins", "advantage, points [95 % CI]",
+        "first player wins, all matches [95 % CI]", "draws"], {k, k + 1})
+    for _, row in tables["first_player_advantage"].iterrows():
+        table.add(_key_cells(row, several) + [int(row["decisive"]), int(row["first_player_wins"]),
+                                              _points(row, "advantage"), _rate(row, "first_win_rate"),
+                                              int(row["draws"])])
+    out["first_player_advantage"] = table
+
+    table = _Table("special_victories", _keys(tables["special_victories"], several) + [
+        "special victory", "winning seat", "faction", "count", "share of matches [95 % CI]"], {k + 3})
+    for _, row in tables["special_victories"].iterrows():
+        table.add(_key_cells(row, several) + [row["end_type"], int(row["seat"]), row["faction_name"],
+                                              int(row["count"]), _rate(row, "rate")])
+    out["special_victories"] = table
+
+    win_types = tables["win_types"]
+    seen = win_types.groupby(["outcome", "end_type"], sort=False)["count"].transform("sum") > 0
+    table = _Table("win_types", _keys(win_types, several) + ["winner", "end type", "count",
+                                                             "share of matches [95 % CI]"], {k + 2})
+    for _, row in win_types[seen.to_numpy()].iterrows():
+        winner = {"seat0": "seat 0", "seat1": "seat 1", "draw": "draw"}[row["outcome"]]
+        table.add(_key_cells(row, several) + [winner, row["end_type"] + (" (special)" if row["special"] else ""),
+                                              int(row["count"]), _rate(row, "rate")])
+    out["win_types"] = table
+
+    table = _Table("match_lengths", _keys(tables["match_lengths"], several) + [
+        "matches", "mean turns", "sd", "10 %", "median", "90 %", "in overflow bin", "mean life margin (seat 0 − seat 1)"],
+        set(range(k, k + 8)))
+    for _, row in tables["match_lengths"].iterrows():
+        table.add(_key_cells(row, several) + [int(row["matches"]), _number(row["mean_turns"]), _number(row["sd_turns"]),
+                                              _number(row["p10_turns"], 0), _number(row["median_turns"], 0),
+                                              _number(row["p90_turns"], 0), _pct(row["overflow_share"]) + " %",
+                                              _number(row["mean_life_margin"])])
+    out["match_lengths"] = table
+
+    counters = tables["counters"]
+    fired = [name for name, total in counters.groupby("counter", sort=False)["total"].sum().items() if total > 0]
+    table = _Table("counters", _keys(counters, several) + fired, set(range(k, k + len(fired))))
+    if fired:
+        for _, group in counters.groupby(["pairing", "variant", "life0", "life1"], sort=False):
+            first = group.iloc[0]
+            per_match = dict(zip(group["counter"], group["per_match"]))
+            table.add(_key_cells(first, several) + [_number(per_match.get(name), 2) for name in fired])
+    out["counters"] = table
+
+    table = _Table("cells", ["cell", "pairing", "life", "strategies · rules", "first", "matches",
+                             "seat 0 wins", "seat 1 wins", "draws", "first player's share [95 % CI]", "mean turns"],
+                   {0, 4, 5, 6, 7, 8, 10})
+    for _, row in tables["cells"].iterrows():
+        table.add([int(row["cell"]), row["pairing"], row["life"], row["variant"], int(row["first"]),
+                   int(row["matches"]), int(row["seat0_wins"]), int(row["seat1_wins"]), int(row["draws"]),
+                   _rate(row, "first_player_share"), _number(row["mean_turns"])])
+    out["cells"] = table
+    return out
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)  # a TOML basic string
+
+
+def sweep_toml(sweep: dict) -> str:
+    """The run's sweep specification as a sweep file (scalars and lists; tables and None skipped)."""
+    lines = []
+    for key, value in sweep.items():
+        if value is None or isinstance(value, dict):
+            continue
+        lines.append("%s = %s" % (key, _toml_value(value)))
+    return "\n".join(lines) + "\n"
+
+
+def _metadata(run: Run) -> list[tuple[str, str]]:
+    meta = run.meta
+    items = [("run folder", str(run.path)), ("game", run.game), ("name", meta.get("name", "")),
+             ("complete", "yes" if run.complete else "NO — interrupted or still running"),
+             ("seed", meta.get("seed", "")), ("cells", len(run.results)),
+             ("matches", int(run.results["matches"].sum())),
+             ("run format version", meta.get("format_version")), ("behaviour version", meta.get("behaviour_version")),
+             ("package version", meta.get("package_version", "")), ("git commit", meta.get("git_commit") or "unknown"),
+             ("strategies", ", ".join(meta.get("strategies", [])) or ", ".join(
+                 sorted(set(run.results["strategy0"] + ":" + run.results["strategy1"])))),
+             ("backend", meta.get("backend", "")), ("jobs", meta.get("jobs", ""))]
+    for key in ("timings", "machine"):
+        value = meta.get(key)
+        if value:
+            items.append((key, ", ".join("%s: %s" % (k, _short(v)) for k, v in value.items())
+                          if isinstance(value, dict) else str(value)))
+    return [(key, str(value)) for key, value in items if value not in ("", None)]
+
+
+def _short(value) -> str:
+    return "%.3g" % value if isinstance(value, float) else str(value)
+
+
+def _rules(run: Run) -> list[dict]:
+    out = []
+    for name, entry in (run.meta.get("rules") or {}).items():
+        entry = entry if isinstance(entry, dict) else {}
+        differences = entry.get("differences") or {}
+        out.append({"name": name, "source": str(entry.get("source", "")), "hash": str(entry.get("hash", "")),
+                    "differences": [(str(k), json.dumps(v) if not isinstance(v, str) else v)
+                                    for k, v in differences.items()]})
+    return out
+
+
+def _reproduce(run: Run) -> dict:
+    meta = run.meta
+    sweep = meta.get("sweep") if isinstance(meta.get("sweep"), dict) else {}
+    commit = meta.get("git_commit")
+    steps = []
+    if commit:
+        steps.append("git checkout %s" % commit)
+    steps.append("pip install -e .   # cardbalance %s" % meta.get("package_version", ""))
+    steps.append("cardbalance sweep sweep.toml --out new-run")
+    steps.append("cardbalance report new-run")
+    return {"toml": sweep_toml(sweep), "steps": "\n".join(steps),
+            "files": [name for name, entry in (meta.get("rules") or {}).items()
+                      if isinstance(entry, dict) and str(entry.get("source", "")).endswith(".toml")]}
+
+
+def data_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[str, Path], delta: float,
+                  csv_paths: dict[str, Path] | None, out_dir: Path) -> str:
+    """The report page as a string."""
+    display = display_tables(tables)
+    verdicts = tables["verdicts"]
+    counts = verdicts["verdict"].value_counts()
+    sections = []
+    for name in FIGURES:
+        table_name = {"verdict_heatmap": "verdicts"}.get(name, name)
+        sections.append({"id": name, "title": TITLES[name], "caption": CAPTIONS[name],
+                         "image": data_uri(figure_paths[name]) if name in figure_paths else None,
+                         "table": display.get(table_name)})
+    csv_links = []
+    for name, path in (csv_paths or {}).items():
+        try:
+            csv_links.append((name, Path(path).relative_to(out_dir).as_posix()))
+        except ValueError:
+            csv_links.append((name, Path(path).as_posix()))
+    context = {
+        "title": "Balance report — %s (%s)" % (run.meta.get("name") or run.path.name, run.game),
+        "run": run, "complete": run.complete, "delta": delta,
+        "counts": {v: int(counts.get(v, 0)) for v in ("balanced", "undecided", "imbalanced")},
+        "n_groups": len(verdicts), "sections": sections,
+        "counters": display["counters"], "cells": display["cells"],
+        "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),
+        "csv_links": csv_links,
+        "special_end_types": ", ".join(run.special_end_types) or "none",
+    }
+    return _environment().get_template("report.html").render(**context)
