@@ -1,0 +1,213 @@
+"""Faction War match loop and batches: many matches, one aggregate vector.
+
+`play_match` is the loop of the engine contract (last section): list the
+legal actions; a single one is taken without asking; otherwise the decider's
+strategy chooses from its player view. `play_batch` plays matches
+start_index .. start_index + n - 1 of a chunk seed and folds each record into
+an aggregate vector (`sim/aggregate.py`); `play_paired_batch` plays every
+seed under two rule sets (common random numbers) for `cardbalance compare`.
+
+Trade-off: the numba batch functions allocate the state, legal-action list,
+view, record and policy generators once per batch and reuse them for every
+match, so the loop itself never allocates; the thin Python wrappers validate
+inputs and convert seeds (chunk seeds are unsigned 64-bit) before entering
+numba.
+
+Cell array (what `cell_array` returns and the kernels read):
+    [faction0, faction1, life0, life1, first, strategy0, strategy1]
+The cell's lives are the match's starting lives (F-SET-1); the rules array's
+own `life` is the designer's default that sweeps copy into cells.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sim import aggregate as agg
+from sim.errors import CardbalanceError
+from sim.faction_war import kernel as K
+from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_COUNTERS,
+                                    S_DECIDER, S_END_TYPE, S_FIRST, S_LIFE, S_TURN, S_WINNER,
+                                    STATE_SIZE)
+from sim.faction_war.rules import RULES_ARRAY_SIZE
+from sim.rng import MASK64, nb_match_seed
+from strategies import STRATEGY_IDS
+from strategies.dispatch import choose
+from strategies.view import build_view
+
+# ---- cell array slots -----------------------------------------------------------------
+CELL_FACTION0 = 0
+CELL_FACTION1 = 1
+CELL_LIFE0 = 2
+CELL_LIFE1 = 3
+CELL_FIRST = 4
+CELL_STRATEGY0 = 5
+CELL_STRATEGY1 = 6
+CELL_SIZE = 7
+
+LENGTH_BINS = 512  # turns histogram; the last bin holds every longer match
+RECORD_SIZE = agg.REC_COUNTERS + N_COUNTERS
+AGGREGATE_SIZE = agg.agg_size(N_END_TYPES, N_COUNTERS, LENGTH_BINS)
+PAIRED_METRICS = agg.paired_metric_count(N_END_TYPES)
+PAIRED_STATS = agg.PAIRED_STATS
+# Longest legal list: END + every hand card in two rows (♥) + face cards with
+# displacement choices; a hand holds at most every card of two packs.
+LEGAL_CAPACITY = 1024
+SEATS = 2
+LIFE_MIN = 1
+LIFE_MAX = 1_000_000
+
+
+# ---- numba ---------------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
+    """Play one match with `seed` (uint64) and fill `record`; buffers are reused."""
+    K.new_match(state, rules, cell[CELL_FACTION0], cell[CELL_FACTION1], cell[CELL_LIFE0],
+                cell[CELL_LIFE1], cell[CELL_FIRST], seed)
+    for seat in range(SEATS):
+        policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+    while not K.is_over(state):
+        n_legal = K.legal_actions(state, rules, legal)
+        if n_legal == 0:  # cannot happen for a consistent state (invariant test)
+            break
+        index = 0
+        if n_legal > 1:
+            decider = state[S_DECIDER]
+            build_view(state, rules, decider, view)
+            index = choose(cell[CELL_STRATEGY0 + decider], view, rules, legal, n_legal, policy_rng, decider)
+        K.apply_action(state, rules, legal[index])
+    record[agg.REC_WINNER] = state[S_WINNER]
+    record[agg.REC_END_TYPE] = state[S_END_TYPE]
+    record[agg.REC_TURNS] = state[S_TURN]
+    record[agg.REC_LIFE0] = state[S_LIFE]
+    record[agg.REC_LIFE1] = state[S_LIFE + 1]
+    record[agg.REC_FIRST] = state[S_FIRST]
+    for k in range(N_COUNTERS):
+        record[agg.REC_COUNTERS + k] = state[S_COUNTERS + k]
+
+
+@nb.njit(cache=True)
+def _play_batch(rules, cell, chunk_seed, start_index, n_matches):
+    aggregate = np.zeros(AGGREGATE_SIZE, dtype=np.int64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record = np.zeros(RECORD_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, start_index + i)
+        play_match(rules, cell, seed, state, record, legal, view, policy_rng)
+        agg.accumulate(aggregate, record, N_END_TYPES, N_COUNTERS, LENGTH_BINS)
+    return aggregate
+
+
+@nb.njit(cache=True)
+def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches):
+    paired = np.zeros((PAIRED_METRICS, PAIRED_STATS), dtype=np.int64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
+    record_b = np.zeros(RECORD_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, start_index + i)
+        play_match(rules_a, cell, seed, state, record_a, legal, view, policy_rng)
+        play_match(rules_b, cell, seed, state, record_b, legal, view, policy_rng)
+        agg.accumulate_paired(paired, record_a, record_b, N_END_TYPES)
+    return paired
+
+
+# ---- Python API ------------------------------------------------------------------------
+
+def cell_array(faction0: int, faction1: int, life0: int, life1: int, first: int,
+               strategy0: int, strategy1: int) -> np.ndarray:
+    """Validated int64 cell array (slot constants CELL_*)."""
+    for name, value in (("faction0", faction0), ("faction1", faction1)):
+        if value not in range(len(FACTION_NAMES)):
+            raise CardbalanceError("cell: %s must be 0 (human) or 1 (alien) (got %r)." % (name, value))
+    for name, value in (("life0", life0), ("life1", life1)):
+        if not LIFE_MIN <= int(value) <= LIFE_MAX:
+            raise CardbalanceError("cell: %s must be from %d to %d (got %r)." % (name, LIFE_MIN, LIFE_MAX, value))
+    if first not in (0, 1):
+        raise CardbalanceError("cell: first must be 0 or 1 (got %r)." % (first,))
+    known = sorted(STRATEGY_IDS.values())
+    for name, value in (("strategy0", strategy0), ("strategy1", strategy1)):
+        if value not in known:
+            raise CardbalanceError("cell: %s must be a strategy id %s (got %r)." % (
+                name, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), value))
+    return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
+
+
+def _check_arrays(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
+    rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
+    cell = np.ascontiguousarray(cell, dtype=np.int64)
+    if rules_array.shape != (RULES_ARRAY_SIZE,):
+        raise CardbalanceError("rules array must have %d entries (got shape %s)." % (RULES_ARRAY_SIZE, rules_array.shape))
+    if cell.shape != (CELL_SIZE,):
+        raise CardbalanceError("cell array must have %d entries (got shape %s)." % (CELL_SIZE, cell.shape))
+    return rules_array, cell
+
+
+def _check_counts(start_index: int, n_matches: int) -> None:
+    if int(start_index) < 0 or int(n_matches) < 0:
+        raise CardbalanceError("start_index and n_matches must be non-negative (got %r, %r)." % (start_index, n_matches))
+
+
+def play_batch(rules_array, cell, chunk_seed, start_index: int, n_matches: int) -> np.ndarray:
+    """Aggregate vector of matches start_index .. start_index+n_matches-1 of `chunk_seed`."""
+    rules_array, cell = _check_arrays(rules_array, cell)
+    _check_counts(start_index, n_matches)
+    return _play_batch(rules_array, cell, np.uint64(int(chunk_seed) & MASK64), np.int64(start_index),
+                       np.int64(n_matches))
+
+
+def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index: int, n_matches: int) -> np.ndarray:
+    """Paired sums (sim/aggregate.py) of the same matches under two rule sets."""
+    rules_a, cell = _check_arrays(rules_a, cell)
+    rules_b, _ = _check_arrays(rules_b, cell)
+    _check_counts(start_index, n_matches)
+    return _play_paired_batch(rules_a, rules_b, cell, np.uint64(int(chunk_seed) & MASK64),
+                              np.int64(start_index), np.int64(n_matches))
+
+
+def play_one(rules_array, cell, match_seed) -> tuple[np.ndarray, np.ndarray]:
+    """(final state, record) of one match with `match_seed` (e.g. for replay)."""
+    rules_array, cell = _check_arrays(rules_array, cell)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record = np.zeros(RECORD_SIZE, dtype=np.int64)
+    play_match(rules_array, cell, np.uint64(int(match_seed) & MASK64), state, record,
+               np.zeros(LEGAL_CAPACITY, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
+               np.zeros(SEATS, dtype=np.int64))
+    return state, record
+
+
+def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]]]:
+    """Every step of one match as (decider, action, legal list), for tests and replay.
+
+    Runs the same compiled pieces as `play_match` one action at a time from
+    Python, so it makes the same choices.
+    """
+    rules_array, cell = _check_arrays(rules_array, cell)
+    seed = np.uint64(int(match_seed) & MASK64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    K.new_match(state, rules_array, cell[CELL_FACTION0], cell[CELL_FACTION1], cell[CELL_LIFE0],
+                cell[CELL_LIFE1], cell[CELL_FIRST], seed)
+    for seat in range(SEATS):
+        policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+    steps = []
+    while not K.is_over(state):
+        n_legal = K.legal_actions(state, rules_array, legal)
+        decider = int(state[S_DECIDER])
+        index = 0
+        if n_legal > 1:
+            build_view(state, rules_array, decider, view)
+            index = choose(cell[CELL_STRATEGY0 + decider], view, rules_array, legal, n_legal, policy_rng, decider)
+        steps.append((decider, int(legal[index]), [int(a) for a in legal[:n_legal]]))
+        K.apply_action(state, rules_array, legal[index])
+    return steps

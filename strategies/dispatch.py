@@ -1,0 +1,24 @@
+"""The kernel-side strategy switch: strategy id -> policy call.
+
+numba cannot cheaply call through a table of compiled functions, so the
+match loop calls `choose`, an if/elif chain over the ids of
+`strategies/__init__.py`. Adding a strategy: write its module, give it an id
+there, add a branch here. Ids are validated before a batch starts
+(`batch.cell_array`), so an unknown id never reaches this switch.
+"""
+
+import numba as nb
+
+from strategies import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.greedy import choose_greedy
+from strategies.random_policy import choose_random
+
+
+@nb.njit(cache=True)
+def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
+    """Index into `legal` chosen by strategy `strategy` for seat `seat`."""
+    if strategy == STRATEGY_GREEDY:
+        return choose_greedy(view, rules, legal, n_legal, policy_rng, seat)
+    if strategy == STRATEGY_RANDOM:
+        return choose_random(view, rules, legal, n_legal, policy_rng, seat)
+    return 0  # unreachable: ids are validated before a batch
