@@ -1,0 +1,63 @@
+"""`cardbalance report RUN`: turn a stored run into tables, figures and an HTML page.
+
+Only reads the run folder; never simulates. Bad input (not a run folder, a
+run from an incompatible format or behaviour version, an unwritable output
+folder, a δ outside (0, ½)) is one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+ORDER = 15
+
+EPILOG = """examples:
+  cardbalance report runs/20260101-120000-default
+                                  write runs/.../report/report.html, PNG figures and CSV tables
+  cardbalance report RUN --out /tmp/rep --delta 0.03
+                                  elsewhere, calling a cell balanced within ±3 points
+  cardbalance report RUN --no-csv --quiet
+                                  page and figures only, print only the report's path
+"""
+
+
+def add_parser(subparsers):
+    parser = subparsers.add_parser(
+        "report", help="write the balance report (HTML, PNG, CSV) of a stored run",
+        description="Read a run folder written by `cardbalance sweep` and write its balance report: "
+                    "report.html (self-contained, readable offline), one PNG per figure and the tables as CSV. "
+                    "Prints a summary table and the report's path.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("run", metavar="RUN", help="run folder (holds meta.json, results.parquet, lengths.parquet)")
+    parser.add_argument("--out", metavar="DIR", help="output folder (default: RUN/report)")
+    parser.add_argument("--delta", type=float, default=None,
+                        help="verdict band: a cell is balanced when its 95%% interval lies within ½ ± delta "
+                             "(default 0.02)")
+    parser.add_argument("--csv", action=argparse.BooleanOptionalAction, default=True,
+                        help="write every table as CSV into OUT/tables (default: yes)")
+    parser.add_argument("--quiet", action="store_true", help="print only the report's path")
+    return parser
+
+
+def run(args) -> int:
+    import analysis
+    from analysis.verdict import DEFAULT_DELTA, check_delta
+    from reports import build_report
+
+    delta = check_delta(DEFAULT_DELTA if args.delta is None else args.delta)
+    started = time.perf_counter()
+    path = build_report(args.run, out=args.out, delta=delta, csv=args.csv)
+    elapsed = time.perf_counter() - started
+    if args.quiet:
+        print(path)
+    else:
+        print(analysis.summary_text(args.run, delta=delta))
+        print("report: %s  (%.1f s)" % (path, elapsed))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from sim.cli import main
+    sys.exit(main(["report", *sys.argv[1:]]))
