@@ -60,6 +60,9 @@ def main(argv=None) -> int:
     except CardbalanceError as error:
         print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `cardbalance play ... | head`
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("cardbalance %s: interrupted" % args.command, file=sys.stderr)
         return 130

@@ -80,10 +80,10 @@ class Match:
                     match.order[card] = 0
                     match.arrival[card] = 0
             match._shuffle(player)
-        for player in (first, 1 - first):
-            for _ in range(rules.opening_hand):
-                match._draw_one(player)
         match.events.append("p%d moves first; life %d / %d" % (first, life0, life1))
+        for player in (first, 1 - first):
+            hand = [match._draw_one(player) for _ in range(rules.opening_hand)]
+            match.events.append("p%d opening hand: %s" % (player, " ".join(A.card_text(c, player) for c in hand)))
         match._begin_turn()
         return match
 
@@ -300,6 +300,7 @@ class Match:
         elif kind == A.END and self.phase == L.PH_PLACEMENT:
             self.phase = L.PH_ATTACK
         elif kind == A.END:
+            self.events.append("p%d does not attack" % self.active)
             self._end_turn()
         elif kind == A.ATTACK:
             self._attack(a, b)
