@@ -19,11 +19,14 @@ when several strategy pairs are played. The variance is the stratified one,
 
 Intervals are normal-approximation intervals on the mean difference, which is
 what a sum of thousands of matches supports; the single-arm rates use the
-Wilson interval (analysis/stats.py). Sums are combined in exact integer
-arithmetic, so identical rule sets give a delta of exactly 0 with a
-zero-width interval. The trade-off: a difference whose events are very rare
-can also show a zero-width interval after few matches, which is why the
-compare runner does not decide a gate before `min_matches`.
+Wilson interval (analysis/stats.py). For rates the variances carry
+pseudo-counts (Agresti-Caffo unpaired, Agresti-Min paired): with none of them
+a tweak that changed no match in the sample, or an event that never happened
+in either arm, would get a zero-width interval and decide a gate on luck.
+Sums are combined in exact integer arithmetic, so identical rule sets give a
+delta of exactly 0 (its interval about ±2/n wide, the honest uncertainty
+about a difference never observed). Match length has no pseudo-count: it is
+zero-width only when every match of both arms has the same difference.
 """
 
 from __future__ import annotations
@@ -112,9 +115,42 @@ def _mean_and_variance(n: int, total: int, squares: int):
     return mean, max(numerator, 0) / (n * n * (n - 1))
 
 
-def _pooled(n, total, squares):
+def _rate_variance(n: int, successes: int) -> float:
+    """Variance of a rate's mean with Agresti-Caffo pseudo-counts (one success, one
+    failure added): never 0, so 0 of n events still leaves an interval."""
+    if n <= 0:
+        return math.inf
+    adjusted = (successes + 1) / (n + 2)
+    return adjusted * (1 - adjusted) / (n + 2)
+
+
+def _paired_rate_variance(n: int, difference_total: int, difference_squares: int) -> float:
+    """Variance of a paired rate difference with Agresti-Min pseudo-counts.
+
+    For 0/1 metrics d = b - a is -1, 0 or +1, so the discordant counts are
+    recovered from the sums: up = (Σd² + Σd) / 2, down = (Σd² - Σd) / 2. Half a
+    pair is added to each discordant cell, so a tweak that changed no match
+    still gets an interval of about ±2/n instead of a zero-width one.
+    """
+    if n <= 0:
+        return math.inf
+    up = (difference_squares + difference_total) / 2 + 0.5
+    down = (difference_squares - difference_total) / 2 + 0.5
+    m = n + 2
+    return max((up + down) - (up - down) ** 2 / m, 0.0) / (m * m)
+
+
+def _pooled(n, total, squares, kind: str = MEAN, paired_difference: bool = False):
     """Equal-weight mean over cells and its stratified variance."""
-    means, variances = zip(*(_mean_and_variance(int(a), int(b), int(c)) for a, b, c in zip(n, total, squares)))
+    means, variances = [], []
+    for cell_n, cell_total, cell_squares in zip(n, total, squares):
+        cell_n, cell_total, cell_squares = int(cell_n), int(cell_total), int(cell_squares)
+        mean, variance = _mean_and_variance(cell_n, cell_total, cell_squares)
+        if kind == RATE:
+            variance = (_paired_rate_variance(cell_n, cell_total, cell_squares) if paired_difference
+                        else _rate_variance(cell_n, cell_total))
+        means.append(mean)
+        variances.append(variance)
     k = len(means)
     return sum(means) / k, sum(variances) / (k * k)
 
@@ -128,8 +164,8 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
     """
     row = {"metric": metric.name, "kind": metric.kind,
            "n_base": int(np.sum(base.n)), "n_tweak": int(np.sum(tweak.n))}
-    base_mean, base_var = _pooled(base.n, base.total, base.squares)
-    tweak_mean, tweak_var = _pooled(tweak.n, tweak.total, tweak.squares)
+    base_mean, base_var = _pooled(base.n, base.total, base.squares, metric.kind)
+    tweak_mean, tweak_var = _pooled(tweak.n, tweak.total, tweak.squares, metric.kind)
     for prefix, mean, var, arm in (("base", base_mean, base_var, base), ("tweak", tweak_mean, tweak_var, tweak)):
         row[prefix] = mean
         if metric.kind == RATE:
@@ -149,7 +185,7 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
         difference_totals = [int(b) - int(a) for a, b in zip(base.total, tweak.total)]
         difference_squares = [int(bb) - 2 * int(ab) + int(aa)
                               for aa, bb, ab in zip(base.squares, tweak.squares, cross)]
-        _, paired_var = _pooled(base.n, difference_totals, difference_squares)
+        _, paired_var = _pooled(base.n, difference_totals, difference_squares, metric.kind, paired_difference=True)
         row["delta_se"] = math.sqrt(paired_var)
         row["paired"] = True
     else:

@@ -1,0 +1,154 @@
+"""`cardbalance compare`: did a rules change move balance? Paired matches, a CI gate.
+
+Parses, calls `sim.compare`, writes the Markdown / JSON outputs and returns
+the gate's exit code: 0 pass, 1 a gate failed, 3 a gate still undecided at
+--max-matches; usage errors (bad expression, unknown metric, bad rules) are
+CardbalanceError, which the dispatcher turns into one line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sim.errors import CardbalanceError
+
+ORDER = 20
+EXAMPLES = """examples:
+  cardbalance compare default deck-out-draw
+        paired comparison on the built-in grid (every pairing, life 50, greedy:greedy,
+        both first-player orders); prints a Markdown summary
+  cardbalance compare default tweak.toml --fail-if 'human_vs_alien.winrate.delta > 0.02' \\
+        --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
+        the CI gate: exit 0 pass, 1 a gate failed, 2 usage error, 3 inconclusive at --max-matches
+  cardbalance compare default --write-baseline balance/baseline.json --min-matches 20000
+        snapshot BASE's metrics (commit it next to the rules)
+  cardbalance compare --baseline balance/baseline.json tweak.toml --fail-if 'all.turns.delta < -2'
+        TWEAK against the snapshot (unpaired: no match-level pairing)
+
+gate expressions (docs/ci-gate.md):
+  FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
+  FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.winrate.delta
+  SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: winrate, seat1_winrate, draws,
+  first_player_advantage, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
+  'X > t' fails when the whole 95 % interval of X is above t, passes when it is entirely at or
+  below t, and is undecided otherwise (more matches are played, up to --max-matches).
+"""
+
+
+def add_parser(subparsers):
+    parser = subparsers.add_parser(
+        "compare", help="compare two rule sets with paired matches; CI gate with exit codes",
+        description="Play BASE and TWEAK rules on the same grid with common random numbers and report "
+                    "every balance metric's paired difference with its interval.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("arms", nargs="+", metavar="RULES",
+                        help="BASE TWEAK (presets or TOML files); BASE alone with --write-baseline; "
+                             "TWEAK alone with --baseline")
+    parser.add_argument("--sweep", metavar="FILE", help="take the grid from a sweep file (its 'rules' list is ignored)")
+    parser.add_argument("--game", help="game of the built-in grid (default faction_war)")
+    parser.add_argument("--fail-if", action="append", default=[], metavar="EXPR",
+                        help="gate expression; fail when it is shown to hold (repeatable)")
+    parser.add_argument("--baseline", metavar="FILE", help="compare TWEAK against a snapshot written by --write-baseline")
+    parser.add_argument("--write-baseline", metavar="FILE", help="write BASE's metrics as a JSON snapshot")
+    parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, the baseline's, or 1)")
+    parser.add_argument("--batch", type=int, default=1000, help="matches per cell per round (default 1000)")
+    parser.add_argument("--min-matches", type=int,
+                        help="matches per cell before a gate may be decided, and the whole run without a gate "
+                             "(default: one batch)")
+    parser.add_argument("--max-matches", type=int, default=20000,
+                        help="cap per cell; gates still undecided there are inconclusive (default 20000)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (joblib; -1 = all cores)")
+    parser.add_argument("--summary-md", metavar="FILE", help="write the Markdown summary here (e.g. for a PR comment)")
+    parser.add_argument("--json", metavar="FILE", help="write the machine-readable result here ('-' = stdout)")
+    parser.add_argument("--figures", metavar="DIR",
+                        help="also write the report figures of both arms side by side under DIR "
+                             "(replays the same matches per arm)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines, no summary on stdout")
+    return parser
+
+
+def _arms(args):
+    arms = list(args.arms)
+    if args.baseline:
+        if args.write_baseline:
+            raise CardbalanceError("compare: --baseline and --write-baseline cannot be combined.")
+        if len(arms) != 1:
+            raise CardbalanceError("compare: with --baseline give only TWEAK rules (got %d: %s)."
+                                   % (len(arms), " ".join(arms)))
+        return None, arms[0]
+    if len(arms) == 1:
+        if not args.write_baseline:
+            raise CardbalanceError("compare: give BASE and TWEAK rules (or BASE alone with --write-baseline FILE).")
+        if args.fail_if:
+            raise CardbalanceError("compare: --fail-if needs TWEAK rules (or --baseline FILE with TWEAK).")
+        return arms[0], None
+    if len(arms) > 2:
+        raise CardbalanceError("compare: expected BASE and TWEAK rules, got %d: %s." % (len(arms), " ".join(arms)))
+    return arms[0], arms[1]
+
+
+def run(args) -> int:
+    from reports import compare_md
+    from sim.compare import baseline as baseline_io
+    from sim.compare import runner
+    from sim.sweep.grid import load_sweep
+
+    base_source, tweak_source = _arms(args)
+    if args.jobs == 0 or args.jobs < -1:
+        raise CardbalanceError("compare: --jobs must be a positive number of workers or -1 (got %d)." % args.jobs)
+    grid = load_sweep(args.sweep) if args.sweep else None
+    baseline = baseline_io.load_baseline(args.baseline) if args.baseline else None
+    setup = runner.prepare(base_source, tweak_source, grid=grid, game=args.game, seed=args.seed,
+                           fail_if=args.fail_if, batch=args.batch, min_matches=args.min_matches,
+                           max_matches=args.max_matches, confidence=args.confidence, baseline=baseline,
+                           grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
+    progress = None if args.quiet else (lambda line: print("compare: " + line, file=sys.stderr))
+    result = runner.run(setup, n_jobs=args.jobs, progress=progress)
+    data = runner.result_json(result)
+    if args.write_baseline:
+        baseline_io.write_baseline(args.write_baseline, result)
+        if progress:
+            progress("wrote baseline %s" % args.write_baseline)
+    figures = None
+    if args.figures:
+        from sim.compare import figures as compare_figures
+        figures = compare_figures.write_side_by_side(result, args.figures, relative_to=args.summary_md)
+        data["figures"] = {name: list(paths) for name, paths in figures.items()}
+    markdown = compare_md.render(data, figures)
+    if args.summary_md:
+        _write(args.summary_md, markdown)
+    if args.json:
+        text = json.dumps(data, indent=1, default=_json_default) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+        else:
+            _write(args.json, text)
+    if not args.quiet and args.json != "-":
+        sys.stdout.write(markdown)
+    if progress:
+        for gate in data["gates"]:
+            for part in gate["comparisons"]:
+                progress("%s: %s" % (gate["verdict"], part["message"]))
+        progress({0: "pass", 1: "a gate failed (exit 1)", 3: "inconclusive at --max-matches (exit 3)"}
+                 [result.exit_code] if setup.gates else "no gate given")
+    return result.exit_code
+
+
+def _json_default(value):
+    try:
+        return value.item()
+    except AttributeError:
+        return str(value)
+
+
+def _write(path, text: str) -> None:
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CardbalanceError("cannot write '%s' (%s)." % (path, error.strerror or error)) from None
