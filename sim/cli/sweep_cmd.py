@@ -88,7 +88,7 @@ def run(args) -> int:
         print("run folder: %s  (%d cells, %d matches, %.1f s%s)" % (
             run_dir, result.meta["counts"]["cells"], result.meta["counts"]["matches"], wall,
             ", %d chunks resumed" % result.chunks_resumed if args.resume else ""))
-        if report_path:
+        if report_path and "Report:" not in summary:
             print("report: %s" % report_path)
     return 0
 
@@ -113,6 +113,8 @@ def report_hook(run_dir: Path, write_report: bool = True) -> tuple[Path | None, 
             build_report = None
         if build_report is not None:
             report_path = build_report(run_dir)
+    if report_path is not None and summary_text is not fallback_summary:
+        return report_path, summary_text(run_dir, report_path=report_path)
     return report_path, summary_text(run_dir)
 
 

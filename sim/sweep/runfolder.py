@@ -222,6 +222,7 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "format_version": FORMAT_VERSION,
         "game": game.name,
         "behaviour_version": game.behaviour_version,
+        "factions": list(game.factions),
         "name": plan.spec.name,
         "seed": plan.spec.seed,
         "chunk_size": plan.spec.chunk_size,
