@@ -39,18 +39,15 @@ OUTCOMES = ("seat0", "seat1", "draw")
 def supported_format_version() -> int:
     """The run format version written by this checkout's sweep runner.
 
-    Taken from the writer when it is importable, so that reader and writer
-    cannot drift apart; otherwise this module's own constant.
+    Taken from the writer (`sim.sweep.runfolder.FORMAT_VERSION`) so that
+    reader and writer cannot drift apart; this module's constant only when
+    the writer is not importable.
     """
     try:
-        from sim import sweep  # noqa: PLC0415 - optional: the writer may be absent
+        from sim.sweep.runfolder import FORMAT_VERSION
     except ImportError:
         return RUN_FORMAT_VERSION
-    for name in ("FORMAT_VERSION", "RUN_FORMAT_VERSION"):
-        value = getattr(sweep, name, None)
-        if isinstance(value, int):
-            return value
-    return RUN_FORMAT_VERSION
+    return int(FORMAT_VERSION)
 
 
 @dataclass(frozen=True)
@@ -94,8 +91,11 @@ class Run:
             return ()
 
     def faction_label(self, faction) -> str:
-        names = self.faction_names
-        index = int(faction)
+        """The faction's name: runs store names; an integer code is looked up in the game's factions."""
+        text = str(faction)
+        if not text.lstrip("-").isdigit():
+            return text
+        names, index = self.faction_names, int(text)
         return names[index] if 0 <= index < len(names) else "faction %d" % index
 
 
@@ -138,7 +138,7 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a readable run: lengths.parquet lacks column(s) %s."
                                % (path, ", ".join(missing)))
     results = results.sort_values("cell", kind="stable").reset_index(drop=True)
-    for column in ("pairing", "strategy0", "strategy1", "rules"):
+    for column in ("pairing", "faction0", "faction1", "strategy0", "strategy1", "rules"):
         results[column] = results[column].astype(str)
     return Run(path=path, meta=meta, results=results, lengths=lengths)
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from analysis.runs import RUN_FORMAT, CELL_COLUMNS, supported_format_version
 
-CELL_DEFAULTS = {"pairing": "red_vs_blue", "faction0": 0, "faction1": 1, "life0": 20, "life1": 20,
+CELL_DEFAULTS = {"pairing": "red_vs_blue", "faction0": "red", "faction1": "blue", "life0": 20, "life1": 20,
                  "first": 0, "strategy0": "greedy", "strategy1": "greedy", "rules": "default"}
 
 

@@ -65,11 +65,13 @@ def _empty(figure_title: str, message: str) -> Figure:
 
 
 def _life_positions(*frames: pd.DataFrame) -> dict[str, int]:
+    """Axis position per life label: equal lives in increasing order, then unequal pairs."""
     pairs = set()
     for frame in frames:
         if len(frame):
             pairs.update(zip(frame["life0"].astype(int), frame["life1"].astype(int)))
-    labels = [str(a) if a == b else "%d/%d" % (a, b) for a, b in sorted(pairs)]
+    ordered = sorted(pairs, key=lambda pair: (pair[0] != pair[1], pair))
+    labels = [str(a) if a == b else "%d/%d" % (a, b) for a, b in ordered]
     return {label: index for index, label in enumerate(labels)}
 
 
@@ -86,17 +88,40 @@ def _ordered_keys(frame: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(_series_key(frame)))
 
 
+def _prepare_life_axis(axes, positions: dict[str, int]) -> None:
+    """Remember where unequal life pairs start (they are not joined by lines) and mark the gap."""
+    unequal = [index for label, index in positions.items() if "/" in label]
+    axes._first_unequal = min(unequal) if unequal else np.inf
+    if unequal and len(unequal) < len(positions):
+        axes.axvline(min(unequal) - 0.5, color="#999999", linewidth=0.6, linestyle=":")
+
+
 def _life_axis(axes, positions: dict[str, int]) -> None:
     axes.set_xticks(list(positions.values()))
     axes.set_xticklabels(list(positions.keys()), rotation=45 if len(positions) > 8 else 0)
     axes.set_xlim(-0.5, max(len(positions) - 0.5, 0.5))
-    axes.set_xlabel("starting life")
+    axes.set_xlabel("starting life (seat 0 / seat 1 when unequal)"
+                    if any("/" in label for label in positions) else "starting life")
 
 
 def _band(axes, x, rate, low, high, colour, label, marker="o"):
+    """A rate with its interval: a line and a shaded band over equal lives (x in order),
+    and unconnected markers with error bars for unequal life pairs (positions after them).
+
+    `x` holds axis positions; unequal pairs are those at or after the position
+    `_prepare_life_axis` stored on the axes."""
     x = np.asarray(x, dtype=float)
-    axes.fill_between(x, np.asarray(low, float), np.asarray(high, float), color=colour, alpha=0.22, linewidth=0)
-    axes.plot(x, np.asarray(rate, float), marker=marker, markersize=3.5, color=colour, label=label, linewidth=1.4)
+    rate, low, high = (np.asarray(v, dtype=float) for v in (rate, low, high))
+    first_unequal = getattr(axes, "_first_unequal", np.inf)
+    joined = x < first_unequal
+    order = np.argsort(x[joined])
+    xs, rs, ls, hs = (v[joined][order] for v in (x, rate, low, high))
+    axes.fill_between(xs, ls, hs, color=colour, alpha=0.22, linewidth=0)
+    axes.plot(xs, rs, marker=marker, markersize=3.5, color=colour, label=label, linewidth=1.4)
+    if (~joined).any():
+        xs, rs, ls, hs = (v[~joined] for v in (x, rate, low, high))
+        axes.errorbar(xs, rs, yerr=[rs - ls, hs - rs], fmt=marker, markersize=4, color=colour, capsize=3,
+                      linewidth=1.2, label=None if joined.any() else label)
 
 
 def _fair_band(axes, centre: float, delta: float) -> None:
@@ -157,6 +182,7 @@ def win_rate_vs_life(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DEL
         part = table[(series == key).to_numpy()]
         x = part["life"].map(positions)
         first = part.iloc[0]
+        _prepare_life_axis(axes, positions)
         _fair_band(axes, 0.5, delta)
         _band(axes, x, part["seat0_win_rate"], part["seat0_win_rate_low"], part["seat0_win_rate_high"],
               "#377eb8", "%s (seat 0) wins" % first["faction0_name"])
@@ -182,6 +208,7 @@ def first_player_advantage(tables: dict[str, pd.DataFrame], delta: float = DEFAU
     series = _series_key(table)
     figure, (axes,) = _new_figure(1)
     figure.set_size_inches(7.5, 4.2)
+    _prepare_life_axis(axes, positions)
     _fair_band(axes, 0.0, 100 * delta)
     colours = _colours(len(_ordered_keys(table)))
     for colour, key in zip(colours, _ordered_keys(table)):
@@ -208,6 +235,7 @@ def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
     figure, panels = _new_figure(len(ends))
     series = _series_key(table) + " · seat " + table["seat"].astype(str) + " " + table["faction_name"].astype(str)
     for axes, end in zip(panels, ends):
+        _prepare_life_axis(axes, positions)
         part_end = table[(table["end_type"] == end).to_numpy()]
         keys = list(dict.fromkeys(series[part_end.index]))
         for colour, key in zip(_colours(len(keys)), keys):
