@@ -1,0 +1,215 @@
+"""Universal invariants of the Faction War kernel over many random matches.
+
+After every action of >= 10,000 random-vs-random matches per faction pairing
+(the base rules make the pairings identical for now; all four still run, so
+faction effects added later are covered at once):
+- every card of both decks is in exactly one zone: per player the ids in play
+  (54 per pack, FA-34) are outside Z_NONE and the unused ids are in Z_NONE;
+- deck arrays agree with the zones: slots 0..count-1 hold distinct own cards
+  with zone Z_DECK, the slots above are 0, and no other card is in Z_DECK;
+- hand and deck cards are controlled by their owner; order/arrival are set
+  exactly for cards on a row, and order < S_SEQ;
+- life never exceeds the starting life (no heals in the base rules, FA-36),
+  counters are non-negative;
+- the legal list is strictly ascending; terminal <=> no legal action;
+- the same seed replays the same match (final state compared slot by slot).
+The checker is numba code so the whole run takes seconds.
+"""
+
+import numba as nb
+import numpy as np
+import pytest
+
+from sim.faction_war import kernel as K
+from sim.faction_war.batch import LEGAL_CAPACITY
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
+                                    N_COUNTERS, PH_OVER, S_COUNTERS, S_DECK, S_DECK_COUNT,
+                                    S_LIFE, S_PHASE, S_SEQ, S_START_LIFE, S_TURN, STATE_SIZE,
+                                    Z_DECK, Z_EXTRA, Z_HAND, Z_NONE, Z_ROW0, Z_ROW2)
+from sim.faction_war.rules import Rules
+from sim.rng import nb_below, nb_match_seed
+
+MATCHES_PER_PAIRING = 10_000
+REPLAY_EVERY = 50  # every 50th match is replayed and compared slot by slot
+PAIRINGS = [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+OK = 0
+ERR_CARD_COUNT = 1
+ERR_UNUSED_ID = 2
+ERR_DECK_COUNT = 3
+ERR_DECK_SLOT = 4
+ERR_DECK_TAIL = 5
+ERR_LIFE = 6
+ERR_COUNTER = 7
+ERR_TERMINAL = 8
+ERR_FIELD_BOOKKEEPING = 9
+ERR_OWNER_CTRL = 10
+ERR_NOT_ASCENDING = 11
+ERR_REPLAY = 12
+ERR_TOO_LONG = 13
+ERROR_NAMES = {ERR_CARD_COUNT: "card count", ERR_UNUSED_ID: "unused id in play",
+               ERR_DECK_COUNT: "deck count vs zones", ERR_DECK_SLOT: "deck slot",
+               ERR_DECK_TAIL: "deck slot above count", ERR_LIFE: "life above start",
+               ERR_COUNTER: "negative counter", ERR_TERMINAL: "terminal <=> no legal action",
+               ERR_FIELD_BOOKKEEPING: "order/arrival", ERR_OWNER_CTRL: "hand/deck controller",
+               ERR_NOT_ASCENDING: "legal list not ascending", ERR_REPLAY: "replay differs",
+               ERR_TOO_LONG: "match never ended"}
+MAX_ACTIONS = 100_000
+
+
+@nb.njit(cache=True)
+def check_state(state, rules, legal, n_legal, seen):
+    """Error code of the first broken invariant (OK when none). `seen` is scratch."""
+    per_player = K.cards_per_player_in_play(rules)
+    for player in range(2):
+        base = player * CARDS_PER_PLAYER
+        in_play = 0
+        in_deck = 0
+        for card in range(base, base + CARDS_PER_PLAYER):
+            zone = state[C_ZONE + card]
+            local = card - base
+            if local >= per_player:
+                if zone != Z_NONE:
+                    return ERR_UNUSED_ID
+                continue
+            if zone == Z_NONE or zone > Z_EXTRA:
+                return ERR_CARD_COUNT
+            in_play += 1
+            seen[card] = 0
+            if zone == Z_DECK:
+                in_deck += 1
+            if (zone == Z_DECK or zone == Z_HAND) and state[C_CTRL + card] != player:
+                return ERR_OWNER_CTRL
+            on_row = Z_ROW0 <= zone <= Z_ROW2
+            if on_row:
+                if state[C_ORDER + card] <= 0 or state[C_ORDER + card] >= state[S_SEQ]:
+                    return ERR_FIELD_BOOKKEEPING
+                if state[C_ARRIVAL + card] <= 0 or state[C_ARRIVAL + card] > state[S_TURN]:
+                    return ERR_FIELD_BOOKKEEPING
+            elif zone != Z_EXTRA and (state[C_ORDER + card] != 0 or state[C_ARRIVAL + card] != 0):
+                return ERR_FIELD_BOOKKEEPING
+        if in_play != per_player:
+            return ERR_CARD_COUNT
+        count = state[S_DECK_COUNT + player]
+        if count != in_deck:
+            return ERR_DECK_COUNT
+        deck = S_DECK + player * CARDS_PER_PLAYER
+        for i in range(CARDS_PER_PLAYER):
+            card = state[deck + i]
+            if i >= count:
+                if card != 0:
+                    return ERR_DECK_TAIL
+                continue
+            if card < base or card >= base + per_player or state[C_ZONE + card] != Z_DECK or seen[card]:
+                return ERR_DECK_SLOT
+            seen[card] = 1
+        if state[S_LIFE + player] > state[S_START_LIFE + player]:
+            return ERR_LIFE
+    for k in range(N_COUNTERS):
+        if state[S_COUNTERS + k] < 0:
+            return ERR_COUNTER
+    if (state[S_PHASE] == PH_OVER) != (n_legal == 0):
+        return ERR_TERMINAL
+    for i in range(1, n_legal):
+        if legal[i] <= legal[i - 1]:
+            return ERR_NOT_ASCENDING
+    return OK
+
+
+@nb.njit(cache=True)
+def _play_random(rules, cell_faction0, cell_faction1, life, first, seed, state, legal, policy, seen, check):
+    """One uniformly random match; returns (error code, actions taken)."""
+    K.new_match(state, rules, cell_faction0, cell_faction1, life, life, first, seed)
+    policy[0] = np.int64(nb_match_seed(seed, 1))
+    steps = 0
+    while True:
+        n_legal = K.legal_actions(state, rules, legal)
+        if check:
+            error = check_state(state, rules, legal, n_legal, seen)
+            if error != OK:
+                return error, steps
+        if n_legal == 0:
+            return OK, steps
+        if steps >= MAX_ACTIONS:
+            return ERR_TOO_LONG, steps
+        K.apply_action(state, rules, legal[nb_below(policy, 0, n_legal)])
+        steps += 1
+
+
+@nb.njit(cache=True)
+def run_checked(rules, faction0, faction1, chunk_seed, n_matches, replay_every):
+    """(match index, error code, total actions) of the first failure, or (-1, OK, total)."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    replay = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    policy = np.zeros(1, dtype=np.int64)
+    seen = np.zeros(2 * CARDS_PER_PLAYER, dtype=np.int64)
+    total = 0
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, i)
+        life = 30 + (i % 71)  # F-SET-1 range 30..100
+        first = i % 2
+        error, steps = _play_random(rules, faction0, faction1, life, first, seed, state, legal, policy, seen, True)
+        total += steps
+        if error != OK:
+            return i, error, total
+        if i % replay_every == 0:
+            error, replay_steps = _play_random(rules, faction0, faction1, life, first, seed, replay, legal,
+                                               policy, seen, False)
+            if replay_steps != steps:
+                return i, ERR_REPLAY, total
+            for slot in range(STATE_SIZE):
+                if replay[slot] != state[slot]:
+                    return i, ERR_REPLAY, total
+    return -1, OK, total
+
+
+def _assert_clean(result):
+    index, error, total = result
+    assert error == OK, "match %d broke invariant '%s'" % (index, ERROR_NAMES.get(error, error))
+    assert total > 0
+
+
+@pytest.mark.parametrize("faction0,faction1", PAIRINGS)
+def test_invariants_hold_after_every_action_default_rules(faction0, faction1):
+    rules = Rules().to_array()
+    _assert_clean(run_checked(rules, faction0, faction1, np.uint64(1000 + 10 * faction0 + faction1),
+                              MATCHES_PER_PAIRING, REPLAY_EVERY))
+
+
+VARIANTS = {
+    # every non-default base switch at once, small hand limits so discards happen a lot
+    "switches": Rules().with_changes(
+        hand_limit_trigger=6, hand_limit_target=4, face_cards_per_row=1,
+        ambiguities={"FA-1": "both", "FA-2": "skip", "FA-3": "continue", "FA-6": "random",
+                     "FA-7": "faces_lost", "FA-8": "any_card", "FA-14": "controller",
+                     "FA-24": "turn_player_wins", "FA-29": "after_action"}),
+    # two packs (ids 54..107 in play), FA-3 draw, FA-7 not_allowed, FA-8 normal_only
+    "two_packs": Rules().with_changes(
+        opening_hand=9, draws_per_turn=3,
+        ambiguities={"FA-34": "two", "FA-3": "draw", "FA-7": "not_allowed", "FA-8": "normal_only",
+                     "FA-24": "turn_player_loses"}),
+    # a short turn cap: every long match ends on END_TURN_CAP
+    "turn_cap": Rules().with_changes(turn_cap=7),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_invariants_hold_under_rule_variants(variant):
+    rules = VARIANTS[variant].to_array()
+    for faction0, faction1 in PAIRINGS:
+        _assert_clean(run_checked(rules, faction0, faction1, np.uint64(77), 1_000, 10))
+
+
+def test_checker_catches_a_broken_state():
+    """The checker is not vacuous: a card moved without its deck slot is caught."""
+    rules = Rules().to_array()
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    seen = np.zeros(2 * CARDS_PER_PLAYER, dtype=np.int64)
+    K.new_match(state, rules, 0, 0, 50, 50, 0, np.uint64(5))
+    n_legal = K.legal_actions(state, rules, legal)
+    assert check_state(state, rules, legal, n_legal, seen) == OK
+    top = state[S_DECK + state[S_DECK_COUNT] - 1]
+    state[C_ZONE + top] = Z_HAND
+    assert check_state(state, rules, legal, n_legal, seen) == ERR_DECK_COUNT
