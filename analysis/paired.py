@@ -192,6 +192,9 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
         row["delta_se"] = unpaired_se
         row["paired"] = False
     row["delta_low"], row["delta_high"] = _around(delta, row["delta_se"], z)
+    if metric.kind == RATE:  # a difference of two rates lies in [-1, 1]
+        for key in ("delta_low", "delta_high", "unpaired_low", "unpaired_high"):
+            row[key] = min(max(row[key], -1.0), 1.0)
     return row
 
 

@@ -50,6 +50,7 @@ class Baseline:
     seed: int
     matches_per_cell: np.ndarray  # (cells,)
     sums: np.ndarray              # (cells, metrics, 2): Σx, Σx²
+    life_from_rules: bool = False  # TWEAK then starts at its own rules' life, as on the built-in grid
 
     def grid_spec(self) -> SweepSpec:
         return parse_sweep(self.grid, "baseline %s grid" % self.path)
@@ -110,7 +111,8 @@ def write_baseline(path, result) -> dict:
         "end_types": list(setup.game.end_types),
         "rules": setup.base.describe(),
         "grid": {**setup.grid, "seed": setup.seed},
-        "cells": setup.cells,
+        "cells": [{k: v for k, v in cell.items() if k not in ("tweak_life0", "tweak_life1")} for cell in setup.cells],
+        "life_from_rules": setup.life_from_rules,
         "seed": setup.seed,
         "batch": setup.batch,
         "confidence": setup.confidence,
@@ -161,7 +163,8 @@ def load_baseline(path) -> Baseline:
             raise ValueError("sums have shape %s, expected %s" % (sums.shape, expected))
         return Baseline(path=path, game=str(data["game"]), behaviour_version=int(data["behaviour_version"]),
                         end_types=end_types, rules_info=dict(data["rules"]), grid=dict(data["grid"]),
-                        cells=cells, seed=int(data["seed"]), matches_per_cell=n, sums=sums)
+                        cells=cells, seed=int(data["seed"]), matches_per_cell=n, sums=sums,
+                        life_from_rules=bool(data.get("life_from_rules", False)))
     except (KeyError, TypeError, ValueError) as error:
         raise CardbalanceError("baseline file %s is damaged (%s); write it again with --write-baseline."
                                % (path, error)) from None

@@ -34,9 +34,13 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
 
     setup = result.setup
     game = setup.game
-    plan = build_plan(parse_sweep({**setup.grid, "seed": setup.seed, "rules": [arm.source],
-                                   "matches": result.matches_per_cell, "chunk_size": setup.batch},
-                                  "compare grid"), game)
+    grid = {**setup.grid, "seed": setup.seed, "rules": [arm.source], "matches": result.matches_per_cell,
+            "chunk_size": setup.batch}
+    life = getattr(arm.rules, "life", None) if setup.life_from_rules else None
+    if life is not None:  # built-in grid: this arm starts at its own rules' life
+        life0, life1 = (life, life) if isinstance(life, int) else life
+        grid.update(life=[life0] if life0 == life1 else [], life_pairs=[] if life0 == life1 else [[life0, life1]])
+    plan = build_plan(parse_sweep(grid, "compare grid"), game)
     plan.rules = {arm.source: arm.rules}
     rules_array = arm.rules.to_array()
     n_end, n_counters = len(game.end_types), len(game.counter_names)

@@ -93,6 +93,9 @@ class CompareSetup:
     baseline: Any = None  # sim.compare.baseline.Baseline when comparing against a snapshot
     grid_source: str = "default"
     grid: dict = field(default_factory=dict)  # the grid's sweep spec (its `rules` unused)
+    tweak_cell_arrays: list = field(default_factory=list)  # differ from cell_arrays when the arms' lives do
+    life_from_rules: bool = False  # each arm starts at its rules' `life` (built-in grid)
+    notes: list = field(default_factory=list)
 
     @property
     def z(self) -> float:
@@ -169,29 +172,105 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     # grid once, with the default rules, to reuse the sweep's checks and cell order.
     plan = build_plan(parse_sweep({**spec.as_dict(), "rules": ["default"]}, "compare grid"), game_spec)
     cells = [{key: value for key, value in cell.as_dict().items() if key != "rules"} for cell in plan.cells]
-    if baseline is not None and cells != baseline.cells:
-        raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new baseline."
-                               % baseline.path)
-    cell_arrays = [plan.cell_array(cell) for cell in plan.cells]
     base = Arm(base_source, game_spec.load_rules(base_source)) if base_source is not None else None
     tweak = Arm(tweak_source, game_spec.load_rules(tweak_source)) if tweak_source is not None else None
     if base is None and baseline is None:
         raise CardbalanceError("compare: name BASE rules (a preset or TOML file), or give --baseline FILE.")
     if base is not None and tweak is not None and game_spec.play_paired_batch is None:
         raise CardbalanceError("compare: game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
-    setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=cell_arrays, base=base, tweak=tweak, seed=seed,
+    # Starting life is a cell dimension, but a rules file may set `life` too. On the
+    # built-in grid each arm starts at its own rules' life (so a life tweak is what is
+    # compared); a sweep file's lives override both arms' rules.
+    notes = []
+    if baseline is not None:
+        life_from_rules = baseline.life_from_rules
+        if life_from_rules and any(_strip_tweak_life(c) != c for c in baseline.cells):
+            raise CardbalanceError("baseline %s is damaged: its cells carry a TWEAK life." % baseline.path)
+        expected = [{**c, "life0": b["life0"], "life1": b["life1"]} if life_from_rules else c
+                    for c, b in zip(cells, baseline.cells)] if len(cells) == len(baseline.cells) else None
+        if expected != baseline.cells:
+            raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
+                                   "baseline." % baseline.path)
+        cells = [dict(c) for c in baseline.cells]
+    else:
+        life_from_rules = grid is None
+        if life_from_rules:
+            for cell in cells:
+                cell["life0"], cell["life1"] = _rules_life(base.rules, (cell["life0"], cell["life1"]))
+    base_arrays = [_cell_array(game_spec, cell) for cell in cells]
+    tweak_arrays = base_arrays
+    if tweak is not None:
+        tweak_lives = [_rules_life(tweak.rules, (c["life0"], c["life1"])) if life_from_rules
+                       else (c["life0"], c["life1"]) for c in cells]
+        if any(life != (c["life0"], c["life1"]) for life, c in zip(tweak_lives, cells)):
+            tweak_arrays = []
+            for cell, (life0, life1) in zip(cells, tweak_lives):
+                cell["tweak_life0"], cell["tweak_life1"] = life0, life1
+                tweak_arrays.append(_cell_array(game_spec, {**cell, "life0": life0, "life1": life1}))
+            notes.append("The arms start at different lives (their rules' `life`); scopes are named after BASE's "
+                         "life, and each match pair still shares its seed.")
+        elif not life_from_rules and base is not None and _rules_life(base.rules, None) != _rules_life(tweak.rules, None):
+            notes.append("BASE and TWEAK set different `life` in their rules, but the sweep grid sets the starting "
+                         "lives of both arms, so that difference is not played.")
+    setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=base_arrays, base=base, tweak=tweak, seed=seed,
                          batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
-                         baseline=baseline, grid_source=grid_source, grid=spec.as_dict())
+                         baseline=baseline, grid_source=grid_source, grid=spec.as_dict(),
+                         tweak_cell_arrays=tweak_arrays, life_from_rules=life_from_rules, notes=notes)
     if fail_if and tweak is None:
         raise CardbalanceError("compare: --fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
     setup.gates = parse_gates(fail_if, setup.scopes, list(setup.metrics))
     return setup
 
 
+def _rules_life(rules, default):
+    """(life0, life1) a rules object sets, or `default` for games whose rules have none."""
+    life = getattr(rules, "life", None)
+    if life is None:
+        return default
+    if isinstance(life, int):
+        return (life, life)
+    return (int(life[0]), int(life[1]))
+
+
+def _strip_tweak_life(cell: dict) -> dict:
+    return {k: v for k, v in cell.items() if k not in ("tweak_life0", "tweak_life1")}
+
+
+def _cell_array(game: GameSpec, cell: dict):
+    for key in ("faction0", "faction1"):
+        if cell[key] not in game.factions:
+            raise CardbalanceError("compare grid: faction '%s' is unknown for %s; known factions: %s."
+                                   % (cell[key], game.name, ", ".join(game.factions)))
+    return game.cell_array(game.factions.index(cell["faction0"]), game.factions.index(cell["faction1"]),
+                           int(cell["life0"]), int(cell["life1"]), int(cell["first"]),
+                           game.strategy_id(cell["strategy0"]), game.strategy_id(cell["strategy1"]))
+
+
 # ---- playing --------------------------------------------------------------------
 
 def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
     return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
+
+
+def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, seed, n_matches, n_end_types):
+    """Paired sums when the arms need different cell arrays (e.g. starting lives).
+
+    The game's paired kernel takes one cell for both arms, so each match is
+    played on its own with `play_batch(.., start_index=i, n_matches=1)`: the
+    same match seed for both arms (common random numbers), one match's metric
+    vector read back from its aggregate. Slower per match than the kernel,
+    but exact and generic over games.
+    """
+    out = agg.empty_paired(n_end_types)
+    for index in range(n_matches):
+        a = paired.arm_sums_from_aggregate(play(rules_a, cell_a, seed, index, 1), n_end_types)[:, 0]
+        b = paired.arm_sums_from_aggregate(play(rules_b, cell_b, seed, index, 1), n_end_types)[:, 0]
+        out[:, agg.P_SUM_A] += a
+        out[:, agg.P_SUM_B] += b
+        out[:, agg.P_SQ_A] += a * a
+        out[:, agg.P_SQ_B] += b * b
+        out[:, agg.P_CROSS] += a * b
+    return out
 
 
 def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
@@ -277,6 +356,7 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     rules_a = setup.base.rules.to_array() if setup.base is not None else None
     rules_b = setup.tweak.rules.to_array() if setup.tweak is not None else None
     played_array = played.rules.to_array()
+    played_cells = setup.tweak_cell_arrays if setup.mode == "baseline" else setup.cell_arrays
     n_end_types = len(setup.game.end_types)
     history = []
     rounds = 0
@@ -288,11 +368,15 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
             seeds = [chunk_seed(setup.seed, cell, rounds) for cell in range(n_cells)]
             if setup.mode == "paired":
                 tasks = (delayed(_paired_task)(setup.game.play_paired_batch, rules_a, rules_b,
-                                               setup.cell_arrays[cell], seeds[cell], size) for cell in range(n_cells))
+                                               setup.cell_arrays[cell], seeds[cell], size)
+                         if np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]) else
+                         delayed(_paired_by_matches)(setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
+                                                     setup.tweak_cell_arrays[cell], seeds[cell], size, n_end_types)
+                         for cell in range(n_cells))
                 for cell, out in enumerate(parallel(tasks)):
                     sums[cell] += out
             else:
-                tasks = (delayed(_single_task)(setup.game.play_batch, played_array, setup.cell_arrays[cell],
+                tasks = (delayed(_single_task)(setup.game.play_batch, played_array, played_cells[cell],
                                                seeds[cell], size, n_end_types) for cell in range(n_cells))
                 for cell, out in enumerate(parallel(tasks)):
                     arm_sums[cell] += out
@@ -332,6 +416,8 @@ def result_json(result: CompareResult) -> dict:
         "tweak": setup.tweak.describe() if setup.tweak is not None else None,
         "baseline_file": str(setup.baseline.path) if setup.baseline is not None else None,
         "grid_source": setup.grid_source,
+        "life_from_rules": setup.life_from_rules,
+        "notes": setup.notes,
         "grid": setup.cells,
         "seed": setup.seed,
         "batch": setup.batch,
