@@ -1,0 +1,94 @@
+"""Wilson intervals and the verdict rule on known cases."""
+
+import math
+
+import numpy as np
+import pytest
+
+from analysis.stats import Z95, half_width, rate, wilson_interval
+from analysis.verdict import BALANCED, IMBALANCED, UNDECIDED, check_delta, classify
+from sim.errors import CardbalanceError
+
+# Newcombe (1998), "Two-sided confidence intervals for the single proportion",
+# Stat. Med. 17:857-872, Table II, method 3 (Wilson score, no continuity
+# correction); published to 4 decimals, hence the tolerance.
+NEWCOMBE_TABLE_II = [
+    (81, 263, 0.2553, 0.3662),
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+    (29, 29, 0.8830, 1.0000),
+]
+PUBLISHED_DECIMALS_TOLERANCE = 5e-5
+
+
+@pytest.mark.parametrize("successes, trials, low, high", NEWCOMBE_TABLE_II)
+def test_wilson_matches_newcombe_reference_values(successes, trials, low, high):
+    got_low, got_high = wilson_interval(successes, trials)
+    assert got_low == pytest.approx(low, abs=PUBLISHED_DECIMALS_TOLERANCE)
+    assert got_high == pytest.approx(high, abs=PUBLISHED_DECIMALS_TOLERANCE)
+
+
+def test_wilson_closed_form_at_zero_successes():
+    # 0 of n: the upper bound is exactly z²/(n + z²).
+    for n in (1, 7, 100, 10_000):
+        low, high = wilson_interval(0, n)
+        assert low == 0.0
+        assert high == pytest.approx(Z95 ** 2 / (n + Z95 ** 2), rel=1e-12)
+
+
+def test_wilson_exact_degenerate_ends_and_empty():
+    assert wilson_interval(0, 50)[0] == 0.0
+    assert wilson_interval(50, 50)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)  # no trials: nothing is known
+    assert math.isnan(rate(0, 0))
+    assert rate(3, 4) == 0.75
+
+
+def test_wilson_is_symmetric_and_contains_the_estimate():
+    trials = np.full(101, 100)
+    successes = np.arange(101)
+    low, high = wilson_interval(successes, trials)
+    mirrored_low, mirrored_high = wilson_interval(trials - successes, trials)
+    np.testing.assert_allclose(low, 1.0 - mirrored_high, atol=1e-12)
+    np.testing.assert_allclose(high, 1.0 - mirrored_low, atol=1e-12)
+    assert np.all(low <= successes / trials) and np.all(successes / trials <= high)
+    assert np.all((0 <= low) & (high <= 1))
+
+
+def test_interval_width_shrinks_like_one_over_sqrt_n():
+    # At p = ½ the half-width tends to z·½/√n; quadrupling n halves it (up to
+    # Wilson's z²/n terms: the ratio is 1.97 at n = 100, within 1 % of 2 from n = 400).
+    widths = {n: half_width(n // 2, n) for n in (100, 400, 1600, 6400, 25600, 1_000_000)}
+    assert widths[100] > widths[400] > widths[1600] > widths[6400] > widths[25600]
+    for n in (400, 1600, 6400):
+        assert widths[n] / widths[4 * n] == pytest.approx(2.0, rel=0.01)
+    assert widths[1_000_000] * math.sqrt(1_000_000) == pytest.approx(Z95 * 0.5, rel=1e-4)
+
+
+def test_wilson_coverage_is_near_95_percent():
+    # Fixed seed; 20 000 binomial samples; Monte Carlo sd of the coverage is
+    # about 0.0015, and Wilson's true coverage at (n=200, p=0.3) is within
+    # ±1 point of 95 %, so [0.935, 0.965] fails only on a real error.
+    generator = np.random.default_rng(20260101)
+    n, p = 200, 0.3
+    successes = generator.binomial(n, p, size=20_000)
+    low, high = wilson_interval(successes, np.full(successes.shape, n))
+    coverage = np.mean((low <= p) & (p <= high))
+    assert 0.935 <= coverage <= 0.965
+
+
+def test_verdict_rule_inside_outside_and_overlapping():
+    delta = 0.02
+    verdicts = classify([0.49, 0.30, 0.53, 0.47, 0.45, 0.0], [0.51, 0.40, 0.60, 0.49, 0.55, 1.0], delta)
+    assert list(verdicts) == [BALANCED, IMBALANCED, IMBALANCED, UNDECIDED, UNDECIDED, UNDECIDED]
+    # The band edges belong to the band.
+    assert list(classify([0.48], [0.52], delta)) == [BALANCED]
+
+
+def test_verdict_delta_is_configurable_and_checked():
+    assert list(classify([0.46], [0.54], 0.05)) == [BALANCED]
+    assert list(classify([0.46], [0.54], 0.02)) == [UNDECIDED]
+    for bad in (0, -0.1, 0.5, 2, "x", None):
+        with pytest.raises(CardbalanceError, match="delta"):
+            check_delta(bad)
