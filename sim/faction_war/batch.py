@@ -31,7 +31,7 @@ from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_CO
                                     S_DECIDER, S_END_TYPE, S_FIRST, S_LIFE, S_TURN, S_WINNER,
                                     STATE_SIZE)
 from sim.faction_war.rules import RULES_ARRAY_SIZE
-from sim.rng import MASK64, nb_match_seed
+from sim.rng import MASK64, nb_match_seed, to_signed
 from strategies import STRATEGY_IDS
 from strategies.dispatch import choose
 from strategies.view import build_view
@@ -198,8 +198,8 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
     policy_rng = np.zeros(SEATS, dtype=np.int64)
     K.new_match(state, rules_array, cell[CELL_FACTION0], cell[CELL_FACTION1], cell[CELL_LIFE0],
                 cell[CELL_LIFE1], cell[CELL_FIRST], seed)
-    for seat in range(SEATS):
-        policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+    for seat in range(SEATS):  # from Python the dispatcher returns an unsigned int
+        policy_rng[seat] = to_signed(int(nb_match_seed(seed, seat + 1)))
     steps = []
     while not K.is_over(state):
         n_legal = K.legal_actions(state, rules_array, legal)
