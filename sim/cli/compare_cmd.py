@@ -54,7 +54,8 @@ def add_parser(subparsers):
     parser.add_argument("--baseline", metavar="FILE", help="compare TWEAK against a snapshot written by --write-baseline")
     parser.add_argument("--write-baseline", metavar="FILE", help="write BASE's metrics as a JSON snapshot")
     parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, the baseline's, or 1)")
-    parser.add_argument("--batch", type=int, default=1000, help="matches per cell per round (default 1000)")
+    parser.add_argument("--batch", type=int,
+                        help="matches per cell per round (default 1000, or the baseline's: it is part of the seeds)")
     parser.add_argument("--min-matches", type=int,
                         help="matches per cell before a gate may be decided, and the whole run without a gate "
                              "(default: one batch)")

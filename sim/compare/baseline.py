@@ -50,6 +50,7 @@ class Baseline:
     seed: int
     matches_per_cell: np.ndarray  # (cells,)
     sums: np.ndarray              # (cells, metrics, 2): Σx, Σx²
+    batch: int = 1000  # matches per cell per round when it was written (part of the match seeds)
     life_from_rules: bool = False  # TWEAK then starts at its own rules' life, as on the built-in grid
 
     def grid_spec(self) -> SweepSpec:
@@ -164,7 +165,7 @@ def load_baseline(path) -> Baseline:
         return Baseline(path=path, game=str(data["game"]), behaviour_version=int(data["behaviour_version"]),
                         end_types=end_types, rules_info=dict(data["rules"]), grid=dict(data["grid"]),
                         cells=cells, seed=int(data["seed"]), matches_per_cell=n, sums=sums,
-                        life_from_rules=bool(data.get("life_from_rules", False)))
+                        life_from_rules=bool(data.get("life_from_rules", False)), batch=int(data["batch"]))
     except (KeyError, TypeError, ValueError) as error:
         raise CardbalanceError("baseline file %s is damaged (%s); write it again with --write-baseline."
                                % (path, error)) from None

@@ -126,7 +126,7 @@ def parse_gates(expressions, scopes, metrics) -> list[GateSpec]:
     return out
 
 
-def _check_counts(batch: int, min_matches: int | None, max_matches: int, confidence: float) -> int:
+def _check_counts(batch: int | None, min_matches: int | None, max_matches: int, confidence: float) -> int:
     for name, value in (("batch", batch), ("max-matches", max_matches)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise CardbalanceError("compare: --%s must be a positive integer (got %r)." % (name, value))
@@ -141,7 +141,7 @@ def _check_counts(batch: int, min_matches: int | None, max_matches: int, confide
 
 
 def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpec | None = None,
-            game: str | None = None, seed: int | None = None, fail_if=(), batch: int = DEFAULT_BATCH,
+            game: str | None = None, seed: int | None = None, fail_if=(), batch: int | None = None,
             min_matches: int | None = None, max_matches: int = DEFAULT_MAX_MATCHES,
             confidence: float = DEFAULT_CONFIDENCE, baseline=None, grid_source: str = "default") -> CompareSetup:
     """Check everything (rules, grid, gates, counts) and return a setup to `run`.
@@ -149,6 +149,10 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     Modes: BASE and TWEAK (paired); BASE alone (to write a baseline); TWEAK
     against `baseline` (a loaded snapshot, whose grid and seed are used).
     """
+    if batch is None:  # a baseline's batch size is part of its match seeds: reuse it
+        batch = baseline.batch if baseline is not None else DEFAULT_BATCH
+    if min_matches is None and baseline is not None:  # as many matches as the snapshot, by default
+        min_matches = min(int(baseline.matches_per_cell.max()), max_matches)
     min_matches = _check_counts(batch, min_matches, max_matches, confidence)
     if baseline is not None:
         if grid is not None:
