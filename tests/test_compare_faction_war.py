@@ -1,0 +1,76 @@
+"""`cardbalance compare` on Faction War itself: the cases named in issue 8.
+
+Small batches on the built-in grid (every pairing at the rules' life,
+greedy:greedy, both first-player orders): each test plays a few thousand
+matches per arm.
+"""
+
+import json
+
+import pytest
+
+from sim.cli import main
+
+
+def _rules(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def _compare(capsys, tmp_path, *argv):
+    out = tmp_path / "result.json"
+    summary = tmp_path / "summary.md"
+    code = main(["compare", *argv, "--quiet", "--json", str(out), "--summary-md", str(summary)])
+    captured = capsys.readouterr()
+    return code, json.loads(out.read_text()), summary.read_text(), captured.err
+
+
+def test_identical_rule_sets_pass_and_every_paired_delta_is_exactly_zero(capsys, tmp_path):
+    code, data, summary, _ = _compare(capsys, tmp_path, "default", "default", "--batch", "100",
+                                      "--fail-if", "human_vs_alien.winrate.abs_delta > 0.02",
+                                      "--fail-if", "all.draws.delta > 0.01")
+    assert code == 0
+    assert data["paired"] is True and data["matches_per_cell"] == 100
+    assert all(row["delta"] == 0.0 for row in data["metrics"])
+    assert all(row["base"] == row["tweak"] for row in data["metrics"])
+    assert "identical rules: every paired delta is exactly 0" in summary
+
+
+def test_life_30_vs_100_moves_match_length_and_fails_the_gate(capsys, tmp_path):
+    base = _rules(tmp_path, "life30.toml", "life = 30\n")
+    tweak = _rules(tmp_path, "life100.toml", "life = 100\n")
+    code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--batch", "100",
+                                      "--fail-if", "all.turns.delta > 5")
+    assert code == 1
+    (comparison,) = data["gates"][0]["comparisons"]
+    assert comparison["field"] == "all.turns.delta" and comparison["outcome"] == "fail"
+    assert comparison["value"] > 10 and comparison["low"] > 5
+    assert "all.turns.delta = +%.4g" % comparison["value"] in summary and "> 5: shown" in summary
+    assert data["grid"][0]["life0"] == 30 and data["grid"][0]["tweak_life0"] == 100
+    assert "`life: [30, 30] → [100, 100]`" in summary
+
+
+def test_fa3_lose_vs_draw_moves_draws_and_fails_the_gate(capsys, tmp_path):
+    # Long matches (life 100) that draw three cards a turn run out of cards: FA-3 decides
+    # whether that is a loss (deck_out) or a draw (deck_out_draw).
+    numbers = "life = 100\ndraws_per_turn = 3\n"
+    base = _rules(tmp_path, "lose.toml", numbers + '[ambiguities]\n"FA-3" = "lose"\n')
+    tweak = _rules(tmp_path, "draw.toml", numbers + '[ambiguities]\n"FA-3" = "draw"\n')
+    code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--batch", "100",
+                                      "--fail-if", "all.draws.delta > 0.02")
+    assert code == 1
+    rows = {(row["scope"], row["metric"]): row for row in data["metrics"]}
+    assert rows[("all", "draws")]["delta_low"] > 0.02
+    assert rows[("all", "deck_out_draw")]["tweak"] > 0.5 and rows[("all", "deck_out_draw")]["base"] == 0.0
+    # Same seeds, same play until the deck runs out: match length is unchanged pair by pair.
+    assert rows[("all", "turns")]["delta"] == 0.0
+    assert "all.draws.delta = +" in summary and "> 0.02: shown" in summary
+    assert '`FA-3: lose → draw`' in summary
+
+
+def test_default_grid_gate_names_faction_war_scopes(capsys, tmp_path):
+    code = main(["compare", "default", "deck-out-draw", "--fail-if", "human_vs_elf.winrate.delta > 0.02"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "unknown scope 'human_vs_elf'" in err and "human_vs_alien@life50" in err
