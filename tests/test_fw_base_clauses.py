@@ -241,7 +241,8 @@ def test_F_ATK_6_FA_7_attack_on_row_without_normal_card_does_nothing(engine):
 
 
 def test_FA_7_faces_lost_and_not_allowed(engine):
-    pos = position(p0={"rows": [["D9"], [], []]}, p1={"rows": [["DJ"], [], []]}, phase="attack",
+    # p1 is Alien so the Human penalty (F-HUP-1) stays out of the count.
+    pos = position(p0={"rows": [["D9"], [], []]}, p1={"faction": "alien", "rows": [["DJ"], [], []]}, phase="attack",
                    actions=["attack row1 row1"],
                    rules={"ambiguities": {"FA-8": "any_card", "FA-7": "faces_lost"}})
     table = play(engine, pos)

@@ -13,7 +13,7 @@ logs and error messages use.
 | DISCARD           | card         | -                      | -    | `discard D7`                 |
 | PLACE_NORMAL      | card         | row 0..2               | -    | `place H7 row2`              |
 | PLACE_FACE        | card         | displaced card or NONE | -    | `face DJ` / `face DJ displace DQ` |
-| DISPEL            | ♥ J/Q/K card | target player          | row  | `dispel HQ p1 row2`          |
+| DISPEL            | ♥ J/Q/K card | target player, BOTH_PLAYERS or NONE | row, or the face card for NONE | `dispel HQ p1 row2` / `dispel HQ both row2` / `dispel HQ p1:DJ` |
 | PLACE_BIG_JOKER   | card         | row                    | -    | `joker row1`                 |
 | SMALL_JOKER       | card         | -                      | -    | `small-joker`                |
 | ATTACK            | from row     | target row or DIRECT   | -    | `attack row1 row2` / `attack row1 direct` |
@@ -47,6 +47,7 @@ ATTACK = 16
 RESPOND_SMALL_JOKER = 17
 DUEL = 18
 NONE = 255  # "no card" in a field
+BOTH_PLAYERS = 2  # DISPEL target under FA-18 "both_players_row"
 
 KIND_NAMES = {END: "end", DISCARD: "discard", PLACE_NORMAL: "place", PLACE_FACE: "face",
               DISPEL: "dispel", PLACE_BIG_JOKER: "joker", SMALL_JOKER: "small-joker",
@@ -84,7 +85,9 @@ def to_text(action: int, actor: int) -> str:
         text = "face " + card_text(a, actor)
         return text if b == NONE else text + " displace " + card_text(b, actor)
     if kind == DISPEL:
-        return "dispel %s p%d %s" % (card_text(a, actor), b, row_text(c))
+        if b == NONE:  # FA-18 "one_card": c is the face card
+            return "dispel %s %s" % (card_text(a, actor), card_text(c, actor))
+        return "dispel %s %s %s" % (card_text(a, actor), "both" if b == BOTH_PLAYERS else "p%d" % b, row_text(c))
     if kind == PLACE_BIG_JOKER:
         return "joker %s" % row_text(b)
     if kind == SMALL_JOKER:
@@ -132,12 +135,15 @@ def from_text(text: str, actor: int) -> int:
             return encode(PLACE_FACE, _parse_card(args[0], actor), NONE)
         if verb == "face" and len(args) == 3 and args[1] == "displace":
             return encode(PLACE_FACE, _parse_card(args[0], actor), _parse_card(args[2], actor))
-        if verb == "dispel" and len(args) == 3 and args[1] in ("p0", "p1"):
-            return encode(DISPEL, _parse_card(args[0], actor), int(args[1][1]), _parse_row(args[2]))
+        if verb == "dispel" and len(args) == 3 and args[1] in ("p0", "p1", "both"):
+            target = BOTH_PLAYERS if args[1] == "both" else int(args[1][1])
+            return encode(DISPEL, _parse_card(args[0], actor), target, _parse_row(args[2]))
+        if verb == "dispel" and len(args) == 2:
+            return encode(DISPEL, _parse_card(args[0], actor), NONE, _parse_card(args[1], actor))
         if verb == "attack" and len(args) == 2:
             return encode(ATTACK, _parse_row(args[0]), _parse_row(args[1], allow_direct=True))
     except ValueError:
         pass
     raise CardbalanceError(
         "action '%s' is not valid notation; expected e.g. 'end', 'discard D7', 'place H7 row2', "
-        "'face DJ displace DQ', 'attack row1 row2' or 'attack row1 direct'." % text)
+        "'face DJ displace DQ', 'dispel HQ p1 row2', 'attack row1 row2' or 'attack row1 direct'." % text)

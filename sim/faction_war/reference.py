@@ -12,19 +12,24 @@ differential test can compare the two after every action. Both follow
 from __future__ import annotations
 
 from sim import rng as rng_module
-from sim.cards import (BIG_JOKER, CLUB, DIAMOND, HEART, SPADE, code_text, is_face, is_normal,
-                       rank_of, suit_of)
+from sim.cards import (BIG_JOKER, CLUB, DIAMOND, HEART, JACK, SPADE, is_face, is_normal, rank_of,
+                       suit_of)
 from sim.errors import IllegalActionError
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
+from sim.faction_war.reference_human import HumanRules
 from sim.faction_war.rules import Rules
 
 ROW_OF_SUIT = {DIAMOND: 0, SPADE: 1, CLUB: 2}
 FIELD_ROWS = (L.Z_ROW0, L.Z_ROW1, L.Z_ROW2)
 
 
-class Match:
-    """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`."""
+class Match(HumanRules):
+    """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`.
+
+    The core turn structure, placement and attacks live here; faction rules
+    come from the mixins (`reference_human.HumanRules`).
+    """
 
     def __init__(self, rules: Rules):
         self.rules = rules
@@ -57,6 +62,9 @@ class Match:
         self.order: dict[int, int] = {}
         self.arrival: dict[int, int] = {}
         self.events: list[str] = []
+        # Memo of table queries, emptied on every card movement (`_touch`): the
+        # rules read rows far more often than cards move.
+        self._memo: dict = {}
 
     # ---- set-up (F-SET) --------------------------------------------------------
     @classmethod
@@ -102,7 +110,10 @@ class Match:
     # ---- queries ---------------------------------------------------------------
     def cards_in(self, zone: int, ctrl: int) -> list[int]:
         """Cards in a zone of a player, ascending card id."""
-        return sorted(c for c, z in self.zone.items() if z == zone and self.ctrl[c] == ctrl)
+        key = ("in", zone, ctrl)
+        if key not in self._memo:
+            self._memo[key] = sorted(c for c, z in self.zone.items() if z == zone and self.ctrl[c] == ctrl)
+        return list(self._memo[key])
 
     def hand(self, player: int) -> list[int]:
         return self.cards_in(L.Z_HAND, player)
@@ -124,7 +135,10 @@ class Match:
         return rank_of(L.card_code(card))
 
     def effective_number(self, card: int) -> int:
-        """F-CARD-4: the number effects read. Base rules: the card's own number."""
+        """F-CARD-4: the number effects read: after Polymorph (F-HUJ-1) on the field."""
+        zone = self.zone[card]
+        if zone in FIELD_ROWS and is_normal(L.card_code(card)):
+            return self.polymorphed_number(card, zone - L.Z_ROW0)
         return self.original_number(card)
 
     def row_sum(self, player: int, row: int) -> int:
@@ -176,6 +190,12 @@ class Match:
                 self.phase = L.PH_DISCARD
                 self.decider = player
                 return
+        self._after_hand_check()
+
+    def _after_hand_check(self) -> None:
+        """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
+        if self.rules.reading("FA-4") == "preparation":
+            self._mandatory_effects()
         self._draw_phase()
 
     def _draw_phase(self) -> None:
@@ -200,6 +220,8 @@ class Match:
             self.events.append("p%d draws %s" % (player, " ".join(A.card_text(c, player) for c in drawn)))
         self.phase = L.PH_PLACEMENT
         self.decider = player
+        if self.rules.reading("FA-4") == "placement_start":
+            self._mandatory_effects()
 
     def _end_turn(self) -> None:
         self.turn += 1
@@ -219,7 +241,7 @@ class Match:
         if self.phase == L.PH_DISCARD:
             return sorted(A.encode(A.DISCARD, c) for c in self.hand(self.decider))
         if self.phase == L.PH_PLACEMENT:
-            return sorted([A.encode(A.END)] + self._placement_actions())
+            return sorted([A.encode(A.END)] + self._placement_actions() + self._dispel_actions())
         return sorted([A.encode(A.END)] + self._attack_actions())
 
     def _placement_actions(self) -> list[int]:
@@ -290,13 +312,15 @@ class Match:
             raise IllegalActionError("action '%s' is not legal for p%d here; legal: %s." % (
                 A.to_text(action, self.decider), self.decider,
                 ", ".join(A.to_text(a, self.decider) for a in legal) or "none (the match is over)"))
-        kind, a, b, _ = A.decode(action)
+        kind, a, b, c = A.decode(action)
         if kind == A.DISCARD:
             self._discard(a)
         elif kind == A.PLACE_NORMAL:
             self._place_normal(a, b)
         elif kind == A.PLACE_FACE:
             self._place_face(a, b)
+        elif kind == A.DISPEL:
+            self._dispel(a, b, c)
         elif kind == A.END and self.phase == L.PH_PLACEMENT:
             self.phase = L.PH_ATTACK
         elif kind == A.END:
@@ -322,7 +346,7 @@ class Match:
         if position + 1 < len(candidates):
             self._preparation(candidates[position + 1])
         else:
-            self._draw_phase()
+            self._after_hand_check()
 
     def _place_normal(self, card: int, row: int) -> None:
         """F-PLC-1, F-PLC-2."""
@@ -331,6 +355,7 @@ class Match:
         self.normal_placed.add(row)
         self.events.append("p%d places %s in %s (sum %d)" % (
             player, A.card_text(card, player), A.row_text(row), self.row_sum(player, row)))
+        self._check_destiny(player)
 
     def _place_face(self, card: int, displaced: int) -> None:
         """F-PLC-3, F-PLC-5: a full row first loses the displaced face card."""
@@ -343,16 +368,13 @@ class Match:
         self._enter_row(card, player, row)
         self.face_placed.add(row)
         self.events.append("p%d places face card %s in %s" % (player, A.card_text(card, player), A.row_text(row)))
+        if rank_of(L.card_code(card)) == JACK and self.is_human(player):
+            self.counters[L.CT_POLYMORPH_PLACED] += 1
+        self._check_destiny(player)
 
     def smallest_normal(self, player: int, row: int) -> int:
         """F-ATK-5 with FA-6: smallest effective, then original number, then earliest placed."""
-        cards = self.normals_in_row(player, row)
-        key = lambda c: (self.effective_number(c), self.original_number(c))
-        best = min(key(c) for c in cards)
-        tied = [c for c in cards if key(c) == best]
-        if len(tied) > 1 and self.rules.reading("FA-6") == "random":
-            return tied[self.rng.below(len(tied))]
-        return min(tied, key=lambda c: self.order[c])
+        return self.pick(self.normals_in_row(player, row), self.smallest_key)
 
     def _attack(self, row: int, target: int) -> None:
         """F-ATK-3..7 and F-TGT-4 (doubling)."""
@@ -384,7 +406,16 @@ class Match:
         self._damage(defender, damage)
 
     # ---- card movement and life ------------------------------------------------------
+    def _touch(self) -> None:
+        self._memo.clear()
+
+    def _set_ctrl(self, card: int, player: int) -> None:
+        """A card changes sides on the field (stolen, swapped, split): same row index."""
+        self.ctrl[card] = player
+        self._touch()
+
     def _move(self, card: int, zone: int, ctrl: int) -> None:
+        self._touch()
         self.zone[card] = zone
         self.ctrl[card] = ctrl
         if zone not in FIELD_ROWS and zone != L.Z_EXTRA:
@@ -401,6 +432,7 @@ class Match:
         """F-ZONE-4 / FA-14: to the owner's graveyard, or the controller's."""
         pile_owner = L.card_owner(card) if self.rules.reading("FA-14") == "owner" else self.ctrl[card]
         self._move(card, L.Z_GRAVE, pile_owner)
+        self._face_left_field(card)
 
     def _damage(self, player: int, amount: int) -> None:
         self.life[player] -= amount
@@ -451,8 +483,8 @@ class Match:
             state[L.S_FACTION + p] = self.faction[p]
             state[L.S_START_LIFE + p] = self.start_life[p]
             state[L.S_DECK_COUNT + p] = len(self.deck[p])
-            for i, card in enumerate(self.deck[p]):
-                state[L.S_DECK + p * L.CARDS_PER_PLAYER + i] = card
+            start = L.S_DECK + p * L.CARDS_PER_PLAYER
+            state[start:start + len(self.deck[p])] = self.deck[p]
         state[L.S_NORMAL_PLACED] = sum(1 << r for r in self.normal_placed)
         state[L.S_FACE_PLACED] = sum(1 << r for r in self.face_placed)
         state[L.S_HEARTS_USED] = self.hearts_used
@@ -462,9 +494,8 @@ class Match:
         state[L.S_K_USED] = sum(1 << r for r in self.k_used)
         state[L.S_PENDING:L.S_PENDING + L.N_PENDING] = self.pending
         state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] = self.counters
-        for card, zone in self.zone.items():
-            state[L.C_ZONE + card] = zone
-            state[L.C_CTRL + card] = self.ctrl[card]
-            state[L.C_ORDER + card] = self.order[card]
-            state[L.C_ARRIVAL + card] = self.arrival[card]
+        cards = np.fromiter(self.zone.keys(), dtype=np.int64, count=len(self.zone))
+        for base, table in ((L.C_ZONE, self.zone), (L.C_CTRL, self.ctrl), (L.C_ORDER, self.order),
+                            (L.C_ARRIVAL, self.arrival)):
+            state[base + cards] = np.fromiter((table[c] for c in self.zone), dtype=np.int64, count=len(cards))
         return state

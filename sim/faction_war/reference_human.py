@@ -1,0 +1,261 @@
+"""Reference engine, part 2: the Human faction and the ♥ Dispeller (§5, F-HRT-1).
+
+A mixin of `reference.Match`: the core calls these hooks at fixed points
+(effective numbers, the preparation phase, placement actions, cards leaving
+the field, after each placement). Kept apart so each faction's rules read as
+one piece; the numba kernel mirrors them in `kernel.py`.
+
+Readings chosen where the reference is silent (also in docs/rules-notes.md):
+- Cards moved between fields (stolen, swapped, split) keep their placement
+  `order` and `arrival`: "earliest placed" stays the moment it was placed.
+- Polymorph's "largest" uses original number then earliest placement, never
+  a random draw (FA-6 "random" would re-draw on every look at a row).
+- With more than two face cards per row (a config above the source's 2), the
+  two earliest-placed different face cards form the combination.
+"""
+
+from __future__ import annotations
+
+from sim.cards import HEART, JACK, KING, QUEEN, is_face, is_normal, rank_of, suit_of
+from sim.faction_war import actions as A
+from sim.faction_war import layout as L
+
+COMBO_COUNTERS = {(JACK, QUEEN): L.CT_COMBO_JQ, (JACK, KING): L.CT_COMBO_JK, (QUEEN, KING): L.CT_COMBO_QK}
+BOTH_PLAYERS = A.BOTH_PLAYERS
+
+
+class HumanRules:
+    """Human face cards, combinations, penalty, Destiny; the Dispeller for both factions."""
+
+    # ---- which effect a row has ------------------------------------------------------
+    def is_human(self, player: int) -> bool:
+        return self.faction[player] == L.HUMAN
+
+    def human_faces(self, player: int, row: int) -> list[int]:
+        """Face cards of a Human player's row, earliest placed first."""
+        if not self.is_human(player):
+            return []
+        return sorted(self.faces_in_row(player, row), key=lambda c: self.order[c])
+
+    def row_effect(self, player: int, row: int) -> tuple[tuple[int, ...], int]:
+        """F-HUC-1: (ranks of the effect, the turn it became present), or ((), 0).
+
+        Identical face cards act as one; two different ones form a combination
+        (the two earliest-placed different ranks), present from the later arrival.
+        """
+        first_of_rank: dict[int, int] = {}
+        for card in self.human_faces(player, row):
+            first_of_rank.setdefault(rank_of(L.card_code(card)), card)
+        if not first_of_rank:
+            return (), 0
+        cards = list(first_of_rank.values())[:2]
+        ranks = tuple(sorted(rank_of(L.card_code(c)) for c in cards))
+        return ranks, max(self.arrival[c] for c in cards)
+
+    # ---- F-HUJ-1 Polymorph ---------------------------------------------------------------
+    def polymorph_j_order(self, row: int) -> int:
+        """Placement order of the earliest J polymorphing this row index, or 0."""
+        orders = []
+        for player in (0, 1):
+            ranks, _ = self.row_effect(player, row)
+            if ranks == (JACK,):
+                orders += [self.order[c] for c in self.human_faces(player, row)]
+        return min(orders) if orders else 0
+
+    def polymorphed_number(self, card: int, row: int) -> int:
+        """F-HUJ-1 / FA-26: 1 for every normal card of both rows but the largest."""
+        key = ("polymorph", row)
+        if key not in self._memo:
+            self._memo[key] = self._polymorph_targets(row)
+        return 1 if card in self._memo[key] else self.original_number(card)
+
+    def _polymorph_targets(self, row: int) -> frozenset:
+        """The cards of this row index that Polymorph turns into 1s (maybe none)."""
+        j_order = self.polymorph_j_order(row)
+        if not j_order:
+            return frozenset()
+        on_arrival = self.rules.reading("FA-26") == "on_arrival"
+        affected = [c for p in (0, 1) for c in self.normals_in_row(p, row)
+                    if not on_arrival or self.order[c] < j_order]
+        if not affected:
+            return frozenset()
+        largest = min(affected, key=lambda c: (-self.original_number(c), self.order[c]))
+        return frozenset(c for c in affected if c != largest)
+
+    # ---- card choice with FA-6 ------------------------------------------------------------
+    def pick(self, cards: list[int], key) -> int:
+        """The card with the smallest key; ties by FA-6 (earliest placed, or random)."""
+        best = min(key(c) for c in cards)
+        tied = sorted(c for c in cards if key(c) == best)
+        if len(tied) > 1 and self.rules.reading("FA-6") == "random":
+            return tied[self.rng.below(len(tied))]
+        return min(tied, key=lambda c: self.order[c])
+
+    def largest_key(self, card: int):
+        return (-self.effective_number(card), -self.original_number(card))
+
+    def smallest_key(self, card: int):
+        return (self.effective_number(card), self.original_number(card))
+
+    # ---- mandatory each-own-turn effects (F-TURN-5, FA-4) --------------------------------------
+    def _mandatory_effects(self) -> None:
+        """Human Q, K and combinations of the turn player, rows 1 → 3."""
+        player = self.active
+        if not self.is_human(player):
+            return
+        for row in range(3):
+            ranks, present_since = self.row_effect(player, row)
+            if not ranks or ranks == (JACK,) or present_since >= self.turn:  # F-TURN-6
+                continue
+            if ranks == (QUEEN,):
+                self._mind_magic(player, row)
+            elif ranks == (KING,):
+                self._self_destruct(player, row)
+            elif ranks == (JACK, QUEEN):
+                self._combo_swap(player, row)
+            elif ranks == (JACK, KING):
+                self._combo_cull(player, row)
+            else:
+                self._combo_pool(player, row)
+
+    def _mind_magic(self, player: int, row: int) -> None:
+        """F-HUQ-1: steal the opponent's smallest normal card of the row (F-ATK-5 order)."""
+        opponent = 1 - player
+        theirs = self.normals_in_row(opponent, row)
+        if not theirs:
+            return
+        card = self.pick(theirs, self.smallest_key)
+        self._set_ctrl(card, player)
+        self.counters[L.CT_MIND_MAGIC] += 1
+        self.events.append("p%d Mind Magic steals %s into %s" % (player, A.card_text(card, player), A.row_text(row)))
+
+    def _self_destruct(self, player: int, row: int) -> None:
+        """F-HUK-1: the largest normal card of both rows is destroyed."""
+        mine, theirs = self.normals_in_row(player, row), self.normals_in_row(1 - player, row)
+        if not mine or not theirs:
+            return
+        card = self.pick(mine + theirs, self.largest_key)
+        self.counters[L.CT_SELF_DESTRUCT] += 1
+        self.events.append("p%d Self-Destruct destroys %s" % (player, A.card_text(card, player)))
+        self._leave_field(card)
+
+    def _combo_swap(self, player: int, row: int) -> None:
+        """F-HUC-JQ: one random normal card of each side's row changes sides."""
+        mine, theirs = self.normals_in_row(player, row), self.normals_in_row(1 - player, row)
+        if not mine or not theirs:
+            return
+        given = mine[self.rng.below(len(mine))]
+        taken = theirs[self.rng.below(len(theirs))]
+        self._set_ctrl(given, 1 - player)
+        self._set_ctrl(taken, player)
+        self.counters[L.CT_COMBO_JQ] += 1
+        self.events.append("p%d J+Q swaps %s for %s" % (player, A.card_text(given, player), A.card_text(taken, player)))
+
+    def _combo_cull(self, player: int, row: int) -> None:
+        """F-HUC-JK: each side keeps its two largest normal cards of the row."""
+        sides = [self.normals_in_row(player, row), self.normals_in_row(1 - player, row)]
+        if min(len(side) for side in sides) <= 1:
+            return
+        self.counters[L.CT_COMBO_JK] += 1
+        doomed = []
+        for side in sides:
+            first = self.pick(side, self.largest_key)
+            second = self.pick([c for c in side if c != first], self.largest_key)
+            doomed += [c for c in side if c not in (first, second)]
+        self.events.append("p%d J+K culls %d cards" % (player, len(doomed)))
+        for card in doomed:
+            self._leave_field(card)
+
+    def _combo_pool(self, player: int, row: int) -> None:
+        """F-HUC-QK: pool both rows, two random cards to the graveyard, split the rest."""
+        pooled = self.normals_in_row(player, row) + self.normals_in_row(1 - player, row)
+        if not pooled or len(pooled) % 2:
+            return
+        self.counters[L.CT_COMBO_QK] += 1
+        for _ in range(2):
+            card = pooled.pop(self.rng.below(len(pooled)))
+            self.events.append("p%d Q+K sends %s to the graveyard" % (player, A.card_text(card, player)))
+            self._leave_field(card)
+        for i in range(len(pooled) - 1, 0, -1):
+            j = self.rng.below(i + 1)
+            pooled[i], pooled[j] = pooled[j], pooled[i]
+        half = len(pooled) // 2
+        for index, card in enumerate(pooled):
+            self._set_ctrl(card, player if index < half else 1 - player)
+        if pooled:
+            self.events.append("p%d Q+K splits %d cards" % (player, len(pooled)))
+
+    # ---- F-HUP-1 penalty ----------------------------------------------------------------------
+    def _face_left_field(self, card: int) -> None:
+        """F-HUP-1: a Human's own face card leaving the field costs its owner 1 life."""
+        owner = L.card_owner(card)
+        if is_face(L.card_code(card)) and self.is_human(owner):
+            self.counters[L.CT_HUMAN_PENALTY] += 1
+            self._damage(owner, 1)
+
+    # ---- F-HRT-1 Dispeller (both factions) --------------------------------------------------------
+    def _dispel_actions(self) -> list[int]:
+        player = self.decider
+        if self.rules.reading("FA-5") == "one_per_turn" and self.hearts_used >= 1:
+            return []
+        hearts = [c for c in self.hand(player)
+                  if suit_of(L.card_code(c)) == HEART and is_face(L.card_code(c))]
+        if not hearts:
+            return []
+        scope = self.rules.reading("FA-18")
+        targets = []
+        for row in range(3):
+            faces = [self.faces_in_row(p, row) for p in (0, 1)]
+            if scope == "one_player_row":
+                targets += [(p, row) for p in (0, 1) if faces[p]]
+            elif scope == "both_players_row":
+                targets += [(BOTH_PLAYERS, row)] if faces[0] or faces[1] else []
+            else:  # one_card: c is the face card itself
+                targets += [(A.NONE, card) for card in faces[0] + faces[1]]
+        return [A.encode(A.DISPEL, heart, b, c) for heart in hearts for b, c in targets]
+
+    def _dispel(self, heart: int, target: int, where: int) -> None:
+        """F-HRT-1 with FA-18; F-HUP-1 for Human-owned cards and FA-9 for the user."""
+        player = self.decider
+        if target == A.NONE:
+            removed = [where]
+        elif target == BOTH_PLAYERS:
+            removed = self.faces_in_row(0, where) + self.faces_in_row(1, where)
+        else:
+            removed = self.faces_in_row(target, where)
+        self.hearts_used += 1
+        self.counters[L.CT_DISPELS] += 1
+        self.events.append("p%d uses %s: removes %s" % (
+            player, A.card_text(heart, player), " ".join(A.card_text(c, player) for c in removed)))
+        for card in removed:
+            self._leave_field(card)
+        self._move(heart, L.Z_GRAVE, player)
+        if self.is_human(player) and self.rules.reading("FA-9") == "damage":
+            self.counters[L.CT_HUMAN_PENALTY] += 1
+            self._damage(player, 1)
+
+    # ---- F-HUW-1 Destiny ----------------------------------------------------------------------------
+    def _check_destiny(self, player: int) -> None:
+        """F-HUW-1 / FA-10: 8-9-10 (or 10-9-8) and J-Q-K (or K-Q-J) placed this turn."""
+        if not self.is_human(player) or self.phase == L.PH_OVER:
+            return
+        normals, faces = [], []
+        for row in range(3):
+            placed = [c for c in self.row(player, row)
+                      if self.arrival[c] == self.turn and L.card_owner(c) == player]
+            normal = [c for c in placed if is_normal(L.card_code(c))]
+            face = [c for c in placed if is_face(L.card_code(c))]
+            if not normal or not face:
+                return
+            normals.append(normal[0])
+            faces.append(face[0])
+        numbers = tuple(self.original_number(c) for c in normals)
+        ranks = tuple(rank_of(L.card_code(c)) for c in faces)
+        if numbers not in ((8, 9, 10), (10, 9, 8)) or ranks not in ((JACK, QUEEN, KING), (KING, QUEEN, JACK)):
+            return
+        if self.rules.reading("FA-10") == "order":
+            sequence = [self.order[c] for c in normals + faces]
+            if sequence != sorted(sequence):
+                return
+        self.events.append("p%d completes Destiny" % player)
+        self._end(player, L.END_DESTINY)
