@@ -152,3 +152,20 @@ def test_sweep_file_grid_replaces_the_built_in_one_and_ignores_its_rules(tmp_pat
     data = result_json(run(setup))
     assert data["grid_source"] == "default" and data["tweak"]["source"] == "big-die"
     json.dumps(data)  # machine-readable as is
+
+
+def test_figures_replay_exactly_the_compared_matches_for_both_arms(tmp_path):
+    import pandas as pd
+    from sim import aggregate as agg
+    from sim.compare import figures
+
+    result = run(prepare("default", "big-die", game="toy", batch=150, min_matches=300, max_matches=300))
+    shown = figures.write_side_by_side(result, tmp_path / "fig")
+    assert set(shown) >= {"win_rate_vs_life", "match_lengths"}
+    assert all((tmp_path / "fig" / arm / ("%s.png" % name)).is_file() for name in shown for arm in ("base", "tweak"))
+    for arm, column in (("base", agg.P_SUM_A), ("tweak", agg.P_SUM_B)):
+        results = pd.read_parquet(tmp_path / "fig" / ("%s-run" % arm) / "results.parquet")
+        seat0_wins = results[[c for c in results.columns if c.startswith("seat0_")]].sum(axis=1).to_numpy()
+        assert list(results["matches"]) == [300] * len(result.setup.cells)
+        assert np.array_equal(seat0_wins, result.sums[:, agg.METRIC_SEAT0_WIN, column])
+        assert np.array_equal(results["turns_sum"].to_numpy(), result.sums[:, agg.METRIC_TURNS, column])
