@@ -299,3 +299,6 @@ def make_spec() -> GameSpec:
 def register_toy_game() -> None:
     """Make `get_game("toy")` work in this process (idempotent)."""
     register(GAME_NAME, make_spec)
+
+
+register_toy_game()  # importing the module is enough (bench's compile probe, subprocess tests)

@@ -1,0 +1,226 @@
+"""`cardbalance bench`: how fast the engines are, measured in one run.
+
+For each pairing and each mirror strategy pair (random:random,
+greedy:greedy) it measures matches per second on one core for the numba
+engine (`GameSpec.play_batch`) and for the plain-Python reference engine
+(`GameSpec.extra["reference_play_match"]`, one match per call) on the same
+cells, and their ratio; then matches per second on all cores (joblib/loky,
+the sweep's own chunk task, workers already warm); the numba compile time
+cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
+fresh interpreter with the normal cache); and the peak resident memory.
+
+Trade-off: each rate is measured by repeating batches until a time budget
+is spent (`seconds`), so the bench has a predictable run time on any
+machine, at the price of noisier numbers for very slow engines; the number
+of matches behind every rate is reported next to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from sim.errors import CardbalanceError
+from sim.registry import get_game
+from sim.sweep.runner import peak_rss_bytes, play_chunk
+from sim.sweep.seeds import chunk_seed
+
+BENCH_STRATEGIES = ("random", "greedy")
+DEFAULT_SECONDS = 1.0
+DEFAULT_LIFE = 50
+FIRST_BATCH = 32
+ROOT_SEED = 2024
+COMPILE_TIMEOUT_S = 600
+
+
+def _rate_numba(game, rules_array, cell_array, seconds: float) -> tuple[float, int]:
+    """(matches/s, matches) of play_batch on this core, batches doubling until `seconds`."""
+    game.play_batch(rules_array, cell_array, np.uint64(ROOT_SEED), 0, 1)  # compile or load cache
+    played, batch, started = 0, FIRST_BATCH, time.perf_counter()
+    while True:
+        game.play_batch(rules_array, cell_array, np.uint64(ROOT_SEED), played, batch)
+        played += batch
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return played / elapsed, played
+        batch = min(batch * 2, max(FIRST_BATCH, int(played / elapsed * (seconds - elapsed)) + 1))
+
+
+def _rate_reference(reference, rules, cell_array, seconds: float) -> tuple[float, int]:
+    from sim.rng import match_seed
+    played, started = 0, time.perf_counter()
+    while True:
+        reference(rules, cell_array, match_seed(ROOT_SEED, played))
+        played += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return played / elapsed, played
+
+
+def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float) -> tuple[float, int, int]:
+    """(matches/s, matches, workers) over all cores, after a warm-up that starts the workers."""
+    import joblib
+    workers = joblib.cpu_count() if jobs == -1 else jobs
+    # chunks of about 0.1 s each, enough of them to keep every worker busy for `seconds`
+    chunk = max(1, int(per_core_rate * 0.1))
+    n_chunks = max(workers * 2, int(round(seconds / 0.1)) * workers)
+    parallel = joblib.Parallel(n_jobs=workers, backend="loky")
+
+    def tasks(count, offset):
+        for k in range(count):
+            rules_array, cell_array = cells[k % len(cells)]
+            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
+                                             chunk_seed(ROOT_SEED, k % len(cells), offset + k), chunk, 0, k)
+
+    parallel(tasks(workers * 2, 10**6))  # start the workers, load the kernels from the cache
+    started = time.perf_counter()
+    results = parallel(tasks(n_chunks, 0))
+    elapsed = time.perf_counter() - started
+    played = sum(int(vector[0]) for _, _, vector, _ in results)
+    return played / elapsed, played, workers
+
+
+_COMPILE_PROBE = """
+import json, sys, time
+sys.path[:0] = {path!r}
+started = time.perf_counter()
+import importlib
+for module in {modules!r}:
+    importlib.import_module(module)
+from sim.registry import get_game
+import numpy as np
+game = get_game({game!r})
+rules = game.load_rules({rules!r})
+cell = game.cell_array(0, 0, {life}, {life}, 0, {strategy}, {strategy})
+imported = time.perf_counter()
+game.play_batch(rules.to_array(), cell, np.uint64(1), 0, 1)
+done = time.perf_counter()
+print(json.dumps({{"import_s": imported - started, "first_batch_s": done - imported}}))
+"""
+
+
+def _compile_probe(game, rules_name: str, life: int, cold: bool) -> dict:
+    """Import time and first-batch time (compile or cache load) in a fresh interpreter."""
+    modules = [game.extra["module"]] if game.extra.get("module") else []
+    code = _COMPILE_PROBE.format(path=[p for p in sys.path if p], modules=modules, game=game.name,
+                                 rules=rules_name, life=life, strategy=0)
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory(prefix="cardbalance-numba-cold-") as empty_cache:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = empty_cache
+        try:
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                                 timeout=COMPILE_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return {"error": "timed out after %d s" % COMPILE_TIMEOUT_S}
+    if out.returncode != 0:
+        last = (out.stderr.strip().splitlines() or ["exit code %d" % out.returncode])[-1]
+        return {"error": last}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, reference_seconds: float | None = None,
+              pairings=None, strategies=BENCH_STRATEGIES, life: int = DEFAULT_LIFE, rules_name: str = "default",
+              jobs: int = -1, all_cores_seconds: float = 3.0, compile_times: bool = True) -> dict:
+    """Measure everything; returns a JSON-ready dict (see `format_report`)."""
+    game = get_game(game_name)
+    if seconds <= 0 or all_cores_seconds <= 0:
+        raise CardbalanceError("--seconds must be a positive number of seconds (got %g)." % min(seconds, all_cores_seconds))
+    if isinstance(life, bool) or not isinstance(life, int) or life < 1:
+        raise CardbalanceError("--life must be a positive integer (got %r)." % (life,))
+    if jobs == 0 or jobs < -1:
+        raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % jobs)
+    reference_seconds = seconds if reference_seconds is None else reference_seconds
+    pairings = list(pairings or game.pairings)
+    for pairing in pairings:
+        if pairing not in game.pairings:
+            raise CardbalanceError("pairing '%s' is unknown for %s; known pairings: %s."
+                                   % (pairing, game.name, ", ".join(game.pairings)))
+    strategy_ids = {name: game.strategy_id(name) for name in strategies}
+    rules = game.load_rules(rules_name)
+    rules_array = np.ascontiguousarray(rules.to_array())
+    reference = game.extra.get("reference_play_match")
+
+    started = time.perf_counter()
+    rows, cells = [], []
+    for pairing in pairings:
+        faction0, faction1 = game.pairings[pairing]
+        for name, strategy in strategy_ids.items():
+            cell_array = np.ascontiguousarray(game.cell_array(faction0, faction1, life, life, 0, strategy, strategy))
+            cells.append((rules_array, cell_array))
+            numba_rate, numba_matches = _rate_numba(game, rules_array, cell_array, seconds)
+            row = {"pairing": pairing, "strategies": "%s:%s" % (name, name),
+                   "numba_matches_per_s": round(numba_rate, 1), "numba_matches": numba_matches,
+                   "reference_matches_per_s": None, "reference_matches": 0, "ratio": None}
+            if reference is not None:
+                reference_rate, reference_matches = _rate_reference(reference, rules, cell_array, reference_seconds)
+                row.update(reference_matches_per_s=round(reference_rate, 2), reference_matches=reference_matches,
+                           ratio=round(numba_rate / reference_rate, 1))
+            rows.append(row)
+    per_core = float(np.mean([row["numba_matches_per_s"] for row in rows]))
+    all_rate, all_matches, workers = _rate_all_cores(game, cells, jobs, all_cores_seconds, per_core)
+    compile_info = {}
+    if compile_times:
+        compile_info = {"cold": _compile_probe(game, rules_name, life, cold=True),
+                        "cached": _compile_probe(game, rules_name, life, cold=False)}
+    import numba
+    return {
+        "game": game.name, "behaviour_version": game.behaviour_version, "rules": rules_name,
+        "rules_hash": rules.stable_hash(), "life": life, "seconds_per_measurement": seconds,
+        "per_core": rows,
+        "reference_engine": "available" if reference is not None else
+        "not provided by this game (GameSpec.extra['reference_play_match'])",
+        "all_cores": {"workers": workers, "matches_per_s": round(all_rate, 1), "matches": all_matches,
+                      "cells": "every (pairing, mirror strategy) above, in turn"},
+        "compile": compile_info,
+        "peak_rss_bytes": peak_rss_bytes(),
+        "wall_s": round(time.perf_counter() - started, 2),
+        "machine": {"cpu_count": os.cpu_count(), "python": sys.version.split()[0], "numba": numba.__version__,
+                    "numpy": np.__version__},
+    }
+
+
+def _mib(value) -> str:
+    return "%.0f MiB" % (value / 2**20)
+
+
+def format_report(result: dict) -> str:
+    """The bench as a plain-text table."""
+    lines = ["cardbalance bench: %s (behaviour %d, rules %s %s), life %d, %.1f s per measurement" % (
+        result["game"], result["behaviour_version"], result["rules"], result["rules_hash"], result["life"],
+        result["seconds_per_measurement"])]
+    header = "%-16s %-16s %16s %16s %8s" % ("pairing", "strategies", "numba m/s/core", "reference m/s", "ratio")
+    lines += ["", header, "-" * len(header)]
+    for row in result["per_core"]:
+        reference = "-" if row["reference_matches_per_s"] is None else "%.1f" % row["reference_matches_per_s"]
+        ratio = "-" if row["ratio"] is None else "%.0fx" % row["ratio"]
+        lines.append("%-16s %-16s %16.0f %16s %8s" % (row["pairing"], row["strategies"], row["numba_matches_per_s"],
+                                                        reference, ratio))
+    if result["reference_engine"] != "available":
+        lines.append("reference engine: %s" % result["reference_engine"])
+    everything = result["all_cores"]
+    lines += ["", "all cores: %.0f matches/s with %d workers (%d matches)" % (
+        everything["matches_per_s"], everything["workers"], everything["matches"])]
+    for kind in ("cold", "cached"):
+        info = result["compile"].get(kind)
+        if info is None:
+            continue
+        if "error" in info:
+            lines.append("compile %s: failed (%s)" % (kind, info["error"]))
+        else:
+            lines.append("compile %-6s first batch %.2f s (after %.2f s of imports)" % (
+                kind + ":", info["first_batch_s"], info["import_s"]))
+    rss = result["peak_rss_bytes"]
+    lines.append("peak RSS: this process %s, largest finished child (compile probes) %s" % (_mib(rss["self"]), _mib(rss["children"])))
+    lines.append("bench wall time: %.1f s" % result["wall_s"])
+    return "\n".join(lines)
+
+
+def to_json(result: dict) -> str:
+    return json.dumps(result, indent=2)

@@ -1,0 +1,47 @@
+"""`cardbalance bench`: engine speed (numba vs reference), all-core throughput, compile times, memory."""
+
+from __future__ import annotations
+
+import argparse
+
+ORDER = 60
+
+EPILOG = """examples:
+  cardbalance bench                       about a minute: every pairing, random and greedy mirrors
+  cardbalance bench --json > bench.json   the same, for machines
+  cardbalance bench --seconds 5 --all-cores-seconds 20
+                                          longer, steadier measurements
+  cardbalance bench --pairings human_vs_alien --no-compile
+                                          one pairing, skip the cold-compile probe (~15 s)
+"""
+
+
+def add_parser(subparsers):
+    parser = subparsers.add_parser(
+        "bench", help="measure matches/s (numba and reference engines), compile times and memory",
+        description="Measure matches per second per core on the numba engine and the reference engine "
+                    "(and their ratio) for random and greedy mirror matches of each pairing, matches per second "
+                    "on all cores, numba compile time cold and cached, and peak memory.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="faction_war", help="game to measure (default faction_war)")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="time spent on each per-core measurement, each engine (default 1)")
+    parser.add_argument("--all-cores-seconds", type=float, default=3.0,
+                        help="time spent on the all-cores measurement (default 3)")
+    parser.add_argument("--pairings", nargs="+", help="pairings to measure (default: all of the game's)")
+    parser.add_argument("--life", type=int, default=50, help="starting life of both players (default 50)")
+    parser.add_argument("--rules", default="default", help="rules preset or TOML file (default: default)")
+    parser.add_argument("--jobs", type=int, default=-1, help="workers for the all-cores measurement (default -1: all)")
+    parser.add_argument("--no-compile", action="store_true", help="skip the cold and cached compile probes")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    return parser
+
+
+def run(args) -> int:
+    from sim.bench import format_report, run_bench, to_json
+
+    result = run_bench(args.game, seconds=args.seconds, pairings=args.pairings, life=args.life,
+                       rules_name=args.rules, jobs=args.jobs, all_cores_seconds=args.all_cores_seconds,
+                       compile_times=not args.no_compile)
+    print(to_json(result) if args.json else format_report(result))
+    return 0

@@ -1,0 +1,38 @@
+"""`cardbalance bench` on the toy game: every measurement is present and consistent (no timing asserts)."""
+
+import json
+
+import pytest
+
+from sim.bench import format_report, run_bench
+from sim.cli import main
+from sim.errors import CardbalanceError
+
+
+def test_bench_measures_both_engines_all_cores_compile_and_memory(toy_game):
+    result = run_bench("toy", seconds=0.05, all_cores_seconds=0.2, jobs=2)
+    rows = result["per_core"]
+    assert [(row["pairing"], row["strategies"]) for row in rows] == [
+        (pairing, "%s:%s" % (s, s)) for pairing in toy_game.pairings for s in ("random", "greedy")]
+    for row in rows:
+        assert row["numba_matches"] > 0 and row["reference_matches"] > 0
+        assert row["ratio"] == pytest.approx(row["numba_matches_per_s"] / row["reference_matches_per_s"], rel=0.01, abs=0.1)
+    assert result["all_cores"]["workers"] == 2 and result["all_cores"]["matches"] > 0
+    for kind in ("cold", "cached"):  # fresh interpreters: empty NUMBA_CACHE_DIR, then the normal cache
+        assert set(result["compile"][kind]) == {"import_s", "first_batch_s"}, result["compile"][kind]
+    assert result["peak_rss_bytes"]["self"] > 0
+    json.loads(json.dumps(result))
+    text = format_report(result)
+    assert "numba m/s/core" in text and "compile cold:" in text and "peak RSS" in text
+
+
+def test_bench_cli_json_and_bad_input(capsys, toy_game):
+    assert main(["bench", "--game", "toy", "--seconds", "0.02", "--all-cores-seconds", "0.1", "--jobs", "1",
+                 "--pairings", "red_vs_blue", "--no-compile", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [row["pairing"] for row in result["per_core"]] == ["red_vs_blue", "red_vs_blue"]
+    assert result["compile"] == {}
+    assert main(["bench", "--game", "toy", "--pairings", "red_vs_green"]) == 2
+    assert "pairing 'red_vs_green' is unknown" in capsys.readouterr().err
+    with pytest.raises(CardbalanceError, match="--life must be a positive integer"):
+        run_bench("toy", life=0)
