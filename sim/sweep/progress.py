@@ -41,6 +41,10 @@ class Progress:
         self.started = time.monotonic()
         self.matches_at_start = 0
         self._last_draw = 0.0
+        # the rate is measured from the first finished chunk on, so that worker
+        # start-up and compilation do not make the first ETA absurd
+        self._rate_since = None
+        self._rate_base = 0
 
     def schedule(self, matches: int) -> None:
         """More matches were scheduled (a round, or resume found some done)."""
@@ -52,6 +56,9 @@ class Progress:
         self.cells_done = cells_done
 
     def advance(self, matches: int, cells_done: int) -> None:
+        if self._rate_since is None and matches:
+            self._rate_since = time.monotonic()
+            self._rate_base = self.matches_done + matches
         self.matches_done += matches
         self.cells_done = cells_done
         self._draw(force=False)
@@ -64,11 +71,15 @@ class Progress:
 
     def status(self) -> tuple[str, float]:
         """(status line, fraction of scheduled matches done)."""
-        elapsed = time.monotonic() - self.started
-        new_matches = self.matches_done - self.matches_at_start
-        rate = new_matches / elapsed if elapsed > 0 else 0.0
+        now = time.monotonic()
+        elapsed = now - self.started
         remaining = max(self.matches_total - self.matches_done, 0)
-        eta = _duration(remaining / rate) if rate > 0 else "?"
+        if self._rate_since is not None and now - self._rate_since > 0.5 and self.matches_done > self._rate_base:
+            rate = (self.matches_done - self._rate_base) / (now - self._rate_since)
+            eta = _duration(remaining / rate)
+        else:  # too early to tell
+            rate = (self.matches_done - self.matches_at_start) / elapsed if elapsed > 0 else 0.0
+            eta = "0s" if remaining == 0 else "?"
         fraction = self.matches_done / self.matches_total if self.matches_total else 0.0
         return "cells %d/%d  matches %d/%d  %.0f matches/s  elapsed %s  ETA %s" % (
             self.cells_done, self.total_cells, self.matches_done, self.matches_total, rate,
