@@ -62,7 +62,8 @@ def _interval(row, low_key: str, high_key: str) -> str:
     if low is None or high is None:
         return "–"
     if _is_rate(row):
-        return "[%.1f, %.1f]" % (100 * low, 100 * high)
+        digits = 2 if high < 0.01 else 1  # rare events: 0.0 % [0.0, 0.02] rather than [0.0, 0.0]
+        return "[%.*f, %.*f]" % (digits, 100 * low, digits, 100 * high)
     return "[%.2f, %.2f]" % (low, high)
 
 
@@ -128,6 +129,8 @@ def render(data: dict, figures: dict | None = None) -> str:
         lines.append("TWEAK changes: " + ("; ".join("`%s`" % c for c in changes) if changes else
                                           "nothing (identical rules: every paired delta is exactly 0)") + ".")
         lines.append("")
+    for note in data.get("notes") or ():
+        lines += ["Note: " + note, ""]
     if data["mode"] == "paired":
         design = ("Paired design (common random numbers): match *i* of BASE and match *i* of TWEAK start from the "
                   "same shuffled decks, seats and generator state.")
@@ -161,9 +164,12 @@ def render(data: dict, figures: dict | None = None) -> str:
         if cell["pairing"] not in pairings:
             pairings.append(cell["pairing"])
     life_scopes = [scope for scope in by_scope if "@life" in scope]
+    # With one starting life per pairing the pairing rows would repeat the life rows.
+    one_life = len({scope.split("@", 1)[1] for scope in life_scopes}) <= 1
     lines += ["### Faction win rate per pairing and life", "",
               "Seat 0's faction (the first name of the pairing), both first-player orders pooled.", ""]
-    win_rows = [dict(by_scope[scope]["winrate"], scope=scope) for scope in pairings + life_scopes
+    win_scopes = life_scopes if one_life else pairings + life_scopes
+    win_rows = [dict(by_scope[scope]["winrate"], scope=scope) for scope in win_scopes
                 if "winrate" in by_scope.get(scope, {})]
     lines += _table(win_rows, "scope", "scope", paired) + [""]
     lines += ["### First-player advantage", "",

@@ -18,7 +18,7 @@ from sim.errors import CardbalanceError
 ORDER = 20
 EXAMPLES = """examples:
   cardbalance compare default deck-out-draw
-        paired comparison on the built-in grid (every pairing, life 50, greedy:greedy,
+        paired comparison on the built-in grid (every pairing at the rules' life, greedy:greedy,
         both first-player orders); prints a Markdown summary
   cardbalance compare default tweak.toml --fail-if 'human_vs_alien.winrate.delta > 0.02' \\
         --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
@@ -41,8 +41,9 @@ gate expressions (docs/ci-gate.md):
 def add_parser(subparsers):
     parser = subparsers.add_parser(
         "compare", help="compare two rule sets with paired matches; CI gate with exit codes",
-        description="Play BASE and TWEAK rules on the same grid with common random numbers and report "
-                    "every balance metric's paired difference with its interval.",
+        description="Play BASE and TWEAK rules on the same grid with common random numbers (match i of\n"
+                    "both arms starts from the same seed) and report every balance metric's paired\n"
+                    "difference with its interval; gate the result with --fail-if expressions.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("arms", nargs="+", metavar="RULES",
                         help="BASE TWEAK (presets or TOML files); BASE alone with --write-baseline; "
