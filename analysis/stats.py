@@ -72,3 +72,32 @@ def half_width(successes, trials, z: float = Z95):
     """Half the width of the Wilson interval (the 'precision' of a rate)."""
     low, high = wilson_interval(successes, trials, z)
     return (np.asarray(high) - np.asarray(low)) / 2.0
+
+
+def stratified_rate(successes, trials, z: float = Z95):
+    """Equal-weight rate over strata (here: the two first-player orders) with a Wilson interval.
+
+    The estimate is the plain mean of the strata's rates (strata without trials
+    are left out), so a stratum that happened to get more matches — precision
+    rounds add matches per cell — cannot tilt it. The interval is Wilson's at
+    the Kish effective sample size n_eff = p(1−p) / Var(p̂), Var(p̂) = Σ p_i(1−p_i)/n_i / k²
+    (Wilson with a design-effect-adjusted n, as recommended for survey
+    proportions by Korn & Graubard 1998 and Dean & Pagano 2015). With equal
+    strata of equal rates it is exactly the pooled Wilson interval; when every
+    stratum is at 0 or 1 the variance vanishes and n_eff falls back to Σ n_i.
+
+    Returns (rate, low, high, n_eff); (NaN, 0, 1, 0) when no stratum has trials.
+    """
+    successes = np.asarray(successes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    used = trials > 0
+    if not used.any():
+        return float("nan"), 0.0, 1.0, 0.0
+    p = successes[used] / trials[used]
+    k = used.sum()
+    estimate = float(p.mean())
+    variance = float(np.sum(p * (1.0 - p) / trials[used]) / (k * k))
+    total = float(trials[used].sum())
+    n_eff = estimate * (1.0 - estimate) / variance if variance > 0 else total
+    low, high = wilson_interval(estimate * n_eff, n_eff, z)
+    return estimate, low, high, n_eff

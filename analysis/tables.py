@@ -6,7 +6,11 @@ simulation. Every rate carries a 95 % Wilson interval as `<rate>_low` and
 
 Most tables are per *group* — a pairing at given starting lives, strategies
 and rule set with both first-player orders pooled (the verdict's unit; see
-analysis/verdict.py for why pooling). `cells` keeps the raw per-cell view
+analysis/verdict.py for why pooling). Pooled *rates* weight the two
+first-player orders equally (`stats.stratified_rate`): precision rounds may
+give one order more matches, and a plain pooled ratio would then mix the
+first-player advantage into the faction rate. Pooled *counts* are plain
+sums. `cells` keeps the raw per-cell view
 (one row per first-player order). Tables carry two label columns for
 display: `life` ("50", or "30/60" when the seats start unequal) and
 `variant` ("greedy:greedy default" — strategies and rules, for runs that
@@ -75,6 +79,31 @@ def grouped_sums(run: Run) -> pd.DataFrame:
     return _sort(run, _labels(sums))
 
 
+def _cell_frame(run: Run) -> pd.DataFrame:
+    return _with_outcome_totals(run, run.results)
+
+
+def pooled_rates(cell_frame: pd.DataFrame, successes, trials: str, name: str) -> pd.DataFrame:
+    """Per group: `name`, `name_low`, `name_high` — the first-player orders weighted equally
+    (analysis.stats.stratified_rate). `successes` is a column name or a Series aligned with
+    `cell_frame`."""
+    frame = cell_frame[GROUP].copy()
+    frame["_s"] = (cell_frame[successes] if isinstance(successes, str) else successes).to_numpy(dtype=float)
+    frame["_n"] = cell_frame[trials].to_numpy(dtype=float)
+    rows = []
+    for keys, part in frame.groupby(GROUP, sort=False, dropna=False):
+        estimate, low, high, _ = stats.stratified_rate(part["_s"].to_numpy(), part["_n"].to_numpy())
+        rows.append((*keys, estimate, low, high))
+    return pd.DataFrame(rows, columns=[*GROUP, name, name + "_low", name + "_high"])
+
+
+def _add_pooled(table: pd.DataFrame, cell_frame: pd.DataFrame, name: str, successes, trials: str) -> pd.DataFrame:
+    rates = pooled_rates(cell_frame, successes, trials, name)
+    merged = table.merge(rates, on=GROUP, how="left", validate="many_to_one")
+    merged.index = table.index
+    return merged
+
+
 def _faction_labels(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
     frame["faction0_name"] = frame["faction0"].map(run.faction_label)
     frame["faction1_name"] = frame["faction1"].map(run.faction_label)
@@ -112,10 +141,11 @@ def win_rates(run: Run) -> pd.DataFrame:
     """Per pairing and life: each seat's win rate, the draw rate (all over matches)
     and seat 0's decisive share (wins over decided matches), pooled over first player."""
     frame = _faction_labels(run, grouped_sums(run))
-    stats.add_rate_columns(frame, "seat0_win_rate", "seat0_wins", "matches")
-    stats.add_rate_columns(frame, "seat1_win_rate", "seat1_wins", "matches")
-    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
-    stats.add_rate_columns(frame, "seat0_share", "seat0_wins", "decisive")
+    cell_frame = _cell_frame(run)
+    frame = _add_pooled(frame, cell_frame, "seat0_win_rate", "seat0_wins", "matches")
+    frame = _add_pooled(frame, cell_frame, "seat1_win_rate", "seat1_wins", "matches")
+    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
+    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive")
     columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
                "seat0_wins", "seat1_wins", "draws", "decisive"]
     rates = [c for c in frame.columns if c.startswith(("seat0_win_rate", "seat1_win_rate", "draw_rate", "seat0_share"))]
@@ -131,9 +161,10 @@ def first_player_advantage(run: Run) -> pd.DataFrame:
     advantage is taken over decided matches.
     """
     frame = _faction_labels(run, grouped_sums(run))
-    stats.add_rate_columns(frame, "first_share", "first_player_wins", "decisive")
-    stats.add_rate_columns(frame, "first_win_rate", "first_player_wins", "matches")
-    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    cell_frame = _cell_frame(run)
+    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive")
+    frame = _add_pooled(frame, cell_frame, "first_win_rate", "first_player_wins", "matches")
+    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     for suffix in ("", "_low", "_high"):
         frame["advantage" + suffix] = frame["first_share" + suffix] - 0.5
     columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
@@ -146,6 +177,7 @@ def first_player_advantage(run: Run) -> pd.DataFrame:
 def special_victories(run: Run) -> pd.DataFrame:
     """Per pairing, life, special end type and winning seat (with its faction): frequency over all matches."""
     frame = _faction_labels(run, grouped_sums(run))
+    cell_frame = _cell_frame(run)
     rows = []
     for end in run.special_end_types:
         for seat in (0, 1):
@@ -156,13 +188,13 @@ def special_victories(run: Run) -> pd.DataFrame:
             part["faction_name"] = frame["faction%d_name" % seat]
             column = "seat%d_%s" % (seat, end)
             part["count"] = frame[column] if column in frame else 0
-            rows.append(part)
+            successes = cell_frame[column] if column in cell_frame else pd.Series(0, index=cell_frame.index)
+            rows.append(_add_pooled(part, cell_frame, "rate", successes, "matches"))
     if not rows:
         columns = [*GROUP, *LABELS, "mirror", "matches", "end_type", "seat", "faction", "faction_name",
                    "count", "rate", "rate_low", "rate_high"]
         return pd.DataFrame(columns=columns)
     table = pd.concat(rows, ignore_index=True)
-    stats.add_rate_columns(table, "rate", "count", "matches")
     ends = {end: i for i, end in enumerate(run.special_end_types)}
     table = table.assign(_end_rank=table["end_type"].map(ends))
     return _sort(run, table, extra=["_end_rank", "seat"]).drop(columns="_end_rank")
@@ -171,6 +203,7 @@ def special_victories(run: Run) -> pd.DataFrame:
 def win_types(run: Run) -> pd.DataFrame:
     """Per pairing and life: how matches ended — outcome (seat0 / seat1 / draw) × end type."""
     frame = grouped_sums(run)
+    cell_frame = _cell_frame(run)
     rows = []
     for outcome in OUTCOMES:
         for rank, end in enumerate(run.end_types):
@@ -180,9 +213,8 @@ def win_types(run: Run) -> pd.DataFrame:
             part["special"] = end in run.special_end_types
             part["count"] = frame["%s_%s" % (outcome, end)].astype("int64")
             part["_rank"] = OUTCOMES.index(outcome) * len(run.end_types) + rank
-            rows.append(part)
+            rows.append(_add_pooled(part, cell_frame, "rate", "%s_%s" % (outcome, end), "matches"))
     table = pd.concat(rows, ignore_index=True)
-    stats.add_rate_columns(table, "rate", "count", "matches")
     return _sort(run, table, extra=["_rank"]).drop(columns="_rank")
 
 
@@ -258,9 +290,10 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA) -> pd.DataFrame:
     """Per pairing and life: the balance verdict and the first-player verdict (analysis/verdict.py)."""
     delta = check_delta(delta)
     frame = _faction_labels(run, grouped_sums(run))
-    stats.add_rate_columns(frame, "seat0_share", "seat0_wins", "decisive")
-    stats.add_rate_columns(frame, "first_share", "first_player_wins", "decisive")
-    stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
+    cell_frame = _cell_frame(run)
+    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive")
+    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive")
+    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     frame["delta"] = delta
     frame["verdict"] = classify(frame["seat0_share_low"], frame["seat0_share_high"], delta)
     frame["first_player_verdict"] = classify(frame["first_share_low"], frame["first_share_high"], delta)

@@ -16,7 +16,9 @@ Which rate ("relevant rate"), decided here once for every report:
 - The verdict cell is a *group*: one pairing, starting lives, strategies and
   rule set, with both first-player orders pooled (the sweep always plays
   both), so that the first-player advantage cancels out of the faction
-  question instead of being mistaken for it.
+  question instead of being mistaken for it. The two orders weigh equally
+  even when they got different numbers of matches (precision rounds work per
+  cell): `analysis.stats.stratified_rate`, Wilson at the effective n.
 - The rate is seat 0's **decisive win share**: seat-0 wins / (seat-0 wins +
   seat-1 wins). Draws are excluded from this rate — they are reported as
   their own rate next to it, never hidden. Why not count a draw as half a

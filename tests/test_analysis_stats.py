@@ -92,3 +92,20 @@ def test_verdict_delta_is_configurable_and_checked():
     for bad in (0, -0.1, 0.5, 2, "x", None):
         with pytest.raises(CardbalanceError, match="delta"):
             check_delta(bad)
+
+
+def test_stratified_rate_reduces_to_pooled_wilson_for_equal_strata():
+    from analysis.stats import stratified_rate
+    estimate, low, high, n_eff = stratified_rate([300, 300], [1000, 1000])
+    assert estimate == 0.3 and n_eff == pytest.approx(2000)
+    assert (low, high) == pytest.approx(wilson_interval(600, 2000), abs=1e-12)
+
+
+def test_stratified_rate_weights_strata_equally_and_handles_degenerate_ones():
+    from analysis.stats import stratified_rate
+    # 90 % of 10 000 and 10 % of 1 000: the plain pooled ratio (0.827) is an artefact of the counts.
+    estimate, low, high, _ = stratified_rate([9000, 100], [10_000, 1000])
+    assert estimate == pytest.approx(0.5) and low < 0.5 < high
+    assert stratified_rate([0, 0], [0, 0])[:3] == (pytest.approx(float("nan"), nan_ok=True), 0.0, 1.0)
+    estimate, low, high, n_eff = stratified_rate([40, 0], [40, 0])  # one stratum empty, the other all wins
+    assert (estimate, high, n_eff) == (1.0, 1.0, 40.0) and low == pytest.approx(wilson_interval(40, 40)[0])

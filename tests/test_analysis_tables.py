@@ -184,3 +184,18 @@ def test_load_run_refuses_with_one_sentence(tmp_path, breakage, message):
         load_run(path)
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_unequal_first_order_counts_do_not_tilt_the_faction_rate(tmp_path):
+    # Precision rounds can give one first-player order more matches. Here the first
+    # player wins 90 % either way, so the pairing is fair between the factions;
+    # a plain pooled ratio would say red wins 82.7 % of decided matches.
+    cells = [dict(CROSS, first=0, seat0_knockout=9000, seat1_knockout=1000),
+             dict(CROSS, first=1, seat0_knockout=100, seat1_knockout=900)]
+    run = load_run(write_synthetic_run(tmp_path / "run", cells))
+    verdict = tables.verdicts(run).iloc[0]
+    assert verdict["seat0_share"] == pytest.approx(0.5)
+    assert verdict["seat0_share_low"] < 0.5 < verdict["seat0_share_high"]
+    assert verdict["verdict"] != "imbalanced"
+    assert verdict["first_share"] == pytest.approx(0.9) and verdict["first_player_verdict"] == "imbalanced"
+    assert tables.win_rates(run).iloc[0]["seat0_wins"] == 9100  # counts stay plain sums
