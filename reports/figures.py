@@ -237,15 +237,27 @@ def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
     for axes, end in zip(panels, ends):
         _prepare_life_axis(axes, positions)
         part_end = table[(table["end_type"] == end).to_numpy()]
-        keys = list(dict.fromkeys(series[part_end.index]))
+        # Only the pairing/seat series where this victory happened at all; the
+        # others are summarised in one line (their table rows keep the intervals).
+        totals = part_end.groupby(series[part_end.index], sort=False)["count"].sum()
+        keys = [key for key, total in totals.items() if total > 0]
         for colour, key in zip(_colours(len(keys)), keys):
             part = part_end[(series[part_end.index] == key).to_numpy()]
             _band(axes, part["life"].map(positions), part["rate"], part["rate_low"], part["rate_high"], colour, key)
+        never = len(totals) - len(keys)
+        if never:
+            upper = part_end.loc[part_end["count"] == 0, "rate_high"].max()
+            axes.text(0.02, 0.97, "%s in %d of %d pairing·seat series\n(95 %% upper bound per life ≤ %.2g %%)"
+                      % ("never" if not keys else "never observed", never, len(totals), 100 * upper),
+                      transform=axes.transAxes, va="top", fontsize=7, color="#555555")
+        if not keys:
+            axes.set_ylim(0, max(float(part_end["rate_high"].max()), 1e-3))
         axes.set_ylim(bottom=0)
         axes.set_title(end, fontsize=10)
         axes.set_ylabel("share of matches")
         _life_axis(axes, positions)
-        axes.legend(fontsize=6, loc="best")
+        if keys:
+            axes.legend(fontsize=6, loc="best")
     figure.suptitle("%s by pairing, seat and faction (95 %% band)" % TITLES["special_victories"], fontsize=11)
     return figure
 
@@ -301,7 +313,10 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
             rows = part[(part["life"] == life).to_numpy()].sort_values("turns")
             if rows.empty:
                 continue
-            axes.step(rows["turns"], rows["share"], where="mid", color=colours[life], label=life, linewidth=1.2)
+            # lengths.parquet keeps non-zero bins only: put the zeros back so gaps show as gaps
+            turns = np.arange(int(rows["turns"].min()), int(rows["turns"].max()) + 1)
+            shares = pd.Series(rows["share"].to_numpy(), index=rows["turns"].to_numpy()).reindex(turns, fill_value=0.0)
+            axes.step(turns, shares.to_numpy(), where="mid", color=colours[life], label=life, linewidth=1.2)
             if rows["overflow"].any():
                 overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
         if overflow_at is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -206,13 +207,17 @@ def _metadata(run: Run) -> list[tuple[str, str]]:
     for key in ("timings", "machine"):
         value = meta.get(key)
         if value:
-            items.append((key, ", ".join("%s: %s" % (k, _short(v)) for k, v in value.items())
+            items.append((key, ", ".join("%s: %s" % (k, _short(v, k)) for k, v in value.items())
                           if isinstance(value, dict) else str(value)))
     return [(key, str(value)) for key, value in items if value not in ("", None)]
 
 
-def _short(value) -> str:
-    return "%.3g" % value if isinstance(value, float) else str(value)
+def _short(value, key: str = "") -> str:
+    if key in ("started", "finished") and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(value))  # epoch seconds in meta.json
+    if isinstance(value, dict):
+        return "{" + ", ".join("%s: %s" % (k, _short(v)) for k, v in value.items()) + "}"
+    return "%.4g" % value if isinstance(value, float) else str(value)
 
 
 def _rules(run: Run) -> list[dict]:
