@@ -52,9 +52,10 @@ def test_life_30_vs_100_moves_match_length_and_fails_the_gate(capsys, tmp_path):
 
 
 def test_fa3_lose_vs_draw_moves_draws_and_fails_the_gate(capsys, tmp_path):
-    # Long matches (life 100) that draw three cards a turn run out of cards: FA-3 decides
+    # Matches that cannot end by damage soon (life 1000) and draw five cards a turn run out
+    # of cards within a dozen turns whatever the factions do: FA-3 decides
     # whether that is a loss (deck_out) or a draw (deck_out_draw).
-    numbers = "life = 100\ndraws_per_turn = 3\n"
+    numbers = "life = 1000\ndraws_per_turn = 5\n"
     base = _rules(tmp_path, "lose.toml", numbers + '[ambiguities]\n"FA-3" = "lose"\n')
     tweak = _rules(tmp_path, "draw.toml", numbers + '[ambiguities]\n"FA-3" = "draw"\n')
     code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--batch", "100",

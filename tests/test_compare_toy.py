@@ -169,3 +169,18 @@ def test_figures_replay_exactly_the_compared_matches_for_both_arms(tmp_path):
         assert list(results["matches"]) == [300] * len(result.setup.cells)
         assert np.array_equal(seat0_wins, result.sums[:, agg.METRIC_SEAT0_WIN, column])
         assert np.array_equal(results["turns_sum"].to_numpy(), result.sums[:, agg.METRIC_TURNS, column])
+
+
+def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
+    sweep = tmp_path / "grid.toml"
+    sweep.write_text('game = "toy"\npairings = ["red_vs_blue", "blue_vs_blue"]\nlife = [15]\n'
+                     'strategies = ["greedy:greedy", "cautious:greedy"]\n')
+    code = main(["compare", "default", "no-heal", "--sweep", str(sweep), "--batch", "100", "--quiet", "--json", "-",
+                 "--fail-if", "red_vs_blue@cautious:greedy.winrate.delta < -0.02 or all.turns.abs_delta > 3"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == data["exit_code"] and data["grid_source"] == str(sweep)
+    assert len(data["grid"]) == 8 and {row["scope"] for row in data["metrics"]} >= {
+        "red_vs_blue@life15", "red_vs_blue@cautious:greedy", "blue_vs_blue@greedy:greedy"}
+    # Greedy players never heal, so only the cautious cells can differ between the arms.
+    rows = {(row["scope"], row["metric"]): row for row in data["metrics"]}
+    assert rows[("blue_vs_blue@greedy:greedy", "turns")]["delta"] == 0.0
