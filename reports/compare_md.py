@@ -184,7 +184,10 @@ def render(data: dict, figures: dict | None = None) -> str:
     lines += _table([dict(r, name="%s.%s" % (r["scope"], r["metric"])) for r in rows], "field", "name", paired)
     lines += ["", "</details>", ""]
     if figures:
-        lines += ["### Figures (BASE | TWEAK)", "", "| figure | BASE | TWEAK |", "|---|---|---|"]
+        lines += ["### Figures (BASE | TWEAK)", "",
+                  "The sweep report's figures of each arm, drawn from the same matches as above "
+                  "(also joined into one image per figure under `side_by_side/`).", "",
+                  "| figure | BASE | TWEAK |", "|---|---|---|"]
         for name, (base_path, tweak_path) in figures.items():
             lines.append("| %s | ![%s base](%s) | ![%s tweak](%s) |" % (name, name, base_path, name, tweak_path))
         lines.append("")

@@ -77,19 +77,19 @@ def _arms(args):
     arms = list(args.arms)
     if args.baseline:
         if args.write_baseline:
-            raise CardbalanceError("compare: --baseline and --write-baseline cannot be combined.")
+            raise CardbalanceError("--baseline and --write-baseline cannot be combined.")
         if len(arms) != 1:
-            raise CardbalanceError("compare: with --baseline give only TWEAK rules (got %d: %s)."
+            raise CardbalanceError("with --baseline give only TWEAK rules (got %d: %s)."
                                    % (len(arms), " ".join(arms)))
         return None, arms[0]
     if len(arms) == 1:
         if not args.write_baseline:
-            raise CardbalanceError("compare: give BASE and TWEAK rules (or BASE alone with --write-baseline FILE).")
+            raise CardbalanceError("give BASE and TWEAK rules (or BASE alone with --write-baseline FILE).")
         if args.fail_if:
-            raise CardbalanceError("compare: --fail-if needs TWEAK rules (or --baseline FILE with TWEAK).")
+            raise CardbalanceError("--fail-if needs TWEAK rules (or --baseline FILE with TWEAK).")
         return arms[0], None
     if len(arms) > 2:
-        raise CardbalanceError("compare: expected BASE and TWEAK rules, got %d: %s." % (len(arms), " ".join(arms)))
+        raise CardbalanceError("expected BASE and TWEAK rules, got %d: %s." % (len(arms), " ".join(arms)))
     return arms[0], arms[1]
 
 
@@ -101,7 +101,7 @@ def run(args) -> int:
 
     base_source, tweak_source = _arms(args)
     if args.jobs == 0 or args.jobs < -1:
-        raise CardbalanceError("compare: --jobs must be a positive number of workers or -1 (got %d)." % args.jobs)
+        raise CardbalanceError("--jobs must be a positive number of workers or -1 (got %d)." % args.jobs)
     grid = load_sweep(args.sweep) if args.sweep else None
     baseline = baseline_io.load_baseline(args.baseline) if args.baseline else None
     setup = runner.prepare(base_source, tweak_source, grid=grid, game=args.game, seed=args.seed,

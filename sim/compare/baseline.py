@@ -96,7 +96,7 @@ def write_baseline(path, result) -> dict:
     """Write the BASE arm of a compare result (sim.compare.runner.CompareResult) as a snapshot."""
     setup = result.setup
     if setup.base is None:
-        raise CardbalanceError("compare: --write-baseline needs BASE rules that are played (not --baseline).")
+        raise CardbalanceError("--write-baseline needs BASE rules that are played (not --baseline).")
     sums = result.base_arm_sums()
     n = [int(result.matches_per_cell)] * len(setup.cells)
     metrics = setup.metrics

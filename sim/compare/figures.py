@@ -65,8 +65,32 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
     return folder
 
 
+def _side_by_side(left: Path, right: Path, out: Path) -> None:
+    """One PNG: BASE's figure on the left, TWEAK's on the right, titled, on white."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.image as mpimg
+    import matplotlib.pyplot as plt
+
+    images = [mpimg.imread(left), mpimg.imread(right)]
+    height = max(image.shape[0] for image in images)
+    width = sum(image.shape[1] for image in images)
+    dpi = 100
+    figure, axes = plt.subplots(1, 2, figsize=(width / dpi, (height + 40) / dpi), dpi=dpi,
+                                gridspec_kw={"width_ratios": [image.shape[1] for image in images]})
+    for axis, image, title in zip(axes, images, ("BASE", "TWEAK")):
+        axis.imshow(image)
+        axis.set_title(title, fontsize=14, fontweight="bold")
+        axis.axis("off")
+    figure.subplots_adjust(left=0, right=1, bottom=0, top=1 - 40 / (height + 40), wspace=0.02)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out, dpi=dpi)
+    plt.close(figure)
+
+
 def write_side_by_side(result, folder, relative_to=None, n_jobs: int = 1) -> dict[str, tuple[str, str]]:
-    """Figures of both arms under `folder`/{base,tweak}/; {figure: (base path, tweak path)}.
+    """Figures of both arms under `folder`/{base,tweak}/ and, joined into one image per
+    figure, under `folder`/side_by_side/; returns {figure: (base path, tweak path)}.
 
     Paths are relative to the folder of `relative_to` (the Markdown file) when
     given, so the summary's image links work next to it.
@@ -77,12 +101,15 @@ def write_side_by_side(result, folder, relative_to=None, n_jobs: int = 1) -> dic
     setup = result.setup
     if setup.base is None or setup.tweak is None:
         from sim.errors import CardbalanceError
-        raise CardbalanceError("compare: --figures needs both BASE and TWEAK rules to be played (not --baseline).")
+        raise CardbalanceError("--figures needs both BASE and TWEAK rules to be played (not --baseline).")
     folder = Path(folder)
     written = {}
     for label, arm in (("base", setup.base), ("tweak", setup.tweak)):
         run_folder = write_arm_run(result, arm, folder / ("%s-run" % label), n_jobs)
         written[label] = figures.write_figures(tables.all_tables(load_run(run_folder)), folder / label)
+    for name in written["base"]:
+        if name in written["tweak"]:
+            _side_by_side(written["base"][name], written["tweak"][name], folder / "side_by_side" / (name + ".png"))
     anchor = Path(relative_to).resolve().parent if relative_to else None
 
     def shown(path: Path) -> str:

@@ -129,14 +129,14 @@ def parse_gates(expressions, scopes, metrics) -> list[GateSpec]:
 def _check_counts(batch: int | None, min_matches: int | None, max_matches: int, confidence: float) -> int:
     for name, value in (("batch", batch), ("max-matches", max_matches)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise CardbalanceError("compare: --%s must be a positive integer (got %r)." % (name, value))
+            raise CardbalanceError("--%s must be a positive integer (got %r)." % (name, value))
     if min_matches is None:
         min_matches = min(batch, max_matches)
     if isinstance(min_matches, bool) or not isinstance(min_matches, int) or not 1 <= min_matches <= max_matches:
-        raise CardbalanceError("compare: --min-matches must be an integer from 1 to --max-matches (%d; got %r)."
+        raise CardbalanceError("--min-matches must be an integer from 1 to --max-matches (%d; got %r)."
                                % (max_matches, min_matches))
     if not 0.5 <= confidence < 1.0:
-        raise CardbalanceError("compare: --confidence must be at least 0.5 and below 1 (e.g. 0.95; got %r)." % confidence)
+        raise CardbalanceError("--confidence must be at least 0.5 and below 1 (e.g. 0.95; got %r)." % confidence)
     return min_matches
 
 
@@ -156,7 +156,7 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     min_matches = _check_counts(batch, min_matches, max_matches, confidence)
     if baseline is not None:
         if grid is not None:
-            raise CardbalanceError("compare: --sweep cannot be combined with --baseline (the baseline's own grid is used).")
+            raise CardbalanceError("--sweep cannot be combined with --baseline (the baseline's own grid is used).")
         spec = baseline.grid_spec()
         game_spec = baseline.check_game(get_game(spec.game))
         seed = baseline.seed if seed is None else seed
@@ -167,11 +167,11 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
         else:
             spec = grid
             if game is not None and game != spec.game:
-                raise CardbalanceError("compare: --game %s differs from the sweep file's game %s." % (game, spec.game))
+                raise CardbalanceError("--game %s differs from the sweep file's game %s." % (game, spec.game))
             game_spec = get_game(spec.game)
         seed = spec.seed if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise CardbalanceError("compare: --seed must be an integer from 0 to 2^63-1 (got %r)." % (seed,))
+        raise CardbalanceError("--seed must be an integer from 0 to 2^63-1 (got %r)." % (seed,))
     # The sweep file's `rules` list is ignored: the two arms replace it. Expand the
     # grid once, with the default rules, to reuse the sweep's checks and cell order.
     plan = build_plan(parse_sweep({**spec.as_dict(), "rules": ["default"]}, "compare grid"), game_spec)
@@ -179,9 +179,9 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     base = Arm(base_source, game_spec.load_rules(base_source)) if base_source is not None else None
     tweak = Arm(tweak_source, game_spec.load_rules(tweak_source)) if tweak_source is not None else None
     if base is None and baseline is None:
-        raise CardbalanceError("compare: name BASE rules (a preset or TOML file), or give --baseline FILE.")
+        raise CardbalanceError("name BASE rules (a preset or TOML file), or give --baseline FILE.")
     if base is not None and tweak is not None and game_spec.play_paired_batch is None:
-        raise CardbalanceError("compare: game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
+        raise CardbalanceError("game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
     # Starting life is a cell dimension, but a rules file may set `life` too. On the
     # built-in grid each arm starts at its own rules' life (so a life tweak is what is
     # compared); a sweep file's lives override both arms' rules.
@@ -221,7 +221,7 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
                          baseline=baseline, grid_source=grid_source, grid=spec.as_dict(),
                          tweak_cell_arrays=tweak_arrays, life_from_rules=life_from_rules, notes=notes)
     if fail_if and tweak is None:
-        raise CardbalanceError("compare: --fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
+        raise CardbalanceError("--fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
     setup.gates = parse_gates(fail_if, setup.scopes, list(setup.metrics))
     return setup
 
