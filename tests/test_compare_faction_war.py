@@ -7,8 +7,6 @@ matches per arm.
 
 import json
 
-import pytest
-
 from sim.cli import main
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 from joblib import Parallel, delayed
 
 from sim import aggregate as agg
