@@ -14,6 +14,12 @@ from strategies.greedy import choose_greedy
 from strategies.random_policy import choose_random
 
 
+@nb.njit(cache=True, inline="always")
+def reads_view(strategy):
+    """False for policies that never look at the view (the loop skips building it)."""
+    return strategy != STRATEGY_RANDOM
+
+
 @nb.njit(cache=True)
 def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
     """Index into `legal` chosen by strategy `strategy` for seat `seat`."""

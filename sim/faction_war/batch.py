@@ -33,7 +33,7 @@ from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_CO
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed, to_signed
 from strategies import STRATEGY_IDS
-from strategies.dispatch import choose
+from strategies.dispatch import choose, reads_view
 from strategies.view import build_view
 
 # ---- cell array slots -----------------------------------------------------------------
@@ -75,8 +75,10 @@ def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
         index = 0
         if n_legal > 1:
             decider = state[S_DECIDER]
-            build_view(state, rules, decider, view)
-            index = choose(cell[CELL_STRATEGY0 + decider], view, rules, legal, n_legal, policy_rng, decider)
+            strategy = cell[CELL_STRATEGY0 + decider]
+            if reads_view(strategy):
+                build_view(state, rules, decider, view)
+            index = choose(strategy, view, rules, legal, n_legal, policy_rng, decider)
         K.apply_action(state, rules, legal[index])
     record[agg.REC_WINNER] = state[S_WINNER]
     record[agg.REC_END_TYPE] = state[S_END_TYPE]
