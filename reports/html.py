@@ -220,13 +220,35 @@ def _short(value, key: str = "") -> str:
     return "%.4g" % value if isinstance(value, float) else str(value)
 
 
+def _default_rule_values(game_name: str) -> dict:
+    """The game's default rules as a flat {key: value} (nested groups such as
+    Faction War's ambiguity switches flattened one level), or {} if unavailable."""
+    try:
+        from sim.registry import get_game
+        values = get_game(game_name).load_rules("default").as_dict()
+    except Exception:  # any game may lack a "default" preset; the column is optional
+        return {}
+    flat = {}
+    for key, value in values.items():
+        if isinstance(value, dict):
+            flat.update(value)
+        else:
+            flat[key] = value
+    return flat
+
+
+def _show(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def _rules(run: Run) -> list[dict]:
+    defaults = _default_rule_values(run.game)
     out = []
     for name, entry in (run.meta.get("rules") or {}).items():
         entry = entry if isinstance(entry, dict) else {}
         differences = entry.get("differences") or {}
         out.append({"name": name, "source": str(entry.get("source", "")), "hash": str(entry.get("hash", "")),
-                    "differences": [(str(k), json.dumps(v) if not isinstance(v, str) else v)
+                    "differences": [(str(k), _show(v), _show(defaults[k]) if k in defaults else "?")
                                     for k, v in differences.items()]})
     return out
 

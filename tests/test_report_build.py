@@ -195,3 +195,19 @@ def test_report_command_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys, 
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cardbalance report: error: ")
     assert "Traceback" not in captured.err
+
+
+def test_several_strategies_and_rules_and_the_rules_that_differ(tmp_path):
+    cells = [dict(strategy0=strategy, rules=rules, first=first, seat0_knockout=20 + first, seat1_knockout=20)
+             for strategy in ("greedy", "random") for rules in ("default", "short") for first in (0, 1)]
+    meta = {"rules": {"default": {"source": "default", "hash": "a", "differences": {}},
+                      "short": {"source": "short", "hash": "b", "differences": {"turn_cap": 12}}}}
+    path = write_synthetic_run(tmp_path / "run", cells, meta_updates=meta)
+    report = build_report(path, out=tmp_path / "out")
+    html = report.read_text(encoding="utf-8")
+    assert "<td>turn_cap</td><td>12</td><td>60</td>" in html  # value in the run, then the toy game's default
+    assert "Same as the default rules." in html
+    assert len(_images(html)) == len(FIGURES)
+    summary = analysis.summary_text(path)
+    assert "strategies rules" in summary and "random:greedy short" in summary
+    assert len(tables.verdicts(load_run(path))) == 4
