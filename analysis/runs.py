@@ -126,6 +126,9 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
             raise CardbalanceError("'%s' is not a readable run: meta.json lacks '%s'." % (path, key))
     if check_versions:
         _check_versions(path, meta)
+    if not (path / "results.parquet").is_file() and not meta.get("complete", False):
+        raise CardbalanceError("run '%s' has no results yet (its sweep did not finish); finish it with "
+                               "`cardbalance sweep --resume %s`." % (path, path))
     results = _read_parquet(path, "results.parquet")
     lengths = _read_parquet(path, "lengths.parquet")
     required = list(CELL_COLUMNS) + list(SUM_COLUMNS) + outcome_columns(meta["end_types"])

@@ -158,6 +158,7 @@ def _edit_meta(path, **changes):
     ("behaviour_version", "behaviour version 999"),
     ("unknown_game", "does not know"),
     ("no_results", "results.parquet is missing"),
+    ("unfinished", "cardbalance sweep --resume"),
     ("missing_column", "lacks column(s) first_player_wins"),
 ])
 def test_load_run_refuses_with_one_sentence(tmp_path, breakage, message):
@@ -178,6 +179,9 @@ def test_load_run_refuses_with_one_sentence(tmp_path, breakage, message):
         _edit_meta(path, game="no_such_game")
     elif breakage == "no_results":
         (path / "results.parquet").unlink()
+    elif breakage == "unfinished":
+        (path / "results.parquet").unlink()
+        _edit_meta(path, complete=False)
     elif breakage == "missing_column":
         pd.read_parquet(path / "results.parquet").drop(columns="first_player_wins").to_parquet(path / "results.parquet")
     with pytest.raises(CardbalanceError) as error:

@@ -13,10 +13,13 @@ console.error call; on `load` it writes the list, together with each
 image's `complete && naturalWidth > 0`, into a data attribute that
 `--dump-dom` prints. The original, unmodified page is screenshot separately
 with console logging on, and any console message from it fails the test.
+The screenshot goes to the test's temporary folder, and is also copied to
+$CARDBALANCE_ARTIFACTS when that is set.
 """
 
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -117,6 +120,10 @@ def test_report_loads_without_errors_and_every_image_decodes(chromium, report, t
     assert console == []
     assert screenshot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert screenshot.stat().st_size > 10_000  # a blank page compresses far below this
+    keep = os.environ.get("CARDBALANCE_ARTIFACTS")  # e.g. a CI artifact folder
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(screenshot, os.path.join(keep, "report-screenshot.png"))
 
 
 def test_probe_detects_a_broken_image(chromium, report, tmp_path):
