@@ -129,12 +129,13 @@ S_EXTRA_USED = 18  # F-EXT-1 placement used this turn
 S_PAIRS_USED = 19  # bit z: extra-zone pair of zone z used this turn (F-EXT-4)
 S_J_USED = 20  # bit r: Alien J of row r used this turn
 S_K_USED = 21  # bit r: Alien K of row r activated this turn
-S_PENDING = 22  # start of 8 slots for multi-step decisions (later issues)
+S_K_SPENT = 22  # bit k: Alien K number k used its activation (FA-30 "once_per_k"); see k_spent_bit
+S_PENDING = 23  # 8 slots for multi-step decisions (P_* below)
 N_PENDING = 8
-S_COUNTERS = S_PENDING + N_PENDING  # 30
-S_DECK_COUNT = S_COUNTERS + N_COUNTERS  # 62: S_DECK_COUNT + p
-S_DECK = S_DECK_COUNT + 2  # 64: deck of p at S_DECK + p*CARDS_PER_PLAYER, bottom first
-C_ZONE = S_DECK + 2 * CARDS_PER_PLAYER  # 280
+S_COUNTERS = S_PENDING + N_PENDING  # 31
+S_DECK_COUNT = S_COUNTERS + N_COUNTERS  # S_DECK_COUNT + p
+S_DECK = S_DECK_COUNT + 2  # deck of p at S_DECK + p*CARDS_PER_PLAYER, bottom first
+C_ZONE = S_DECK + 2 * CARDS_PER_PLAYER
 C_CTRL = C_ZONE + N_CARDS
 C_ORDER = C_CTRL + N_CARDS
 C_ARRIVAL = C_ORDER + N_CARDS
@@ -159,3 +160,25 @@ def card_pack(card: int) -> int:
 END_NAMES = ("none", "life", "deck_out", "destiny", "deep_sea", "double_ko", "turn_cap",
              "deck_out_draw", "deep_sea_draw")
 PHASE_NAMES = ("discard", "placement", "attack", "over")
+
+
+# ---- pending multi-step decisions (S_PENDING + P_*) ---------------------------------
+# While P_KIND is not PENDING_NONE, the legal actions are those of the pending
+# decision only (Alien J special placement, answers to an Alien K).
+P_KIND = 0
+P_PLAYER = 1  # who must decide (also S_DECIDER)
+P_TARGET = 2  # SPECIAL: remaining sum; K1: the number to match; K3: cards still to exile
+P_COUNT = 3  # SPECIAL: cards placed so far; K3: cards exiled by both sides so far
+P_EXCLUDED = 4  # SPECIAL: the card just moved (not a source); K: the K's row
+P_FLAGS = 5  # SPECIAL: 1 once a deck card was taken (the deck is shuffled at the end)
+P_OWNER = 6  # K: the K's owner (who heals)
+P_SPARE = 7
+PENDING_NONE = 0
+PENDING_SPECIAL = 1  # F-ALJ-4 special placement (SPECIAL_PICK ... / END to decline)
+PENDING_K1_ANSWER = 2  # F-ALK-2 (1): the opponent picks a card of the same number
+PENDING_K3_ANSWER = 3  # F-ALK-2 (3): the opponent picks cards to exile, one at a time
+
+
+def k_spent_bit(card: int) -> int:
+    """Bit of S_K_SPENT for an Alien K card: (owner, pack, suit) → 0..11."""
+    return (card_owner(card) * MAX_PACKS + card_pack(card)) * 3 + card_code(card) // 13

@@ -53,6 +53,7 @@ class Match(HumanRules):
         self.pairs_used: set[int] = set()
         self.j_used: set[int] = set()
         self.k_used: set[int] = set()
+        self.k_spent: set[int] = set()  # bits of S_K_SPENT
         self.pending = [0] * L.N_PENDING
         self.counters = [0] * L.N_COUNTERS
         # the table: decks bottom-first (top = last), and per-card facts
@@ -492,6 +493,7 @@ class Match(HumanRules):
         state[L.S_PAIRS_USED] = sum(1 << z for z in self.pairs_used)
         state[L.S_J_USED] = sum(1 << r for r in self.j_used)
         state[L.S_K_USED] = sum(1 << r for r in self.k_used)
+        state[L.S_K_SPENT] = sum(1 << bit for bit in self.k_spent)
         state[L.S_PENDING:L.S_PENDING + L.N_PENDING] = self.pending
         state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] = self.counters
         cards = np.fromiter(self.zone.keys(), dtype=np.int64, count=len(self.zone))
