@@ -6,7 +6,8 @@
 - `tables`: win rates, first-player advantage, special victories, win
   types, match lengths, counters, verdicts; CSV export;
 - `verdict`: the balanced / imbalanced / undecided rule and its δ;
-- `summary_text(run_dir)`: the short table printed at the end of a sweep.
+- `summary_text(run_dir)`: the short table printed at the end of a sweep;
+- `synthetic.write_synthetic_run`: hand-written run folders for tests.
 
 No plotting (that is `reports/`), no simulation.
 """

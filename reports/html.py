@@ -25,7 +25,9 @@ CAPTIONS = {
     "verdict_heatmap": "Balance verdict per pairing and starting life, from seat 0's share of decided matches "
                        "(both first-player orders pooled; draws excluded and shown separately), and the same for "
                        "the first player. Balanced: the 95 % interval lies inside ½ ± δ; imbalanced: entirely "
-                       "outside; undecided: more matches needed.",
+                       "outside; undecided: more matches needed. In a mirror pairing (one faction in both "
+                       "seats) the seat-0 share is ½ by symmetry when lives and strategies are equal, so "
+                       "there it checks the set-up and the first-player verdict is the balance question.",
     "win_rate_vs_life": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
                               "(so a faction advantage cancels out).",
