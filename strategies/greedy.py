@@ -30,12 +30,11 @@ import numpy as np
 
 from sim.cards import HEART
 from sim.faction_war import actions as A
-from sim.faction_war.kernel import (ROW_SUMMARY_SIZE, RS_NORMALS, RS_SUM, RS_WIDTH, action_a,
-                                    action_b, action_kind, cards_per_player_in_play,
-                                    effective_number, is_face_card, is_normal_card,
-                                    original_number, row_summary, suit_of_card)
-from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, DIRECT, N_ROWS, PH_DISCARD,
-                                    PH_PLACEMENT, S_LIFE, S_PHASE, Z_ROW0)
+from sim.faction_war.kernel import (ROW_SUMMARY_SIZE, RS_MIN_NUMBER, RS_NORMALS, RS_SUM, RS_WIDTH,
+                                    action_a, action_b, action_kind, effective_number,
+                                    is_face_card, is_normal_card, original_number, row_summary,
+                                    suit_of_card)
+from sim.faction_war.layout import DIRECT, N_ROWS, PH_DISCARD, PH_PLACEMENT, S_LIFE, S_PHASE
 
 # discard: keep values (lowest is thrown away first)
 KEEP_JOKER = 0
@@ -70,22 +69,6 @@ def keep_value(view, rules, card):
 
 
 @nb.njit(cache=True)
-def smallest_effective(view, rules, player, row):
-    """The victim's effective number of an attack on `row` (F-ATK-4/5); no draws."""
-    zone = Z_ROW0 + row
-    best = 1 << 30
-    per_player = cards_per_player_in_play(rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if view[C_ZONE + card] == zone and view[C_CTRL + card] == player and is_normal_card(card):
-                number = effective_number(view, rules, card)
-                if number < best:
-                    best = number
-    return best
-
-
-@nb.njit(cache=True)
 def _attack_score(view, rules, summary, seat, row, target):
     opponent = 1 - seat
     if target == DIRECT:
@@ -95,7 +78,7 @@ def _attack_score(view, rules, summary, seat, row, target):
         normals = summary[(opponent * N_ROWS + target) * RS_WIDTH + RS_NORMALS]
         if normals == 0:
             return SCORE_ATTACK_NOTHING
-        damage = smallest_effective(view, rules, opponent, target)
+        damage = summary[(opponent * N_ROWS + target) * RS_WIDTH + RS_MIN_NUMBER]  # F-ATK-4/5 victim
         if row == DOUBLED_FROM_ROW and target == DOUBLED_TO_ROW:
             damage *= 2
         fewest_bonus = FEWEST_NORMALS_CAP - min(normals, FEWEST_NORMALS_CAP)

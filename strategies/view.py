@@ -15,6 +15,7 @@ either deck's order give identical views.
 
 import numba as nb
 
+from sim.faction_war.kernel import cards_per_player_in_play
 from sim.faction_war.layout import (C_ZONE, CARDS_PER_PLAYER, S_DECK, S_RNG, STATE_SIZE, Z_DECK,
                                     Z_HAND, Z_HIDDEN)
 
@@ -32,8 +33,8 @@ def build_view(state, rules, player, view):
     opponent = 1 - player
     base = opponent * CARDS_PER_PLAYER
     # Hands and decks only ever hold their owner's cards, so the opponent's
-    # id range covers every card to hide.
-    for card in range(base, base + CARDS_PER_PLAYER):
+    # ids in play (FA-34) cover every card to hide.
+    for card in range(base, base + cards_per_player_in_play(rules)):
         zone = view[C_ZONE + card]
         if zone == Z_HAND or zone == Z_DECK:
             view[C_ZONE + card] = Z_HIDDEN

@@ -66,7 +66,9 @@ RS_SUM = 1  # sum of their effective numbers (F-ATK-3)
 RS_FACES = 2  # number of face cards
 RS_BIG_JOKER = 3  # 1 when the row holds a big joker
 RS_CARDS = 4  # every card in the row
-RS_WIDTH = 5
+RS_MIN_NUMBER = 5  # smallest effective number among the normal cards (NO_NUMBER if none)
+RS_WIDTH = 6
+NO_NUMBER = 1 << 30
 ROW_SUMMARY_SIZE = 2 * N_ROWS * RS_WIDTH  # (player, row, field)
 
 
@@ -175,6 +177,8 @@ def row_summary(state, rules, summary):
     """
     for i in range(ROW_SUMMARY_SIZE):
         summary[i] = 0
+    for i in range(2 * N_ROWS):
+        summary[i * RS_WIDTH + RS_MIN_NUMBER] = NO_NUMBER
     per_player = cards_per_player_in_play(rules)
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
@@ -185,8 +189,11 @@ def row_summary(state, rules, summary):
             at = (state[C_CTRL + card] * N_ROWS + zone - Z_ROW0) * RS_WIDTH
             summary[at + RS_CARDS] += 1
             if is_normal_card(card):
+                number = effective_number(state, rules, card)
                 summary[at + RS_NORMALS] += 1
-                summary[at + RS_SUM] += effective_number(state, rules, card)
+                summary[at + RS_SUM] += number
+                if number < summary[at + RS_MIN_NUMBER]:
+                    summary[at + RS_MIN_NUMBER] = number
             elif is_face_card(card):
                 summary[at + RS_FACES] += 1
             elif is_big_joker(card):
@@ -519,19 +526,6 @@ def _discard_actions(state, rules, out):
 
 
 @nb.njit(cache=True)
-def _face_count(state, rules, player, row):
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
-    count = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_face_card(card):
-                count += 1
-    return count
-
-
-@nb.njit(cache=True)
 def _placement_actions(state, rules, out):
     """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending."""
     player = state[S_DECIDER]
@@ -563,6 +557,20 @@ def _placement_actions(state, rules, out):
         return n
     faces_limit = rules[R_FACES_PER_ROW]
     per_player = cards_per_player_in_play(rules)
+    faces_row0 = 0
+    faces_row1 = 0
+    faces_row2 = 0
+    for owner in range(2):
+        other_base = owner * CARDS_PER_PLAYER
+        for card in range(other_base, other_base + per_player):
+            zone = state[C_ZONE + card]
+            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
+                if zone == Z_ROW0:
+                    faces_row0 += 1
+                elif zone == Z_ROW0 + 1:
+                    faces_row1 += 1
+                else:
+                    faces_row2 += 1
     for card in range(base, limit):
         if state[C_ZONE + card] != Z_HAND or not is_face_card(card):
             continue
@@ -572,7 +580,8 @@ def _placement_actions(state, rules, out):
         row = row_of_suit(suit)
         if (face_placed >> row) & 1:
             continue
-        if _face_count(state, rules, player, row) < faces_limit:
+        faces = faces_row0 if row == 0 else (faces_row1 if row == 1 else faces_row2)
+        if faces < faces_limit:
             out[n] = encode(A.PLACE_FACE, card, A.NONE, 0)
             n += 1
             continue
