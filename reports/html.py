@@ -270,6 +270,14 @@ def _reproduce(run: Run) -> dict:
                       if isinstance(entry, dict) and str(entry.get("source", "")).endswith(".toml")]}
 
 
+def _package_version() -> str:
+    try:
+        from sim import __version__
+    except ImportError:
+        return "unknown"
+    return str(__version__)
+
+
 def data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
@@ -301,5 +309,6 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
         "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),
         "csv_links": csv_links,
         "special_end_types": ", ".join(run.special_end_types) or "none",
+        "generated": "%s by cardbalance %s" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), _package_version()),
     }
     return _environment().get_template("report.html").render(**context)
