@@ -203,3 +203,17 @@ def test_unequal_first_order_counts_do_not_tilt_the_faction_rate(tmp_path):
     assert verdict["verdict"] != "imbalanced"
     assert verdict["first_share"] == pytest.approx(0.9) and verdict["first_player_verdict"] == "imbalanced"
     assert tables.win_rates(run).iloc[0]["seat0_wins"] == 9100  # counts stay plain sums
+
+
+def test_verdict_share_excludes_draws_which_are_reported_beside_it(tmp_path):
+    # Half the matches are draws; the decided ones split evenly. The documented rule
+    # (analysis/verdict.py): the verdict reads wins over *decided* matches, so this is
+    # balanced, while the draw rate (½) is its own column, not hidden in the share.
+    cells = [dict(CROSS, first=first, seat0_knockout=5000, seat1_knockout=5000, draw_turn_cap=10_000)
+             for first in (0, 1)]
+    run = load_run(write_synthetic_run(tmp_path / "run", cells))
+    verdict = tables.verdicts(run).iloc[0]
+    assert verdict["seat0_share"] == 0.5 and verdict["verdict"] == "balanced"
+    assert verdict["draw_rate"] == 0.5
+    win = tables.win_rates(run).iloc[0]
+    assert win["seat0_win_rate"] == 0.25 and win["draw_rate"] == 0.5
