@@ -53,6 +53,9 @@ from sim.rng import nb_below
 RANKS_PER_SUIT = 13
 SUITED_CODES = 4 * RANKS_PER_SUIT  # codes below this are suit cards; 52, 53 jokers
 NORMAL_RANKS = 10  # A..10 are normal cards (F-CARD-2); J, Q, K face cards
+FACE_RANKS = 3  # J, Q, K
+FACE_BITS_PER_PACK = 3 * FACE_RANKS  # ♦/♠/♣ face cards of one pack (placement bit set)
+MAX_FACE_BITS = 2 * FACE_BITS_PER_PACK  # two packs at most (FA-34)
 ACTION_KIND_SHIFT = 24
 ACTION_A_SHIFT = 16
 ACTION_B_SHIFT = 8
@@ -527,20 +530,29 @@ def _discard_actions(state, rules, out):
 
 @nb.njit(cache=True)
 def _placement_actions(state, rules, out):
-    """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending."""
+    """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending.
+
+    One pass over the hand emits the normal cards and notes the placeable
+    ♦/♠/♣ face cards as bits (pack, suit, rank) — bit order is card-id
+    order — so the face-card actions follow without a second hand scan.
+    """
     player = state[S_DECIDER]
     base = player * CARDS_PER_PLAYER
-    limit = base + cards_per_player_in_play(rules)
+    per_player = cards_per_player_in_play(rules)
     normal_placed = state[S_NORMAL_PLACED]
     face_placed = state[S_FACE_PLACED]
     out[0] = encode(A.END, 0, 0, 0)
     n = 1
-    has_face_in_hand = False
-    for card in range(base, limit):
+    hand_faces = 0
+    for card in range(base, base + per_player):
         if state[C_ZONE + card] != Z_HAND:
             continue
-        if is_normal_card(card):
-            suit = suit_of_card(card)
+        code = card % CARDS_PER_PACK
+        if code >= SUITED_CODES:
+            continue  # jokers: later issues
+        suit = code // RANKS_PER_SUIT
+        rank_index = code % RANKS_PER_SUIT
+        if rank_index < NORMAL_RANKS:
             if suit == HEART:
                 for row in range(2):
                     if not (normal_placed >> row) & 1:
@@ -551,18 +563,17 @@ def _placement_actions(state, rules, out):
                 if not (normal_placed >> row) & 1:
                     out[n] = encode(A.PLACE_NORMAL, card, row, 0)
                     n += 1
-        elif is_face_card(card) and suit_of_card(card) != HEART:
-            has_face_in_hand = True
-    if not has_face_in_hand:
+        elif suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
+            pack = (card - base) // CARDS_PER_PACK
+            hand_faces |= 1 << (pack * FACE_BITS_PER_PACK + suit * FACE_RANKS + rank_index - NORMAL_RANKS)
+    if hand_faces == 0:
         return n
-    faces_limit = rules[R_FACES_PER_ROW]
-    per_player = cards_per_player_in_play(rules)
     faces_row0 = 0
     faces_row1 = 0
     faces_row2 = 0
     for owner in range(2):
-        other_base = owner * CARDS_PER_PLAYER
-        for card in range(other_base, other_base + per_player):
+        owner_base = owner * CARDS_PER_PLAYER
+        for card in range(owner_base, owner_base + per_player):
             zone = state[C_ZONE + card]
             if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
                 if zone == Z_ROW0:
@@ -571,24 +582,23 @@ def _placement_actions(state, rules, out):
                     faces_row1 += 1
                 else:
                     faces_row2 += 1
-    for card in range(base, limit):
-        if state[C_ZONE + card] != Z_HAND or not is_face_card(card):
+    faces_limit = rules[R_FACES_PER_ROW]
+    for bit in range(MAX_FACE_BITS):
+        if not (hand_faces >> bit) & 1:
             continue
-        suit = suit_of_card(card)
-        if suit == HEART:
-            continue
+        pack = bit // FACE_BITS_PER_PACK
+        suit = (bit % FACE_BITS_PER_PACK) // FACE_RANKS
+        card = base + pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + NORMAL_RANKS + bit % FACE_RANKS
         row = row_of_suit(suit)
-        if (face_placed >> row) & 1:
-            continue
         faces = faces_row0 if row == 0 else (faces_row1 if row == 1 else faces_row2)
         if faces < faces_limit:
             out[n] = encode(A.PLACE_FACE, card, A.NONE, 0)
             n += 1
             continue
         zone = Z_ROW0 + row
-        for owner in range(2):
-            other_base = owner * CARDS_PER_PLAYER
-            for old in range(other_base, other_base + per_player):
+        for owner in range(2):  # F-PLC-5: one action per face card that may be displaced
+            owner_base = owner * CARDS_PER_PLAYER
+            for old in range(owner_base, owner_base + per_player):
                 if state[C_ZONE + old] == zone and state[C_CTRL + old] == player and is_face_card(old):
                     out[n] = encode(A.PLACE_FACE, card, old, 0)
                     n += 1
