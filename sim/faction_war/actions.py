@@ -16,6 +16,12 @@ logs and error messages use.
 | DISPEL            | ♥ J/Q/K card | target player, BOTH_PLAYERS or NONE | row, or the face card for NONE | `dispel HQ p1 row2` / `dispel HQ both row2` / `dispel HQ p1:DJ` |
 | PLACE_BIG_JOKER   | card         | row                    | -    | `joker row1`                 |
 | SMALL_JOKER       | card         | -                      | -    | `small-joker`                |
+| EXTRA_PLACE       | card         | -                      | -    | `extra D7` (F-EXT-1)         |
+| EXTRA_PAIR        | card (lower id) | card                | -    | `pair D2 D3` (F-EXT-4)       |
+| ALIEN_J_MOVE      | card         | -                      | -    | `rebirth D7` (F-ALJ-1)       |
+| SPECIAL_PICK      | card         | row                    | -    | `special S2 row2` (F-ALJ-4)  |
+| K_ACTIVATE        | mode 1..3    | card or NONE           | K row | `charge1 row1 D5` / `charge3 row2` (F-ALK-2) |
+| K_ANSWER          | card         | -                      | -    | `answer C5` (the opponent's choice) |
 | ATTACK            | from row     | target row or DIRECT   | -    | `attack row1 row2` / `attack row1 direct` |
 
 Rows are 0..2 inside, `row1..row3` in text (row1 = ♦, row2 = ♠, row3 = ♣).
@@ -94,6 +100,19 @@ def to_text(action: int, actor: int) -> str:
         return "small-joker"
     if kind == ATTACK:
         return "attack %s %s" % (row_text(a), row_text(b))
+    if kind == EXTRA_PLACE:
+        return "extra " + card_text(a, actor)
+    if kind == EXTRA_PAIR:
+        return "pair %s %s" % (card_text(a, actor), card_text(b, actor))
+    if kind == ALIEN_J_MOVE:
+        return "rebirth " + card_text(a, actor)
+    if kind == SPECIAL_PICK:
+        return "special %s %s" % (card_text(a, actor), row_text(b))
+    if kind == K_ACTIVATE:
+        card = "" if b == NONE else " " + card_text(b, actor)
+        return "charge%d %s%s" % (a, row_text(c), card)
+    if kind == K_ANSWER:
+        return "answer " + card_text(a, actor)
     return "action(%d,%d,%d,%d)" % (kind, a, b, c)
 
 
@@ -140,6 +159,21 @@ def from_text(text: str, actor: int) -> int:
             return encode(DISPEL, _parse_card(args[0], actor), target, _parse_row(args[2]))
         if verb == "dispel" and len(args) == 2:
             return encode(DISPEL, _parse_card(args[0], actor), NONE, _parse_card(args[1], actor))
+        if verb == "extra" and len(args) == 1:
+            return encode(EXTRA_PLACE, _parse_card(args[0], actor))
+        if verb == "pair" and len(args) == 2:
+            first, second = sorted((_parse_card(args[0], actor), _parse_card(args[1], actor)))
+            return encode(EXTRA_PAIR, first, second)
+        if verb == "rebirth" and len(args) == 1:
+            return encode(ALIEN_J_MOVE, _parse_card(args[0], actor))
+        if verb == "special" and len(args) == 2:
+            return encode(SPECIAL_PICK, _parse_card(args[0], actor), _parse_row(args[1]))
+        if verb in ("charge1", "charge2") and len(args) == 2:
+            return encode(K_ACTIVATE, int(verb[-1]), _parse_card(args[1], actor), _parse_row(args[0]))
+        if verb == "charge3" and len(args) == 1:
+            return encode(K_ACTIVATE, 3, NONE, _parse_row(args[0]))
+        if verb == "answer" and len(args) == 1:
+            return encode(K_ANSWER, _parse_card(args[0], actor))
         if verb == "attack" and len(args) == 2:
             return encode(ATTACK, _parse_row(args[0]), _parse_row(args[1], allow_direct=True))
     except ValueError:

@@ -99,13 +99,14 @@ CT_BIG_JOKER_PLACED = 20
 CT_SMALL_JOKER_USED = 21
 CT_SMALL_JOKER_RESPONSES = 22
 CT_JOKER_DUELS = 23
+CT_K_ACTIVATIONS = 24
 N_COUNTERS = 32  # room for later effects
 COUNTER_NAMES = (
     "attacks", "direct_attacks", "doubled_attacks", "empty_row_hits", "face_displaced",
     "discards", "dispels", "polymorph_placed", "mind_magic", "self_destruct",
     "combo_jq", "combo_jk", "combo_qk", "human_penalty", "extra_placed", "extra_pairs",
     "split_rebirth", "special_placed", "abyss_exiles", "outer_charge", "big_joker_placed",
-    "small_joker_used", "small_joker_responses", "joker_duels",
+    "small_joker_used", "small_joker_responses", "joker_duels", "outer_charge_activations",
 )
 
 # ---- global slots -----------------------------------------------------------------
@@ -130,8 +131,8 @@ S_PAIRS_USED = 19  # bit z: extra-zone pair of zone z used this turn (F-EXT-4)
 S_J_USED = 20  # bit r: Alien J of row r used this turn
 S_K_USED = 21  # bit r: Alien K of row r activated this turn
 S_K_SPENT = 22  # bit k: Alien K number k used its activation (FA-30 "once_per_k"); see k_spent_bit
-S_PENDING = 23  # 8 slots for multi-step decisions (P_* below)
-N_PENDING = 8
+S_PENDING = 23  # 10 slots for multi-step decisions (P_* below)
+N_PENDING = 10
 S_COUNTERS = S_PENDING + N_PENDING  # 31
 S_DECK_COUNT = S_COUNTERS + N_COUNTERS  # S_DECK_COUNT + p
 S_DECK = S_DECK_COUNT + 2  # deck of p at S_DECK + p*CARDS_PER_PLAYER, bottom first
@@ -172,7 +173,9 @@ P_COUNT = 3  # SPECIAL: cards placed so far; K3: cards exiled by both sides so f
 P_EXCLUDED = 4  # SPECIAL: the card just moved (not a source); K: the K's row
 P_FLAGS = 5  # SPECIAL: 1 once a deck card was taken (the deck is shuffled at the end)
 P_OWNER = 6  # K: the K's owner (who heals)
-P_SPARE = 7
+P_KEPT_TARGET = 7  # FA-15 "kept": the sum a later special placement must reach (0: none)
+P_KEPT_EXCLUDED = 8  # FA-15 "kept": the moved card, not a source
+P_SPARE = 9
 PENDING_NONE = 0
 PENDING_SPECIAL = 1  # F-ALJ-4 special placement (SPECIAL_PICK ... / END to decline)
 PENDING_K1_ANSWER = 2  # F-ALK-2 (1): the opponent picks a card of the same number

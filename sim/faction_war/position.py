@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from sim import rng as rng_module
-from sim.cards import is_face, parse_code
+from sim.cards import is_face, is_normal, parse_code, suit_of
 from sim.errors import CardbalanceError
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
@@ -23,8 +23,16 @@ from sim.faction_war.rules import Rules, load_rules, rules_from_mapping
 PHASES = {"discard": L.PH_DISCARD, "placement": L.PH_PLACEMENT, "attack": L.PH_ATTACK, "over": L.PH_OVER}
 PILES = {"hand": L.Z_HAND, "graveyard": L.Z_GRAVE, "exile": L.Z_EXILE}
 PLAYER_KEYS = {"faction", "life", "start_life", "deck", "hand", "rows", "graveyard", "exile"}
-TOP_KEYS = {"rules", "preset", "turn", "active", "first", "phase", "decider", "rng",
-            "used_this_turn", "players", "actions", "counters", "note", "winner", "end_type"}
+TOP_KEYS = {"rules", "preset", "turn", "active", "first", "phase", "decider", "rng", "extra",
+            "used_this_turn", "pending", "players", "actions", "counters", "note", "winner", "end_type"}
+ZONE_SUITS = "DSC"  # the three shared extra zones (F-EXT-1)
+USED_KEYS = {"normal_rows", "face_rows", "hearts", "extra_zone", "pair_zones", "rebirth_rows", "charge_rows",
+             "spent_kings"}
+PENDING_KINDS = {"none": L.PENDING_NONE, "special": L.PENDING_SPECIAL, "k1_answer": L.PENDING_K1_ANSWER,
+                 "k3_answer": L.PENDING_K3_ANSWER}
+PENDING_NUMBERS = {"player": L.P_PLAYER, "target": L.P_TARGET, "count": L.P_COUNT, "row": L.P_EXCLUDED,
+                   "flags": L.P_FLAGS, "owner": L.P_OWNER, "kept_target": L.P_KEPT_TARGET}
+PENDING_CARDS = {"excluded": L.P_EXCLUDED, "kept_excluded": L.P_KEPT_EXCLUDED}
 
 
 def _fail(message: str):
@@ -172,6 +180,26 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
             if L.card_owner(card) != p:
                 _fail("players[%d].deck: card '%s' belongs to the other player." % (p, A.card_text(card, p)))
         match.deck[p] = list(reversed(top_first))
+    extra = data.get("extra", {})
+    if not isinstance(extra, dict):
+        _fail("'extra' must be an object like {\"D\": \"p1:D7\"} (zones D, S, C).")
+    for suit_letter, entry in extra.items():
+        if suit_letter not in ZONE_SUITS:
+            _fail("extra: unknown zone '%s' (allowed D, S, C)." % suit_letter)
+        if entry is None:
+            continue
+        text, order, arrival = (entry.get("card"), entry.get("order"), entry.get("arrival", 1)) \
+            if isinstance(entry, dict) else (entry, None, 1)
+        card = registry.take(text, 0, "extra.%s" % suit_letter)
+        if not is_normal(L.card_code(card)) or suit_of(L.card_code(card)) != ZONE_SUITS.index(suit_letter):
+            _fail("extra.%s must hold a normal card of that suit (got %s)." % (suit_letter, text))
+        if order is None:
+            max_order += 1
+            order = max_order
+        match.zone[card], match.ctrl[card] = L.Z_EXTRA, L.card_owner(card)
+        match.order[card] = _int(order, "extra.%s.order" % suit_letter, 1)
+        match.arrival[card] = _int(arrival, "extra.%s.arrival" % suit_letter, 1)
+        max_order = max(max_order, match.order[card])
     for p in (0, 1):
         # Cards of this player listed nowhere lie under the listed deck, ascending from the top.
         rest = [L.card_id(p, pack, code) for pack in range(packs) for code in range(54)
@@ -184,14 +212,34 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
     used = data.get("used_this_turn", {})
     if not isinstance(used, dict):
         _fail("'used_this_turn' must be an object.")
-    for key, target in (("normal_rows", match.normal_placed), ("face_rows", match.face_placed)):
+    unknown_used = set(used) - USED_KEYS
+    if unknown_used:
+        _fail("used_this_turn: unknown key '%s' (allowed %s)." % (sorted(unknown_used)[0], ", ".join(sorted(USED_KEYS))))
+    for key, target in (("normal_rows", match.normal_placed), ("face_rows", match.face_placed),
+                        ("pair_zones", match.pairs_used), ("rebirth_rows", match.j_used),
+                        ("charge_rows", match.k_used)):
         for row in used.get(key, []):
             if row not in (1, 2, 3):
                 _fail("used_this_turn.%s must list rows 1-3 (got %r)." % (key, row))
             target.add(row - 1)
-    unknown_used = set(used) - {"normal_rows", "face_rows"}
-    if unknown_used:
-        _fail("used_this_turn: unknown key '%s' (allowed normal_rows, face_rows)." % sorted(unknown_used)[0])
+    match.hearts_used = _int(used.get("hearts", 0), "used_this_turn.hearts", 0)
+    match.extra_used = 1 if used.get("extra_zone", False) else 0
+    for text in used.get("spent_kings", []):
+        match.k_spent.add(L.k_spent_bit(_parse_any_card(text, "used_this_turn.spent_kings")))
+    pending = data.get("pending", {})
+    if not isinstance(pending, dict):
+        _fail("'pending' must be an object.")
+    for key, value in pending.items():
+        if key == "kind":
+            if value not in PENDING_KINDS:
+                _fail("pending.kind must be one of %s (got %r)." % (", ".join(PENDING_KINDS), value))
+            match.pending[L.P_KIND] = PENDING_KINDS[value]
+        elif key in PENDING_NUMBERS:
+            match.pending[PENDING_NUMBERS[key]] = _int(value, "pending." + key, 0)
+        elif key in PENDING_CARDS:
+            match.pending[PENDING_CARDS[key]] = _parse_any_card(value, "pending." + key)
+        else:
+            _fail("pending: unknown key '%s'." % key)
     if match.phase == L.PH_OVER:
         match.winner = _int(data.get("winner", 2), "winner", 0)
         end_type = data.get("end_type", "none")
@@ -206,6 +254,11 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         _fail("'actions' must be a list of action texts like \"place D7 row1\".")
     return match, actions
+
+
+def _parse_any_card(text, field: str) -> int:
+    """A card reference outside the piles (owner prefix p0:/p1:, default p0)."""
+    return _CardRegistry(2).take(text, 0, field)
 
 
 def _player(value, field: str) -> int:
@@ -258,6 +311,35 @@ def dump_position(match: Match) -> dict:
                            "face_rows": sorted(r + 1 for r in match.face_placed)},
         "players": players,
     }
+    used = out["used_this_turn"]
+    for key, rows in (("pair_zones", match.pairs_used), ("rebirth_rows", match.j_used), ("charge_rows", match.k_used)):
+        if rows:
+            used[key] = sorted(r + 1 for r in rows)
+    if match.hearts_used:
+        used["hearts"] = match.hearts_used
+    if match.extra_used:
+        used["extra_zone"] = True
+    extra = {}
+    for p in (0, 1):
+        for card in match.cards_in(L.Z_EXTRA, p):
+            extra[ZONE_SUITS[suit_of(L.card_code(card))]] = {
+                "card": A.card_text(card, 0 if L.card_owner(card) == 0 else -1).replace("p1:", "p1:"),
+                "order": match.order[card], "arrival": match.arrival[card]}
+    if extra:
+        out["extra"] = extra
+    if any(match.pending):
+        names = {v: k for k, v in PENDING_KINDS.items()}
+        pending = {"kind": names[match.pending[L.P_KIND]]}
+        for key, slot in PENDING_NUMBERS.items():
+            if match.pending[slot] and key != "row":
+                pending[key] = match.pending[slot]
+        if match.pending[L.P_KIND] in (L.PENDING_K1_ANSWER, L.PENDING_K3_ANSWER):
+            pending["row"] = match.pending[L.P_EXCLUDED]
+        elif match.pending[L.P_EXCLUDED] not in (0, A.NONE):
+            pending["excluded"] = A.card_text(match.pending[L.P_EXCLUDED], 0)
+        if match.pending[L.P_KEPT_EXCLUDED]:
+            pending["kept_excluded"] = A.card_text(match.pending[L.P_KEPT_EXCLUDED], 0)
+        out["pending"] = pending
     ambiguities = {k: v for k, v in match.rules.differences_from_default().items() if k.startswith("FA-")}
     if ambiguities:
         out["rules"]["ambiguities"] = ambiguities

@@ -17,6 +17,7 @@ from sim.cards import (BIG_JOKER, CLUB, DIAMOND, HEART, JACK, SPADE, is_face, is
 from sim.errors import IllegalActionError
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
+from sim.faction_war.reference_alien import AlienRules
 from sim.faction_war.reference_human import HumanRules
 from sim.faction_war.rules import Rules
 
@@ -24,11 +25,11 @@ ROW_OF_SUIT = {DIAMOND: 0, SPADE: 1, CLUB: 2}
 FIELD_ROWS = (L.Z_ROW0, L.Z_ROW1, L.Z_ROW2)
 
 
-class Match(HumanRules):
+class Match(HumanRules, AlienRules):
     """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`.
 
     The core turn structure, placement and attacks live here; faction rules
-    come from the mixins (`reference_human.HumanRules`).
+    come from the mixins (`reference_human.HumanRules`, `reference_alien.AlienRules`).
     """
 
     def __init__(self, rules: Rules):
@@ -241,8 +242,11 @@ class Match(HumanRules):
             return []
         if self.phase == L.PH_DISCARD:
             return sorted(A.encode(A.DISCARD, c) for c in self.hand(self.decider))
+        if self.pending[L.P_KIND] != L.PENDING_NONE:
+            return sorted(self._pending_actions())
         if self.phase == L.PH_PLACEMENT:
-            return sorted([A.encode(A.END)] + self._placement_actions() + self._dispel_actions())
+            return sorted([A.encode(A.END)] + self._placement_actions() + self._dispel_actions()
+                          + self._alien_actions())
         return sorted([A.encode(A.END)] + self._attack_actions())
 
     def _placement_actions(self) -> list[int]:
@@ -314,7 +318,9 @@ class Match(HumanRules):
                 A.to_text(action, self.decider), self.decider,
                 ", ".join(A.to_text(a, self.decider) for a in legal) or "none (the match is over)"))
         kind, a, b, c = A.decode(action)
-        if kind == A.DISCARD:
+        if kind == A.END and self.pending[L.P_KIND] == L.PENDING_SPECIAL:
+            self._decline_special()
+        elif kind == A.DISCARD:
             self._discard(a)
         elif kind == A.PLACE_NORMAL:
             self._place_normal(a, b)
@@ -322,6 +328,18 @@ class Match(HumanRules):
             self._place_face(a, b)
         elif kind == A.DISPEL:
             self._dispel(a, b, c)
+        elif kind == A.EXTRA_PLACE:
+            self._extra_place(a)
+        elif kind == A.EXTRA_PAIR:
+            self._extra_pair(a, b)
+        elif kind == A.ALIEN_J_MOVE:
+            self._j_move(a)
+        elif kind == A.SPECIAL_PICK:
+            self._special_pick(a, b)
+        elif kind == A.K_ACTIVATE:
+            self._k_activate(a, b, c)
+        elif kind == A.K_ANSWER:
+            self._k_answer(a)
         elif kind == A.END and self.phase == L.PH_PLACEMENT:
             self.phase = L.PH_ATTACK
         elif kind == A.END:
@@ -403,7 +421,7 @@ class Match(HumanRules):
             damage *= 2
             self.counters[L.CT_DOUBLED_ATTACKS] += 1
         self.events.append("  %s leaves the field" % A.card_text(victim, defender))
-        self._leave_field(victim)
+        self._leave_field(victim, attacker_row=row)
         self._damage(defender, damage)
 
     # ---- card movement and life ------------------------------------------------------
@@ -429,10 +447,15 @@ class Match(HumanRules):
         self.seq += 1
         self.arrival[card] = self.turn
 
-    def _leave_field(self, card: int) -> None:
-        """F-ZONE-4 / FA-14: to the owner's graveyard, or the controller's."""
-        pile_owner = L.card_owner(card) if self.rules.reading("FA-14") == "owner" else self.ctrl[card]
-        self._move(card, L.Z_GRAVE, pile_owner)
+    def _leave_field(self, card: int, attacker_row=None) -> None:
+        """F-ZONE-4 / FA-14: to the owner's graveyard (or the controller's), unless an
+        Abyss row exiles it (F-ALQ-1); then the Human penalty (F-HUP-1)."""
+        from_zone, from_ctrl = self.zone[card], self.ctrl[card]
+        if self._leave_destination(card, attacker_row) == L.Z_EXILE:
+            self._exile(card, from_zone, from_ctrl)
+        else:
+            pile_owner = L.card_owner(card) if self.rules.reading("FA-14") == "owner" else from_ctrl
+            self._move(card, L.Z_GRAVE, pile_owner)
         self._face_left_field(card)
 
     def _damage(self, player: int, amount: int) -> None:
