@@ -1,5 +1,7 @@
 """The sweep runner: exact sums, identical results for any jobs/backend, precision rounds, replay."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -7,7 +9,8 @@ import pytest
 from sim import aggregate as agg
 from sim.sweep import locate_match, runfolder
 from sim.sweep.grid import build_plan, parse_sweep, wilson_half_width
-from sim.sweep.runner import chunk_sizes, next_target, run_sweep
+from sim.errors import CardbalanceError
+from sim.sweep.runner import check_dask_workers, chunk_sizes, next_target, run_sweep
 from sim.sweep.seeds import chunk_seed
 
 SPEC = {"game": "toy", "pairings": ["red_vs_red", "red_vs_blue"], "life": [6, 15], "life_pairs": [[5, 12]],
@@ -52,6 +55,10 @@ def test_results_are_the_exact_sums_of_the_documented_chunk_seeds(tmp_path, toy_
         assert key in meta
 
 
+def _broken_play_batch(*args):
+    raise ValueError("no kernel here")
+
+
 def test_jobs_one_jobs_two_and_dask_give_bit_identical_results(tmp_path, toy_game):
     from distributed import Client, LocalCluster
 
@@ -59,7 +66,12 @@ def test_jobs_one_jobs_two_and_dask_give_bit_identical_results(tmp_path, toy_gam
     _, two = _run(tmp_path, "two", jobs=2)
     # processes=True: the workers are separate processes that unpickle the game's kernel wrapper
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster.scheduler_address):
+            Client(cluster.scheduler_address) as client:
+        plan = build_plan(parse_sweep(SPEC))
+        check_dask_workers(client, plan)  # the workers can play the game: no error
+        broken = build_plan(parse_sweep(SPEC), dataclasses.replace(toy_game, play_batch=_broken_play_batch))
+        with pytest.raises(CardbalanceError, match="could not play a probe match .*ValueError: no kernel here"):
+            check_dask_workers(client, broken)
         _, on_dask = _run(tmp_path, "dask", jobs=-1, backend="dask")
     for other in (two, on_dask):
         for mine, theirs in zip(_tables(one), _tables(other)):
@@ -113,7 +125,6 @@ def test_any_match_replays_from_run_cell_and_number(tmp_path, toy_game):
         assert total[:agg.hist_slot(n_end, n_counters)].tolist() == \
             results.iloc[cell][runfolder.aggregate_columns(toy_game)].to_numpy(dtype=np.int64).tolist()
     assert game.replay_log(rules, cell_array, seed)[0].startswith("Dice Duel")
-    from sim.errors import CardbalanceError
     with pytest.raises(CardbalanceError, match="--match must be a match number from 0 to 249"):
         locate_match(run_dir, 0, 250)
     with pytest.raises(CardbalanceError, match="--cell must be a cell number from 0 to 1"):

@@ -55,7 +55,7 @@ def add_parser(subparsers):
 def run(args) -> int:
     from sim.sweep import runfolder
     from sim.sweep.grid import build_plan, default_sweep, load_sweep
-    from sim.sweep.runner import connect_dask, run_sweep
+    from sim.sweep.runner import check_dask_workers, connect_dask, run_sweep
 
     _check_option_combinations(args)
     if args.resume:
@@ -72,6 +72,8 @@ def run(args) -> int:
 
     client = connect_dask(args.scheduler, args.jobs) if args.backend == "dask" else None
     try:
+        if client is not None:
+            check_dask_workers(client, plan)
         if not args.resume:
             runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs))
         started = time.perf_counter()

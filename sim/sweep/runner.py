@@ -77,6 +77,35 @@ def connect_dask(scheduler: str | None, jobs: int):
                                % (scheduler, CONNECT_TIMEOUT_S, type(error).__name__)) from None
 
 
+DASK_PROBE_TIMEOUT_S = 300  # a cold worker may have to compile the kernels first
+
+
+def check_dask_workers(client, plan: Plan, timeout_s: float = DASK_PROBE_TIMEOUT_S) -> None:
+    """Play one match of the first cell on the cluster, or raise one clear error.
+
+    joblib's dask backend can wait forever when the scheduler or the workers
+    cannot unpickle a task (e.g. cardbalance is not installed there), so
+    the sweep checks this once, before it creates a run folder.
+    """
+    cell = plan.cells[0]
+    future = client.submit(play_chunk, plan.game.play_batch, plan.rules_array(cell), plan.cell_array(cell),
+                           chunk_seed(plan.spec.seed, 0, 0), 1, 0, 0, pure=False)
+    try:
+        future.result(timeout=timeout_s)
+    except TimeoutError:
+        workers = len(client.scheduler_info().get("workers", {}))
+        raise CardbalanceError("--scheduler: the dask cluster did not play a probe match within %d s (%d workers "
+                               "connected); check that its workers run and have cardbalance installed."
+                               % (timeout_s, workers)) from None
+    except Exception as error:  # whatever the worker or scheduler raised
+        first_line = (str(error).strip().splitlines() or [""])[0]
+        raise CardbalanceError("--scheduler: the dask cluster could not play a probe match (%s: %s); "
+                               "install the same cardbalance on the scheduler and every worker."
+                               % (type(error).__name__, first_line[:200])) from None
+    finally:
+        future.release()
+
+
 def _parallel_context(backend: str):
     import joblib
     if backend == "dask":
