@@ -54,8 +54,8 @@ RANKS_PER_SUIT = 13
 SUITED_CODES = 4 * RANKS_PER_SUIT  # codes below this are suit cards; 52, 53 jokers
 NORMAL_RANKS = 10  # A..10 are normal cards (F-CARD-2); J, Q, K face cards
 FACE_RANKS = 3  # J, Q, K
-FACE_BITS_PER_PACK = 3 * FACE_RANKS  # ♦/♠/♣ face cards of one pack (placement bit set)
-MAX_FACE_BITS = 2 * FACE_BITS_PER_PACK  # two packs at most (FA-34)
+FACE_BITS_PER_PACK = 4 * FACE_RANKS  # face cards of one pack, as bits (`face_bit`)
+MAX_FACE_BITS = 2 * FACE_BITS_PER_PACK  # per owner: two packs at most (FA-34); 48 bits in all
 ACTION_KIND_SHIFT = 24
 ACTION_A_SHIFT = 16
 ACTION_B_SHIFT = 8
@@ -109,6 +109,35 @@ def is_normal_card(card):
 def is_face_card(card):
     code = card % CARDS_PER_PACK
     return code < SUITED_CODES and code % RANKS_PER_SUIT >= NORMAL_RANKS
+
+
+@nb.njit(cache=True, inline="always")
+def face_bit(card):
+    """Bit index of a face card, ordered like card ids: (owner, pack, suit, rank)."""
+    local = card % CARDS_PER_PLAYER
+    pack = local // CARDS_PER_PACK
+    code = local % CARDS_PER_PACK
+    return (owner_of(card) * MAX_FACE_BITS + pack * FACE_BITS_PER_PACK
+            + (code // RANKS_PER_SUIT) * FACE_RANKS + code % RANKS_PER_SUIT - NORMAL_RANKS)
+
+
+@nb.njit(cache=True, inline="always")
+def face_card_of_bit(bit):
+    """Inverse of `face_bit`."""
+    owner = bit // MAX_FACE_BITS
+    pack = (bit % MAX_FACE_BITS) // FACE_BITS_PER_PACK
+    within = bit % FACE_BITS_PER_PACK
+    return (owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + (within // FACE_RANKS) * RANKS_PER_SUIT
+            + NORMAL_RANKS + within % FACE_RANKS)
+
+
+@nb.njit(cache=True, inline="always")
+def popcount(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
 
 
 @nb.njit(cache=True, inline="always")
@@ -533,8 +562,9 @@ def _placement_actions(state, rules, out):
     """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending.
 
     One pass over the hand emits the normal cards and notes the placeable
-    ♦/♠/♣ face cards as bits (pack, suit, rank) — bit order is card-id
-    order — so the face-card actions follow without a second hand scan.
+    ♦/♠/♣ face cards as bits (`face_bit`: bit order is card-id order); one
+    pass over the field notes p's face cards per row the same way, so the
+    face-card actions (and displacement choices) follow without rescans.
     """
     player = state[S_DECIDER]
     base = player * CARDS_PER_PLAYER
@@ -564,44 +594,40 @@ def _placement_actions(state, rules, out):
                     out[n] = encode(A.PLACE_NORMAL, card, row, 0)
                     n += 1
         elif suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
-            pack = (card - base) // CARDS_PER_PACK
-            hand_faces |= 1 << (pack * FACE_BITS_PER_PACK + suit * FACE_RANKS + rank_index - NORMAL_RANKS)
+            hand_faces |= 1 << face_bit(card)
     if hand_faces == 0:
         return n
-    faces_row0 = 0
-    faces_row1 = 0
-    faces_row2 = 0
+    # p's face cards on each row as bits in card-id order (owner, pack, suit, rank)
+    row0_faces = 0
+    row1_faces = 0
+    row2_faces = 0
     for owner in range(2):
         owner_base = owner * CARDS_PER_PLAYER
         for card in range(owner_base, owner_base + per_player):
             zone = state[C_ZONE + card]
             if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
+                bit = 1 << face_bit(card)
                 if zone == Z_ROW0:
-                    faces_row0 += 1
+                    row0_faces |= bit
                 elif zone == Z_ROW0 + 1:
-                    faces_row1 += 1
+                    row1_faces |= bit
                 else:
-                    faces_row2 += 1
+                    row2_faces |= bit
     faces_limit = rules[R_FACES_PER_ROW]
-    for bit in range(MAX_FACE_BITS):
+    for bit in range(2 * MAX_FACE_BITS):
         if not (hand_faces >> bit) & 1:
             continue
-        pack = bit // FACE_BITS_PER_PACK
-        suit = (bit % FACE_BITS_PER_PACK) // FACE_RANKS
-        card = base + pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + NORMAL_RANKS + bit % FACE_RANKS
-        row = row_of_suit(suit)
-        faces = faces_row0 if row == 0 else (faces_row1 if row == 1 else faces_row2)
-        if faces < faces_limit:
+        card = face_card_of_bit(bit)
+        row = row_of_suit(suit_of_card(card))
+        row_faces = row0_faces if row == 0 else (row1_faces if row == 1 else row2_faces)
+        if popcount(row_faces) < faces_limit:
             out[n] = encode(A.PLACE_FACE, card, A.NONE, 0)
             n += 1
             continue
-        zone = Z_ROW0 + row
-        for owner in range(2):  # F-PLC-5: one action per face card that may be displaced
-            owner_base = owner * CARDS_PER_PLAYER
-            for old in range(owner_base, owner_base + per_player):
-                if state[C_ZONE + old] == zone and state[C_CTRL + old] == player and is_face_card(old):
-                    out[n] = encode(A.PLACE_FACE, card, old, 0)
-                    n += 1
+        for old_bit in range(2 * MAX_FACE_BITS):  # F-PLC-5: one action per face card to displace
+            if (row_faces >> old_bit) & 1:
+                out[n] = encode(A.PLACE_FACE, card, face_card_of_bit(old_bit), 0)
+                n += 1
     return n
 
 
