@@ -14,8 +14,10 @@ logs and error messages use.
 | PLACE_NORMAL      | card         | row 0..2               | -    | `place H7 row2`              |
 | PLACE_FACE        | card         | displaced card or NONE | -    | `face DJ` / `face DJ displace DQ` |
 | DISPEL            | ♥ J/Q/K card | target player, BOTH_PLAYERS or NONE | row, or the face card for NONE | `dispel HQ p1 row2` / `dispel HQ both row2` / `dispel HQ p1:DJ` |
-| PLACE_BIG_JOKER   | card         | row                    | -    | `joker row1`                 |
-| SMALL_JOKER       | card         | -                      | -    | `small-joker`                |
+| PLACE_BIG_JOKER   | card         | row                    | -    | `joker BJ row1` (F-JOK-H-1, F-JOK-A-1) |
+| SMALL_JOKER       | card         | -                      | -    | `small-joker LJ` (F-JOK-S-1) |
+| RESPOND_SMALL_JOKER | 0 pass / 1 use | -                  | -    | `pass` / `respond` (F-JOK-S-2, the opponent's decision) |
+| DUEL              | 0 give up / 1 commit | -              | -    | `give-up` / `commit` (F-JOK-D-1) |
 | EXTRA_PLACE       | card         | -                      | -    | `extra D7` (F-EXT-1)         |
 | EXTRA_PAIR        | card (lower id) | card                | -    | `pair D2 D3` (F-EXT-4)       |
 | ALIEN_J_MOVE      | card         | -                      | -    | `rebirth D7` (F-ALJ-1)       |
@@ -95,9 +97,9 @@ def to_text(action: int, actor: int) -> str:
             return "dispel %s %s" % (card_text(a, actor), card_text(c, actor))
         return "dispel %s %s %s" % (card_text(a, actor), "both" if b == BOTH_PLAYERS else "p%d" % b, row_text(c))
     if kind == PLACE_BIG_JOKER:
-        return "joker %s" % row_text(b)
+        return "joker %s %s" % (card_text(a, actor), row_text(b))
     if kind == SMALL_JOKER:
-        return "small-joker"
+        return "small-joker " + card_text(a, actor)
     if kind == ATTACK:
         return "attack %s %s" % (row_text(a), row_text(b))
     if kind == EXTRA_PLACE:
@@ -113,6 +115,10 @@ def to_text(action: int, actor: int) -> str:
         return "charge%d %s%s" % (a, row_text(c), card)
     if kind == K_ANSWER:
         return "answer " + card_text(a, actor)
+    if kind == RESPOND_SMALL_JOKER:
+        return "respond" if a else "pass"
+    if kind == DUEL:
+        return "commit" if a else "give-up"
     return "action(%d,%d,%d,%d)" % (kind, a, b, c)
 
 
@@ -174,6 +180,14 @@ def from_text(text: str, actor: int) -> int:
             return encode(K_ACTIVATE, 3, NONE, _parse_row(args[0]))
         if verb == "answer" and len(args) == 1:
             return encode(K_ANSWER, _parse_card(args[0], actor))
+        if verb in ("respond", "pass") and not args:
+            return encode(RESPOND_SMALL_JOKER, 1 if verb == "respond" else 0)
+        if verb in ("commit", "give-up") and not args:
+            return encode(DUEL, 1 if verb == "commit" else 0)
+        if verb == "joker" and len(args) == 2:
+            return encode(PLACE_BIG_JOKER, _parse_card(args[0], actor), _parse_row(args[1]))
+        if verb == "small-joker" and len(args) == 1:
+            return encode(SMALL_JOKER, _parse_card(args[0], actor))
         if verb == "attack" and len(args) == 2:
             return encode(ATTACK, _parse_row(args[0]), _parse_row(args[1], allow_direct=True))
     except ValueError:

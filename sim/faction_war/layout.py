@@ -180,6 +180,8 @@ PENDING_NONE = 0
 PENDING_SPECIAL = 1  # F-ALJ-4 special placement (SPECIAL_PICK ... / END to decline)
 PENDING_K1_ANSWER = 2  # F-ALK-2 (1): the opponent picks a card of the same number
 PENDING_K3_ANSWER = 3  # F-ALK-2 (3): the opponent picks cards to exile, one at a time
+PENDING_RESPOND = 4  # F-JOK-S-2: the opponent may answer a big joker with the small joker
+PENDING_DUEL = 5  # F-JOK-D-1: commit or give up (attacker first, P_TARGET/P_COUNT = the two rows)
 
 
 def k_spent_bit(card: int) -> int:

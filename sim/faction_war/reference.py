@@ -19,17 +19,19 @@ from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.reference_alien import AlienRules
 from sim.faction_war.reference_human import HumanRules
+from sim.faction_war.reference_jokers import JokerRules
 from sim.faction_war.rules import Rules
 
 ROW_OF_SUIT = {DIAMOND: 0, SPADE: 1, CLUB: 2}
 FIELD_ROWS = (L.Z_ROW0, L.Z_ROW1, L.Z_ROW2)
 
 
-class Match(HumanRules, AlienRules):
+class Match(HumanRules, AlienRules, JokerRules):
     """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`.
 
     The core turn structure, placement and attacks live here; faction rules
-    come from the mixins (`reference_human.HumanRules`, `reference_alien.AlienRules`).
+    come from the mixins (`reference_human.HumanRules`, `reference_alien.AlienRules`,
+    `reference_jokers.JokerRules`).
     """
 
     def __init__(self, rules: Rules):
@@ -246,7 +248,7 @@ class Match(HumanRules, AlienRules):
             return sorted(self._pending_actions())
         if self.phase == L.PH_PLACEMENT:
             return sorted([A.encode(A.END)] + self._placement_actions() + self._dispel_actions()
-                          + self._alien_actions())
+                          + self._alien_actions() + self._joker_actions())
         return sorted([A.encode(A.END)] + self._attack_actions())
 
     def _placement_actions(self) -> list[int]:
@@ -309,6 +311,17 @@ class Match(HumanRules, AlienRules):
                     out.append(A.encode(A.ATTACK, row, target))
         return out
 
+    def _pending_actions(self) -> list[int]:
+        """Legal actions while a multi-step decision is open (layout PENDING_*)."""
+        kind = self.pending[L.P_KIND]
+        if kind == L.PENDING_SPECIAL:
+            return self._special_actions()
+        if kind in (L.PENDING_K1_ANSWER, L.PENDING_K3_ANSWER):
+            return self._answer_actions()
+        if kind == L.PENDING_RESPOND:
+            return [A.encode(A.RESPOND_SMALL_JOKER, 0), A.encode(A.RESPOND_SMALL_JOKER, 1)]
+        return [A.encode(A.DUEL, 0), A.encode(A.DUEL, 1)]
+
     # ---- applying actions ------------------------------------------------------------
     def apply(self, action: int) -> None:
         """Apply one legal action; IllegalActionError names it otherwise."""
@@ -340,6 +353,14 @@ class Match(HumanRules, AlienRules):
             self._k_activate(a, b, c)
         elif kind == A.K_ANSWER:
             self._k_answer(a)
+        elif kind == A.PLACE_BIG_JOKER:
+            self._place_big_joker(a, b)
+        elif kind == A.SMALL_JOKER:
+            self._use_small_joker(a)
+        elif kind == A.RESPOND_SMALL_JOKER:
+            self._respond(a)
+        elif kind == A.DUEL:
+            self._duel_choice(a)
         elif kind == A.END and self.phase == L.PH_PLACEMENT:
             self.phase = L.PH_ATTACK
         elif kind == A.END:
@@ -347,10 +368,11 @@ class Match(HumanRules, AlienRules):
             self._end_turn()
         elif kind == A.ATTACK:
             self._attack(a, b)
-            if self.rules.reading("FA-29") == "after_action":
-                self._check_life()
-            if self.phase != L.PH_OVER:
-                self._end_turn()
+        if self.rules.reading("FA-29") == "after_action":
+            self._check_life()
+        # F-ATK-1: one attack per turn; the turn ends once it (and any duel) is resolved
+        if kind in (A.ATTACK, A.DUEL) and self.phase != L.PH_OVER and self.pending[L.P_KIND] == L.PENDING_NONE:
+            self._end_turn()
 
     def _discard(self, card: int) -> None:
         """F-TURN-2: one discard; then the next candidate or the draw phase."""
@@ -396,33 +418,27 @@ class Match(HumanRules, AlienRules):
         return self.pick(self.normals_in_row(player, row), self.smallest_key)
 
     def _attack(self, row: int, target: int) -> None:
-        """F-ATK-3..7 and F-TGT-4 (doubling)."""
+        """F-ATK-3..7, F-TGT-4 (doubling); big-joker rows: F-JOK-2, the duel, the joker attacks."""
         player, defender = self.active, 1 - self.active
         self.counters[L.CT_ATTACKS] += 1
         attack_sum = self.row_sum(player, row)
-        if target == L.DIRECT:  # F-ATK-7
+        joker = self.big_joker_in(player, row)
+        if target == L.DIRECT:
             self.counters[L.CT_DIRECT_ATTACKS] += 1
             self.events.append("p%d attacks p%d directly with %s (sum %d)" % (player, defender, A.row_text(row), attack_sum))
+        else:
+            self.events.append("p%d attacks p%d %s with %s: %d vs %d" % (
+                player, defender, A.row_text(target), A.row_text(row), attack_sum, self.row_sum(defender, target)))
+        if joker is not None:
+            if target != L.DIRECT and self.big_joker_in(defender, target) is not None:
+                self._open_duel(row, target)  # F-JOK-D-1
+                return
+            self._joker_attack(row, target)
+            self._after_attack(row)
+        elif target == L.DIRECT:  # F-ATK-7
             self._damage(defender, attack_sum)
-            return
-        defended_sum = self.row_sum(defender, target)
-        self.events.append("p%d attacks p%d %s with %s: %d vs %d" % (
-            player, defender, A.row_text(target), A.row_text(row), attack_sum, defended_sum))
-        if not self.normals_in_row(defender, target):  # F-ATK-6, FA-7
-            self.counters[L.CT_EMPTY_ROW_HITS] += 1
-            if self.rules.reading("FA-7") == "faces_lost":
-                for face in self.faces_in_row(defender, target):
-                    self._leave_field(face)
-            self.events.append("  the row has no normal card: no damage")
-            return
-        victim = self.smallest_normal(defender, target)  # F-ATK-4, F-ATK-5
-        damage = self.effective_number(victim)
-        if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
-            damage *= 2
-            self.counters[L.CT_DOUBLED_ATTACKS] += 1
-        self.events.append("  %s leaves the field" % A.card_text(victim, defender))
-        self._leave_field(victim, attacker_row=row)
-        self._damage(defender, damage)
+        else:
+            self._plain_row_hit(row, target)
 
     # ---- card movement and life ------------------------------------------------------
     def _touch(self) -> None:
@@ -461,6 +477,14 @@ class Match(HumanRules, AlienRules):
     def _damage(self, player: int, amount: int) -> None:
         self.life[player] -= amount
         self.events.append("  p%d takes %d: life %d / %d" % (player, amount, *self.life))
+        if self.rules.reading("FA-29") == "each_step":
+            self._check_life()
+
+    def _damage_both(self, amounts: list[int]) -> None:
+        """One step that hurts both players at once (F-JOK-A-2); checked together (F-WIN-2)."""
+        for player in (0, 1):
+            self.life[player] -= amounts[player]
+        self.events.append("  both take damage: life %d / %d" % tuple(self.life))
         if self.rules.reading("FA-29") == "each_step":
             self._check_life()
 

@@ -331,13 +331,11 @@ class AlienRules:
         for slot in (L.P_KIND, L.P_PLAYER, L.P_TARGET, L.P_COUNT, L.P_EXCLUDED, L.P_FLAGS):
             self.pending[slot] = 0
 
-    def _pending_actions(self) -> list[int]:
-        """Legal actions while a multi-step decision is open."""
-        if self.pending[L.P_KIND] == L.PENDING_SPECIAL:
-            picks = self._special_picks(self.pending[L.P_PLAYER], self.pending[L.P_TARGET],
-                                        self.pending[L.P_COUNT], self.pending[L.P_EXCLUDED])
-            return picks + ([A.encode(A.END)] if self.pending[L.P_COUNT] == 0 else [])
-        return self._answer_actions()
+    def _special_actions(self) -> list[int]:
+        """Legal actions while the special placement window is open."""
+        picks = self._special_picks(self.pending[L.P_PLAYER], self.pending[L.P_TARGET],
+                                    self.pending[L.P_COUNT], self.pending[L.P_EXCLUDED])
+        return picks + ([A.encode(A.END)] if self.pending[L.P_COUNT] == 0 else [])
 
     def _decline_special(self) -> None:
         """END before the first pick: the special placement is not made (FA-15)."""
