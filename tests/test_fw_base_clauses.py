@@ -232,7 +232,7 @@ def test_FA_6_random_tie_break_uses_the_match_generator(engine):
 
 
 def test_F_ATK_6_FA_7_attack_on_row_without_normal_card_does_nothing(engine):
-    # FA-8 "any_card" makes a face-card-only row a target; FA-7 then decides.
+    # FA-8 "any_card" (the default) makes a face-card-only row a target; FA-7 then decides.
     pos = position(p0={"rows": [["D9"], [], []]}, p1={"rows": [["DJ"], [], []]}, phase="attack",
                    actions=["attack row1 row1"], rules={"ambiguities": {"FA-8": "any_card"}})
     table = play(engine, pos)
@@ -304,11 +304,12 @@ def test_F_TGT_3_row_3_targets(engine):
 
 def test_FA_8_occupied_readings(engine):
     face_only_row1 = [["DJ"], ["S2"], []]
-    # "normal_or_joker": a face-card-only row 1 is empty, so row 1 attacks row 2.
-    assert _targets(engine, 0, face_only_row1) == ["row2"]
-    assert _targets(engine, 0, face_only_row1, {"ambiguities": {"FA-8": "any_card"}}) == ["row1"]
+    # Default "any_card" (the source: any placed card): the face card makes row 1 the target.
+    assert _targets(engine, 0, face_only_row1) == ["row1"]
+    # The reference's reading "normal_or_joker": a face-card-only row is empty.
+    assert _targets(engine, 0, face_only_row1, {"ambiguities": {"FA-8": "normal_or_joker"}}) == ["row2"]
     joker_only_row1 = [["BJ"], ["S2"], []]
-    assert _targets(engine, 0, joker_only_row1) == ["row1"]
+    assert _targets(engine, 0, joker_only_row1, {"ambiguities": {"FA-8": "normal_or_joker"}}) == ["row1"]
     assert _targets(engine, 0, joker_only_row1, {"ambiguities": {"FA-8": "normal_only"}}) == ["row2"]
 
 

@@ -39,7 +39,11 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "FA-5": ("limit on heart J/Q/K per turn", ("unlimited", "one_per_turn")),
     "FA-6": ("tie between equal cards", ("earliest", "random")),
     "FA-7": ("successful attack on a row with no normal card", ("no_damage", "faces_lost", "not_allowed")),
-    "FA-8": ("what makes a row occupied for targeting", ("normal_or_joker", "any_card", "normal_only")),
+    # The source says a row is a target when "有被放置的牌存在" (placed cards exist): any
+    # placed card, face cards included. The reference's default "normal_or_joker"
+    # counts a placed joker but not a placed face card, which the text does not
+    # support; it stays available as a switch (docs/rules-notes.md).
+    "FA-8": ("what makes a row occupied for targeting", ("any_card", "normal_or_joker", "normal_only")),
     "FA-9": ("does a Human using heart J/Q/K take 1 damage", ("damage", "no_damage")),
     "FA-10": ("Destiny: placement order enforced", ("pattern", "order")),
     "FA-11": ("is the extra-zone pair a special placement", ("normal", "special")),
