@@ -25,11 +25,13 @@ DECK_ORDER_SLOTS = 2 * CARDS_PER_PLAYER
 @nb.njit(cache=True)
 def build_view(state, rules, player, view):
     """Fill `view` (STATE_SIZE) with `player`'s view of `state`."""
-    for slot in range(STATE_SIZE):
+    for slot in range(S_DECK):
         view[slot] = state[slot]
     view[S_RNG] = 0
     for slot in range(S_DECK, S_DECK + DECK_ORDER_SLOTS):
         view[slot] = 0
+    for slot in range(S_DECK + DECK_ORDER_SLOTS, STATE_SIZE):
+        view[slot] = state[slot]
     opponent = 1 - player
     base = opponent * CARDS_PER_PLAYER
     # Hands and decks only ever hold their owner's cards, so the opponent's

@@ -597,22 +597,22 @@ def _placement_actions(state, rules, out):
             hand_faces |= 1 << face_bit(card)
     if hand_faces == 0:
         return n
-    # p's face cards on each row as bits in card-id order (owner, pack, suit, rank)
+    # p's face cards on each row as bits in card-id order. Only p's own ids:
+    # no rule moves a face card to the other side (stealing, swapping and
+    # pooling effects move normal cards only), so p's rows hold p's faces.
     row0_faces = 0
     row1_faces = 0
     row2_faces = 0
-    for owner in range(2):
-        owner_base = owner * CARDS_PER_PLAYER
-        for card in range(owner_base, owner_base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
-                bit = 1 << face_bit(card)
-                if zone == Z_ROW0:
-                    row0_faces |= bit
-                elif zone == Z_ROW0 + 1:
-                    row1_faces |= bit
-                else:
-                    row2_faces |= bit
+    for card in range(base, base + per_player):
+        zone = state[C_ZONE + card]
+        if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
+            bit = 1 << face_bit(card)
+            if zone == Z_ROW0:
+                row0_faces |= bit
+            elif zone == Z_ROW0 + 1:
+                row1_faces |= bit
+            else:
+                row2_faces |= bit
     faces_limit = rules[R_FACES_PER_ROW]
     for bit in range(2 * MAX_FACE_BITS):
         if not (hand_faces >> bit) & 1:
