@@ -213,3 +213,11 @@ def test_checker_catches_a_broken_state():
     top = state[S_DECK + state[S_DECK_COUNT] - 1]
     state[C_ZONE + top] = Z_HAND
     assert check_state(state, rules, legal, n_legal, seen) == ERR_DECK_COUNT
+
+
+def test_face_bits_follow_card_id_order():
+    """The placement list relies on face_bit order == card id order (ascending actions)."""
+    faces = [card for card in range(2 * CARDS_PER_PLAYER) if K.is_face_card(card)]
+    bits = [K.face_bit(card) for card in faces]
+    assert bits == sorted(bits) and len(set(bits)) == len(bits) and max(bits) < 63
+    assert [K.face_card_of_bit(bit) for bit in bits] == faces
