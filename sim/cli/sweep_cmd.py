@@ -77,8 +77,13 @@ def run(args) -> int:
         if not args.resume:
             runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs))
         started = time.perf_counter()
-        result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,
-                           progress="quiet" if args.quiet else "auto", resume=bool(args.resume))
+        try:
+            result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,
+                               progress="quiet" if args.quiet else "auto", resume=bool(args.resume))
+        except KeyboardInterrupt:
+            print("\ncardbalance sweep: interrupted; finished chunks are kept: continue with "
+                  "cardbalance sweep --resume %s" % run_dir, file=sys.stderr)
+            return 130
         wall = time.perf_counter() - started
     finally:
         if client is not None:
