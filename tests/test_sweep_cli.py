@@ -81,10 +81,20 @@ def test_existing_output_and_conflicting_options_are_refused(tmp_path, grid_file
     assert "already exists and is not empty" in capsys.readouterr().err
     assert main(["sweep", "--resume", str(tmp_path / "full"), "--matches", "5"]) == 2
     assert "drop --matches" in capsys.readouterr().err
+    assert main(["sweep", str(grid_file), "--max-matches", "500"]) == 2
+    assert "--max-matches only applies with a precision target" in capsys.readouterr().err
     assert main(["sweep", str(grid_file), "--jobs", "0"]) == 2
     assert "--jobs must be" in capsys.readouterr().err
     assert main(["sweep", str(grid_file), "--scheduler", "tcp://x:1"]) == 2
     assert "--scheduler needs --backend dask" in capsys.readouterr().err
+
+
+def test_default_run_folder_name_is_timestamp_and_a_safe_sweep_name(tmp_path, monkeypatch):
+    from sim.cli.sweep_cmd import default_run_dir
+    monkeypatch.chdir(tmp_path)
+    path = default_run_dir("my grid/../x")
+    assert str(path.parent) == "runs" and path.name.endswith("-my-grid-..-x")
+    assert "/" not in path.name and path.name[:8].isdigit()
 
 
 def test_report_hook_falls_back_to_a_plain_table(tmp_path, grid_file, monkeypatch):

@@ -8,6 +8,7 @@ is created, so bad input leaves nothing behind.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -66,6 +67,8 @@ def run(args) -> int:
         spec = load_sweep(args.file) if args.file else default_sweep()
         spec = spec.with_overrides(matches=args.matches, precision=args.precision,
                                    max_matches=args.max_matches, seed=args.seed)
+        if args.max_matches is not None and spec.precision is None:
+            raise CardbalanceError("--max-matches only applies with a precision target (--precision or 'precision' in the sweep file).")
         plan = build_plan(spec)
         run_dir = Path(args.out) if args.out else default_run_dir(spec.name)
         runfolder.check_new_run_folder(run_dir)
@@ -148,6 +151,7 @@ def fallback_summary(run_dir: Path) -> str:
 
 def default_run_dir(name: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "sweep"
     path = Path("runs") / ("%s-%s" % (stamp, name))
     suffix = 1
     while path.exists():

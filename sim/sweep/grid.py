@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +293,3 @@ def matches_for_half_width(p: float, half_width: float, z: float = Z95) -> int:
     """Normal-approximation sample size for a target half-width at rate p."""
     p = min(max(p, 0.01), 0.99)
     return int(math.ceil(z * z * p * (1 - p) / (half_width * half_width)))
-
-
-def replace_spec(spec: SweepSpec, **changes) -> SweepSpec:
-    return replace(spec, **changes)
