@@ -131,3 +131,19 @@ def test_any_match_replays_from_run_cell_and_number(tmp_path, toy_game):
         locate_match(run_dir, 2, 0)
     with pytest.raises(CardbalanceError, match="is not a run folder"):
         locate_match(tmp_path, 0, 0)
+
+
+def test_resume_refuses_changed_rules_and_redoes_nothing_on_a_finished_run(tmp_path, toy_game):
+    (tmp_path / "mine.toml").write_text("die_sides = 8\n")
+    spec = {**SPEC, "pairings": ["red_vs_red"], "life": [7], "life_pairs": [], "strategies": ["greedy:greedy"],
+            "rules": [str(tmp_path / "mine.toml")], "matches": 300, "chunk_size": 100}
+    plan, run_dir = _run(tmp_path, "done", spec=spec, jobs=1)
+    before = _tables(run_dir)[0]
+    # resuming a finished run plays nothing and gives the same table
+    again = run_sweep(runfolder.plan_from_meta(runfolder.load_meta(run_dir), run_dir), run_dir,
+                      jobs=1, progress="quiet", resume=True)
+    assert again.chunks_played == 0 and again.chunks_resumed == 6
+    pd.testing.assert_frame_equal(before, _tables(run_dir)[0])
+    (tmp_path / "mine.toml").write_text("die_sides = 9\n")
+    with pytest.raises(CardbalanceError, match="changed since run .* was made"):
+        runfolder.plan_from_meta(runfolder.load_meta(run_dir), run_dir)
