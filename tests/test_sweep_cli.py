@@ -117,4 +117,5 @@ def test_default_sweep_runs_on_faction_war(tmp_path, capsys):
     out = tmp_path / "default"
     assert main(["sweep", "--matches", "20", "--out", str(out), "--quiet", "--no-report"]) == 0
     meta = runfolder.load_meta(out)
-    assert meta["counts"]["cells"] == 3 * 8 * 2 and meta["counts"]["matches"] == 48 * 20
+    # 3 pairings x (8 equal lives + 2 handicap pairs) x 2 first players
+    assert meta["counts"]["cells"] == 3 * 10 * 2 and meta["counts"]["matches"] == 60 * 20

@@ -35,6 +35,7 @@ def test_default_sweep_is_faction_war_three_pairings_eight_lives_both_orders():
     spec = default_sweep()
     assert spec.game == "faction_war" and spec.life == (30, 40, 50, 60, 70, 80, 90, 100)
     assert spec.pairings == tuple(DEFAULT_SWEEP["pairings"]) and spec.strategies == ("greedy:greedy",)
+    assert spec.life_pairs == ((40, 60), (60, 40))
 
 
 @pytest.mark.parametrize("change, words", [

@@ -38,7 +38,7 @@ DEFAULT_SWEEP: dict[str, Any] = {
     "game": DEFAULT_GAME,
     "pairings": ["human_vs_human", "human_vs_alien", "alien_vs_alien"],
     "life": DEFAULT_LIVES,
-    "life_pairs": [],
+    "life_pairs": [[40, 60], [60, 40]],   # a handicap study: seat 0 down, then up, 20 life
     "strategies": ["greedy:greedy"],
     "rules": ["default"],
     "matches": 2000,
