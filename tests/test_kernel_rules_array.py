@@ -79,3 +79,27 @@ def test_paired_batch_uses_common_seeds():
     assert np.array_equal(paired[:, agg.P_CROSS], paired[:, agg.P_SQ_A])
     single = B.play_batch(rules, cell, CHUNK_SEED, 0, 200)
     assert paired[agg.METRIC_TURNS, agg.P_SUM_A] == single[agg.A_TURNS_SUM]
+
+
+def test_cached_kernels_are_keyed_on_every_engine_source(tmp_path, monkeypatch):
+    """numba checks only a function's own file; jit_cache adds all engine sources.
+
+    Regression: FA-8's readings were reordered in rules.py and kernels cached
+    before kept the old reading indices (random-play tests then disagreed
+    with a fresh compile).
+    """
+    from sim.faction_war import jit_cache
+    from sim.faction_war import kernel as K
+
+    assert jit_cache.install()
+    locator = K.legal_actions._cache._impl._locator
+    _, fingerprint = locator.get_source_stamp()
+    assert fingerprint == jit_cache.engine_fingerprint()
+
+    (tmp_path / "sim" / "faction_war").mkdir(parents=True)
+    rules_file = tmp_path / "sim" / "faction_war" / "rules.py"
+    rules_file.write_text('AMBIGUITIES = {"FA-8": ("any_card", "normal_or_joker")}\n')
+    monkeypatch.setattr(jit_cache, "PROJECT_ROOT", tmp_path)
+    before = jit_cache.engine_fingerprint()
+    rules_file.write_text('AMBIGUITIES = {"FA-8": ("normal_or_joker", "any_card", "normal_only")}\n')
+    assert jit_cache.engine_fingerprint() != before

@@ -31,6 +31,7 @@ import numpy as np
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
+from sim.faction_war import jit_cache
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     CT_ATTACKS, CT_DIRECT_ATTACKS, CT_DISCARDS,
                                     CT_DOUBLED_ATTACKS, CT_EMPTY_ROW_HITS, CT_FACE_DISPLACED,
@@ -49,6 +50,11 @@ from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, F
                                    R_FA8, R_FA14, R_FA24, R_FA29, R_FA34, R_FACES_PER_ROW,
                                    R_HAND_TARGET, R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
 from sim.rng import nb_below
+
+# Before any cached kernel is defined: cache entries are keyed on all engine
+# sources, not just this file (numba alone would keep kernels compiled
+# against an old layout or old rules reading indices).
+jit_cache.install()
 
 # ---- card arithmetic (sim/cards.py codes) ---------------------------------------
 RANKS_PER_SUIT = 13
