@@ -18,10 +18,10 @@ from sim.errors import CardbalanceError
 ORDER = 10
 
 EPILOG = """examples:
-  cardbalance sweep                              the built-in default sweep (about a minute) and its report
+  cardbalance sweep                              the built-in default sweep and its report (under a minute)
   cardbalance sweep handicap.toml --jobs 2       a sweep file (format: docs/architecture.md)
   cardbalance sweep grid.toml --precision 0.005 --max-matches 200000
-                                                 add matches until every cell's 95%% interval is within ±0.005
+                                                 add matches until every cell's 95 % interval is within ±0.005
   cardbalance sweep --resume runs/20260101-120000-default
                                                  continue a killed sweep without redoing finished chunks
   cardbalance sweep grid.toml --backend dask --scheduler tcp://10.0.0.5:8786
