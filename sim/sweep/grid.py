@@ -273,7 +273,10 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
                     for first in (0, 1):
                         cells.append(Cell(len(cells), pairing, game.factions[faction0], game.factions[faction1],
                                           life0, life1, first, strategy0, strategy1, rules_name))
-    return Plan(spec=spec, game=game, cells=cells, rules=rules)
+    plan = Plan(spec=spec, game=game, cells=cells, rules=rules)
+    for cell in cells:
+        plan.cell_array(cell)  # the game's own checks of a cell (e.g. its life limits), before any run folder exists
+    return plan
 
 
 # ---- precision ------------------------------------------------------------------------
