@@ -217,7 +217,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
                     if key in counted:
                         continue
                     remaining[cell_index] += 1
-                    vector = done.get(key)
+                    vector = done.pop(key, None)
                     if vector is not None and int(vector[agg.A_MATCHES]) == size:
                         totals[cell_index] += vector
                         chunk_counts[cell_index] += 1
@@ -286,10 +286,3 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     runfolder.write_json_atomic(run_dir / runfolder.META, meta)
     result.meta = meta
     return result
-
-
-def resume_plan(run_dir: Path):
-    """(plan, meta) of an existing run folder to continue."""
-    run_dir = Path(run_dir)
-    meta = runfolder.load_meta(run_dir)
-    return runfolder.plan_from_meta(meta, run_dir), meta
