@@ -1,6 +1,7 @@
 """The sweep runner: exact sums, identical results for any jobs/backend, precision rounds, replay."""
 
 import dataclasses
+import json
 
 import numpy as np
 import pandas as pd
@@ -9,6 +10,7 @@ import pytest
 from sim import aggregate as agg
 from sim.sweep import locate_match, runfolder
 from sim.sweep.grid import build_plan, parse_sweep, wilson_half_width
+from sim.cli import main
 from sim.errors import CardbalanceError
 from sim.sweep.runner import check_dask_workers, chunk_sizes, next_target, run_sweep
 from sim.sweep.seeds import chunk_seed
@@ -65,19 +67,29 @@ def test_jobs_one_jobs_two_and_dask_give_bit_identical_results(tmp_path, toy_gam
     _, one = _run(tmp_path, "one", jobs=1)
     _, two = _run(tmp_path, "two", jobs=2)
     # processes=True: the workers are separate processes that unpickle the game's kernel wrapper
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster.scheduler_address) as client:
-        plan = build_plan(parse_sweep(SPEC))
-        check_dask_workers(client, plan)  # the workers can play the game: no error
-        broken = build_plan(parse_sweep(SPEC), dataclasses.replace(toy_game, play_batch=_broken_play_batch))
-        with pytest.raises(CardbalanceError, match="could not play a probe match .*ValueError: no kernel here"):
-            check_dask_workers(client, broken)
-        _, on_dask = _run(tmp_path, "dask", jobs=-1, backend="dask")
-    for other in (two, on_dask):
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        # the command line, as a user would point it at a cluster
+        (tmp_path / "grid.toml").write_text("\n".join("%s = %s" % (key, json.dumps(value)) for key, value in SPEC.items()))
+        assert main(["sweep", str(tmp_path / "grid.toml"), "--out", str(tmp_path / "cli-dask"), "--quiet", "--no-report",
+                     "--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
+        with Client(cluster.scheduler_address) as client:
+            _dask_library_run(tmp_path, client, toy_game)
+    on_dask, cli_dask = tmp_path / "dask", tmp_path / "cli-dask"
+    for other in (two, on_dask, cli_dask):
         for mine, theirs in zip(_tables(one), _tables(other)):
             pd.testing.assert_frame_equal(mine, theirs, check_exact=True)
         for chunk in (one / "chunks").iterdir():
             assert np.array_equal(np.load(chunk), np.load(other / "chunks" / chunk.name))
+
+
+def _dask_library_run(tmp_path, client, toy_game):
+    """The library on an active client: the probe match, then the sweep."""
+    plan = build_plan(parse_sweep(SPEC))
+    check_dask_workers(client, plan)  # the workers can play the game: no error
+    broken = build_plan(parse_sweep(SPEC), dataclasses.replace(toy_game, play_batch=_broken_play_batch))
+    with pytest.raises(CardbalanceError, match="could not play a probe match .*ValueError: no kernel here"):
+        check_dask_workers(client, broken)
+    _run(tmp_path, "dask", jobs=-1, backend="dask")
 
 
 def test_precision_rounds_stop_at_the_target_or_at_max_matches(tmp_path, toy_game):
