@@ -10,15 +10,16 @@ one of those leaves stale machine code in `__pycache__` that silently plays
 by the old layout or readings (it happened: FA-8's readings were reordered
 and cached kernels kept the old indices).
 
-Trade-off: the stamp of every function defined under the project root is
-extended by one fingerprint of all engine sources (`ENGINE_SOURCES`), so
+Trade-off: the stamp of every engine function (`ENGINE_DIRS`, and test
+modules) is extended by one fingerprint of all engine sources (`ENGINE_SOURCES`), so
 editing any of them recompiles every project kernel once (~15 s cold),
 instead of trusting developers to clear caches. It plugs into numba's cache
 locator list (`numba.core.caching.CacheImpl._locator_classes`); should a
 future numba drop that hook, `install()` does nothing and numba's own
 per-file check applies.
 
-Import this module (kernel.py does) before defining any cached kernel.
+Every engine module calls `install()` before defining a cached kernel
+(kernel.py does; modules importing the kernel get it through that import).
 """
 
 from __future__ import annotations
@@ -58,11 +59,25 @@ def engine_fingerprint() -> bytes:
     return _fingerprint_cache[key]
 
 
-def _in_project(py_file: str) -> bool:
+# Functions whose cache entries get the engine stamp: the engine's own
+# modules and the test modules that compile checkers over the engine. Other
+# cached code (sim/rng.py, sim/aggregate.py, the toy game) is self-contained
+# and keeps numba's per-file stamp. The choice depends only on the file, never
+# on import order, so two processes never fight over one cache entry.
+ENGINE_DIRS = ("sim/faction_war", "strategies")
+TEST_DIR = "tests"
+TEST_PREFIX = "test_"
+
+
+def _is_engine_file(py_file: str) -> bool:
     try:
-        return Path(os.path.abspath(py_file)).is_relative_to(PROJECT_ROOT)
+        relative = Path(os.path.abspath(py_file)).relative_to(PROJECT_ROOT)
     except (OSError, ValueError):
         return False
+    folder = relative.parent.as_posix()
+    if folder in ENGINE_DIRS:
+        return True
+    return folder == TEST_DIR and relative.name.startswith(TEST_PREFIX)
 
 
 def _make_locators():
@@ -76,7 +91,7 @@ def _make_locators():
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if not _in_project(py_file):
+            if not _is_engine_file(py_file):
                 return None
             return super().from_function(py_func, py_file)
 
