@@ -5,7 +5,7 @@ run and read Faction War, and nothing else: names of end types and counters
 come from `layout.py` so they cannot drift from the kernel's codes.
 """
 
-from sim.faction_war import batch, layout, rules
+from sim.faction_war import batch, layout, playlog, rules
 from sim.registry import GameSpec
 from strategies import strategy_id, strategy_names
 
@@ -41,5 +41,6 @@ GAME_SPEC = GameSpec(
     cell_array=batch.cell_array,
     play_batch=batch.play_batch,
     play_paired_batch=batch.play_paired_batch,
-    replay_log=None,  # the lead engineer adds the play log
+    replay_log=playlog.replay_log,
+    extra={"reference_play_match": playlog.reference_record},
 )

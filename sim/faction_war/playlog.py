@@ -43,3 +43,33 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
             match.events.append("p%d ends placement" % decider)
         match.apply(action)
     return match
+
+
+def _cell_parameters(cell_array):
+    from sim.faction_war import batch
+    cell = [int(v) for v in cell_array]
+    return ((cell[batch.CELL_FACTION0], cell[batch.CELL_FACTION1]), (cell[batch.CELL_LIFE0], cell[batch.CELL_LIFE1]),
+            cell[batch.CELL_FIRST], (cell[batch.CELL_STRATEGY0], cell[batch.CELL_STRATEGY1]))
+
+
+def reference_record(rules_array, cell_array, match_seed: int) -> np.ndarray:
+    """One match on the reference engine → the record a batch kernel would fold
+    (`sim/aggregate.py`); the bench's reference side and the replay checks use it."""
+    from sim import aggregate
+    from sim.faction_war.rules import rules_from_array
+    factions, lives, first, strategies = _cell_parameters(cell_array)
+    match = play_logged(rules_from_array(rules_array), factions, lives, first, strategies, int(match_seed))
+    record = np.zeros(aggregate.REC_COUNTERS + L.N_COUNTERS, dtype=np.int64)
+    record[aggregate.REC_WINNER] = match.winner
+    record[aggregate.REC_END_TYPE] = match.end_type
+    record[aggregate.REC_TURNS] = match.turn
+    record[aggregate.REC_LIFE0], record[aggregate.REC_LIFE1] = match.life
+    record[aggregate.REC_FIRST] = match.first
+    record[aggregate.REC_COUNTERS:] = match.counters
+    return record
+
+
+def replay_log(rules: Rules, cell_array, match_seed: int) -> list[str]:
+    """The narrated log of one match of a cell (`cardbalance play --from`)."""
+    factions, lives, first, strategies = _cell_parameters(cell_array)
+    return play_logged(rules, factions, lives, first, strategies, int(match_seed)).events

@@ -152,6 +152,17 @@ class Rules:
         return arr
 
 
+def rules_from_array(array) -> "Rules":
+    """Inverse of `Rules.to_array` (for tools that only hold the array)."""
+    values = [int(v) for v in array]
+    numbers = {name: values[slot] for name, slot in (
+        ("opening_hand", R_OPENING_HAND), ("draws_per_turn", R_DRAWS_PER_TURN),
+        ("hand_limit_trigger", R_HAND_TRIGGER), ("hand_limit_target", R_HAND_TARGET),
+        ("face_cards_per_row", R_FACES_PER_ROW), ("turn_cap", R_TURN_CAP))}
+    ambiguities = {fa_id: readings[values[fa_slot(fa_id)]] for fa_id, (_, readings) in AMBIGUITIES.items()}
+    return Rules(life=(values[R_LIFE0], values[R_LIFE1]), ambiguities=ambiguities, **numbers)
+
+
 # ---- rules array slots (what kernels read) ------------------------------------
 R_LIFE0, R_LIFE1 = 0, 1
 R_OPENING_HAND = 2
