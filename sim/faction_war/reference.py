@@ -440,6 +440,25 @@ class Match(HumanRules, AlienRules, JokerRules):
         else:
             self._plain_row_hit(row, target)
 
+    def _plain_row_hit(self, row: int, target: int) -> None:
+        """F-ATK-4..6 on the defender's row: the smallest normal card leaves, damage (doubled)."""
+        defender = 1 - self.active
+        if not self.normals_in_row(defender, target):  # F-ATK-6, FA-7
+            self.counters[L.CT_EMPTY_ROW_HITS] += 1
+            if self.rules.reading("FA-7") == "faces_lost":
+                for face in self.faces_in_row(defender, target):
+                    self._leave_field(face)
+            self.events.append("  the row has no normal card: no damage")
+            return
+        victim = self.smallest_normal(defender, target)  # F-ATK-4, F-ATK-5
+        damage = self.effective_number(victim)
+        if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
+            damage *= 2
+            self.counters[L.CT_DOUBLED_ATTACKS] += 1
+        self.events.append("  %s leaves the field" % A.card_text(victim, defender))
+        self._leave_field(victim, attacker_row=row)
+        self._damage(defender, damage)
+
     # ---- card movement and life ------------------------------------------------------
     def _touch(self) -> None:
         self._memo.clear()
