@@ -15,24 +15,31 @@ import pytest
 from sim.faction_war import kernel
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
-from sim.faction_war.rules import Rules
+from sim.faction_war.rules import AMBIGUITIES, Rules
 
 TOTAL_MATCHES = 10_000
 SHARDS = 20
-SWITCHED = {  # FA switches the base engines implement, with their readings
+SWITCHED = {  # FA switches of the base rules, with their readings
     "FA-1": ("turn_player", "both"), "FA-2": ("draw", "skip"), "FA-3": ("lose", "continue", "draw"),
     "FA-6": ("earliest", "random"), "FA-7": ("no_damage", "faces_lost", "not_allowed"),
     "FA-8": ("normal_or_joker", "any_card", "normal_only"), "FA-14": ("owner", "controller"),
     "FA-24": ("draw", "turn_player_wins", "turn_player_loses"), "FA-29": ("each_step", "after_action"),
     "FA-34": ("one", "two"),
 }
+# Faction and joker switches (issues 3-5): every reading of each, a random subset per match.
+FACTION_SWITCHED = ("FA-4", "FA-5", "FA-9", "FA-10", "FA-11", "FA-12", "FA-13", "FA-15", "FA-16",
+                    "FA-17", "FA-18", "FA-19", "FA-20", "FA-21", "FA-22", "FA-23", "FA-25",
+                    "FA-26", "FA-27", "FA-28", "FA-30", "FA-31", "FA-32", "FA-33", "FA-35",
+                    "FA-36")
+SWITCHED.update({fa: AMBIGUITIES[fa][1] for fa in FACTION_SWITCHED})
 
 
 def random_rules(chooser: random.Random) -> Rules:
     """Default rules most of the time; otherwise a random variant (also short matches)."""
     if chooser.random() < 0.3:
         return Rules()
-    ambiguities = {fa: chooser.choice(readings) for fa, readings in SWITCHED.items()}
+    ambiguities = {fa: chooser.choice(readings) for fa, readings in SWITCHED.items()
+                   if fa not in FACTION_SWITCHED or chooser.random() < 0.5}
     return Rules().with_changes(ambiguities=ambiguities, turn_cap=chooser.choice([400, 30]),
                                 hand_limit_trigger=chooser.choice([7, 6]),
                                 draws_per_turn=chooser.choice([2, 1, 3]))

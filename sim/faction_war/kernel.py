@@ -35,6 +35,7 @@ from sim.faction_war import jit_cache
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     CT_ATTACKS, CT_DIRECT_ATTACKS, CT_DISCARDS,
                                     CT_DOUBLED_ATTACKS, CT_EMPTY_ROW_HITS, CT_FACE_DISPLACED,
+                                    CT_POLYMORPH_PLACED,
                                     DIRECT, END_DECK_OUT, END_DECK_OUT_DRAW, END_DOUBLE_KO,
                                     END_LIFE, END_TURN_CAP, N_ROWS, PH_ATTACK, PH_DISCARD,
                                     PH_OVER, PH_PLACEMENT, S_ACTIVE, S_COUNTERS, S_DECIDER,
@@ -50,6 +51,18 @@ from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, F
                                    R_FA8, R_FA14, R_FA24, R_FA29, R_FA34, R_FACES_PER_ROW,
                                    R_HAND_TARGET, R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
 from sim.rng import nb_below
+# Shared low-level helpers (re-exported under their old names) and the faction modules.
+from sim.faction_war import kernel_alien as KA
+from sim.faction_war import kernel_human as KH
+from sim.faction_war import kernel_jokers as KJ
+from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, deal_damage,  # noqa: F401
+                                         effective_number, end_match, enter_row, is_big_joker,
+                                         is_face_card, is_normal_card, leave_field, move_card,
+                                         original_number, owner_of, pick_normal, row_sum,
+                                         sort_segment, suit_of_card)
+from sim.faction_war.layout import (P_KIND, PENDING_DUEL, PENDING_K1_ANSWER, PENDING_K3_ANSWER,
+                                    PENDING_NONE, PENDING_RESPOND, PENDING_SPECIAL, S_PENDING)
+from sim.faction_war.rules import FA4_PLACEMENT_START, FA4_PREPARATION, R_FA4
 
 # Before any cached kernel is defined: cache entries are keyed on all engine
 # sources, not just this file (numba alone would keep kernels compiled
@@ -83,37 +96,6 @@ ROW_SUMMARY_SIZE = 2 * N_ROWS * RS_WIDTH  # (player, row, field)
 
 
 @nb.njit(cache=True, inline="always")
-def owner_of(card):
-    return card // CARDS_PER_PLAYER
-
-
-@nb.njit(cache=True, inline="always")
-def suit_of_card(card):
-    """Suit 0..3 (♦ ♠ ♣ ♥), or -1 for a joker."""
-    code = card % CARDS_PER_PACK
-    return code // RANKS_PER_SUIT if code < SUITED_CODES else -1
-
-
-@nb.njit(cache=True, inline="always")
-def original_number(card):
-    """Rank 1..13 of a suit card (A=1 .. K=13), 0 for a joker."""
-    code = card % CARDS_PER_PACK
-    return code % RANKS_PER_SUIT + 1 if code < SUITED_CODES else 0
-
-
-@nb.njit(cache=True, inline="always")
-def is_normal_card(card):
-    code = card % CARDS_PER_PACK
-    return code < SUITED_CODES and code % RANKS_PER_SUIT < NORMAL_RANKS
-
-
-@nb.njit(cache=True, inline="always")
-def is_face_card(card):
-    code = card % CARDS_PER_PACK
-    return code < SUITED_CODES and code % RANKS_PER_SUIT >= NORMAL_RANKS
-
-
-@nb.njit(cache=True, inline="always")
 def face_bit(card):
     """Bit index of a face card, ordered like card ids: (owner, pack, suit, rank)."""
     local = card % CARDS_PER_PLAYER
@@ -143,18 +125,6 @@ def popcount(bits):
 
 
 @nb.njit(cache=True, inline="always")
-def is_big_joker(card):
-    return card % CARDS_PER_PACK == BIG_JOKER
-
-
-@nb.njit(cache=True, inline="always")
-def cards_per_player_in_play(rules):
-    """54 per pack (FA-34): ids owner*108 + 0 .. this-1 are in play."""
-    packs = 2 if rules[R_FA34] == FA34_TWO else 1
-    return packs * CARDS_PER_PACK
-
-
-@nb.njit(cache=True, inline="always")
 def encode(kind, a, b, c):
     return (kind << ACTION_KIND_SHIFT) | (a << ACTION_A_SHIFT) | (b << ACTION_B_SHIFT) | c
 
@@ -181,15 +151,6 @@ def row_of_suit(suit):
 
 
 # ---- queries ----------------------------------------------------------------------
-
-@nb.njit(cache=True)
-def effective_number(state, rules, card):
-    """F-CARD-4: the number effects read. Base rules: the card's own number.
-
-    Hook for Polymorph (F-HUJ-1), which will read the card's row here.
-    """
-    return original_number(card)
-
 
 @nb.njit(cache=True)
 def hand_size(state, rules, player):
@@ -232,20 +193,6 @@ def row_summary(state, rules, summary):
                 summary[at + RS_FACES] += 1
             elif is_big_joker(card):
                 summary[at + RS_BIG_JOKER] = 1
-
-
-@nb.njit(cache=True)
-def row_sum(state, rules, player, row):
-    """F-ATK-3: sum of the effective numbers of the normal cards in a row."""
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
-    total = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
-                total += effective_number(state, rules, card)
-    return total
 
 
 @nb.njit(cache=True, inline="always")
@@ -306,44 +253,7 @@ def smallest_normal(state, rules, player, row):
     tied cards by below(#tied) in ascending card id (a draw only when two or
     more cards tie, as in the reference). -1 when the row has no normal card.
     """
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
-    best_effective = 1 << 30
-    best_original = 1 << 30
-    tied = 0
-    best_card = -1
-    best_order = 1 << 62
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] != zone or state[C_CTRL + card] != player or not is_normal_card(card):
-                continue
-            effective = effective_number(state, rules, card)
-            original = original_number(card)
-            order = state[C_ORDER + card]
-            if effective < best_effective or (effective == best_effective and original < best_original):
-                best_effective = effective
-                best_original = original
-                tied = 1
-                best_card = card
-                best_order = order
-            elif effective == best_effective and original == best_original:
-                tied += 1
-                if order < best_order:
-                    best_card = card
-                    best_order = order
-    if tied > 1 and rules[R_FA6] == FA6_RANDOM:
-        pick = nb_below(state, S_RNG, tied)
-        for owner in range(2):
-            base = owner * CARDS_PER_PLAYER
-            for card in range(base, base + per_player):
-                if (state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card)
-                        and effective_number(state, rules, card) == best_effective
-                        and original_number(card) == best_original):
-                    if pick == 0:
-                        return card
-                    pick -= 1
-    return best_card
+    return pick_normal(state, rules, row, 1 << player, -1, False)
 
 
 @nb.njit(cache=True)
@@ -352,38 +262,6 @@ def is_over(state):
 
 
 # ---- card movement ---------------------------------------------------------------
-
-@nb.njit(cache=True, inline="always")
-def move_card(state, card, zone, ctrl):
-    """Put a card into a non-field zone: field bookkeeping (order, arrival) cleared."""
-    state[C_ZONE + card] = zone
-    state[C_CTRL + card] = ctrl
-    state[C_ORDER + card] = 0
-    state[C_ARRIVAL + card] = 0
-
-
-@nb.njit(cache=True, inline="always")
-def enter_row(state, card, player, row):
-    """A card arrives on `player`'s row: next placement sequence number, this turn."""
-    state[C_ZONE + card] = Z_ROW0 + row
-    state[C_CTRL + card] = player
-    state[C_ORDER + card] = state[S_SEQ]
-    state[S_SEQ] += 1
-    state[C_ARRIVAL + card] = state[S_TURN]
-
-
-@nb.njit(cache=True)
-def leave_field(state, rules, card):
-    """F-ZONE-4 / FA-14: a field card goes to its owner's (or controller's) graveyard.
-
-    Hook for later issues: Alien Q redirects to exile, Human penalty F-HUP-1.
-    """
-    if rules[R_FA14] == FA14_OWNER:
-        pile_owner = owner_of(card)
-    else:
-        pile_owner = state[C_CTRL + card]
-    move_card(state, card, Z_GRAVE, pile_owner)
-
 
 @nb.njit(cache=True)
 def draw_card(state, player):
@@ -398,44 +276,6 @@ def draw_card(state, player):
 
 
 # ---- ending -------------------------------------------------------------------------
-
-@nb.njit(cache=True)
-def end_match(state, winner, end_type):
-    """The match is over; S_DECIDER is left as it was (only S_PHASE matters)."""
-    state[S_PHASE] = PH_OVER
-    state[S_WINNER] = winner
-    state[S_END_TYPE] = end_type
-
-
-@nb.njit(cache=True)
-def check_life(state, rules):
-    """F-WIN-1/2 with FA-24; returns True when the match is (now) over."""
-    if state[S_PHASE] == PH_OVER:
-        return True
-    dead0 = state[S_LIFE] <= 0
-    dead1 = state[S_LIFE + 1] <= 0
-    if dead0 and dead1:
-        reading = rules[R_FA24]
-        if reading == FA24_DRAW:
-            end_match(state, DRAW_WINNER, END_DOUBLE_KO)
-        elif reading == FA24_TURN_PLAYER_WINS:
-            end_match(state, state[S_ACTIVE], END_LIFE)
-        else:
-            end_match(state, 1 - state[S_ACTIVE], END_LIFE)
-        return True
-    if dead0 or dead1:
-        end_match(state, 1 if dead0 else 0, END_LIFE)
-        return True
-    return False
-
-
-@nb.njit(cache=True)
-def deal_damage(state, rules, player, amount):
-    """A player loses life; with FA-29 "each_step" life is checked at once."""
-    state[S_LIFE + player] -= amount
-    if rules[R_FA29] == FA29_EACH_STEP:
-        check_life(state, rules)
-
 
 # ---- turn structure (F-TURN) -----------------------------------------------------------
 
@@ -460,6 +300,16 @@ def draw_phase(state, rules):
         draw_card(state, player)
     state[S_PHASE] = PH_PLACEMENT
     state[S_DECIDER] = player
+    if rules[R_FA4] == FA4_PLACEMENT_START:  # F-TURN-5: mandatory Human effects
+        KH.mandatory_effects(state, rules)
+
+
+@nb.njit(cache=True)
+def after_hand_check(state, rules):
+    """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
+    if rules[R_FA4] == FA4_PREPARATION:
+        KH.mandatory_effects(state, rules)
+    draw_phase(state, rules)
 
 
 @nb.njit(cache=True)
@@ -474,14 +324,14 @@ def preparation(state, rules, start_with):
             state[S_DECIDER] = active
             return
         if rules[R_FA1] != FA1_BOTH:
-            draw_phase(state, rules)
+            after_hand_check(state, rules)
             return
     other = 1 - active
     if hand_size(state, rules, other) >= trigger:
         state[S_PHASE] = PH_DISCARD
         state[S_DECIDER] = other
         return
-    draw_phase(state, rules)
+    after_hand_check(state, rules)
 
 
 @nb.njit(cache=True)
@@ -677,9 +527,28 @@ def legal_actions(state, rules, out):
         return 0
     if phase == PH_DISCARD:
         return _discard_actions(state, rules, out)
+    pending = state[S_PENDING + P_KIND]
+    if pending != PENDING_NONE:
+        return _pending_actions(state, rules, out, pending)
     if phase == PH_PLACEMENT:
-        return _placement_actions(state, rules, out)
+        n = _placement_actions(state, rules, out)
+        n = KH.dispel_actions(state, rules, out, n)  # kinds ascend: DISPEL < jokers < Alien
+        n = KJ.joker_actions(state, rules, out, n)
+        return KA.alien_actions(state, rules, out, n)
     return _attack_actions(state, rules, out)
+
+
+@nb.njit(cache=True)
+def _pending_actions(state, rules, out, pending):
+    """Legal actions while a multi-step decision is open (layout PENDING_*)."""
+    if pending == PENDING_SPECIAL:
+        return KA.special_actions(state, rules, out)
+    if pending == PENDING_K1_ANSWER or pending == PENDING_K3_ANSWER:
+        return KA.answer_actions(state, rules, out)
+    kind = A.RESPOND_SMALL_JOKER if pending == PENDING_RESPOND else A.DUEL
+    out[0] = encode(kind, 0, 0, 0)
+    out[1] = encode(kind, 1, 0, 0)
+    return 2
 
 
 # ---- applying actions --------------------------------------------------------------------
@@ -695,7 +564,7 @@ def _discard(state, rules, card):
     if player == state[S_ACTIVE] and rules[R_FA1] == FA1_BOTH:
         preparation(state, rules, 1 - player)
     else:
-        draw_phase(state, rules)
+        after_hand_check(state, rules)
 
 
 @nb.njit(cache=True)
@@ -708,36 +577,15 @@ def _place_face(state, rules, card, displaced):
         leave_field(state, rules, displaced)
     enter_row(state, card, player, row)
     state[S_FACE_PLACED] |= 1 << row
+    if original_number(card) == KH.JACK and KH.is_human(state, player):
+        state[S_COUNTERS + CT_POLYMORPH_PLACED] += 1
+    KH.check_destiny(state, rules, player)
 
 
 @nb.njit(cache=True)
 def _attack(state, rules, row, target):
     """F-ATK-3..7, F-TGT-4 (doubling), FA-7."""
-    player = state[S_ACTIVE]
-    defender = 1 - player
-    state[S_COUNTERS + CT_ATTACKS] += 1
-    if target == DIRECT:  # F-ATK-7
-        state[S_COUNTERS + CT_DIRECT_ATTACKS] += 1
-        deal_damage(state, rules, defender, row_sum(state, rules, player, row))
-        return
-    victim = smallest_normal(state, rules, defender, target)
-    if victim < 0:  # F-ATK-6 / FA-7
-        state[S_COUNTERS + CT_EMPTY_ROW_HITS] += 1
-        if rules[R_FA7] == FA7_FACES_LOST:
-            zone = Z_ROW0 + target
-            per_player = cards_per_player_in_play(rules)
-            for owner in range(2):
-                base = owner * CARDS_PER_PLAYER
-                for card in range(base, base + per_player):
-                    if state[C_ZONE + card] == zone and state[C_CTRL + card] == defender and is_face_card(card):
-                        leave_field(state, rules, card)
-        return
-    damage = effective_number(state, rules, victim)
-    if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
-        damage *= 2
-        state[S_COUNTERS + CT_DOUBLED_ATTACKS] += 1
-    leave_field(state, rules, victim)
-    deal_damage(state, rules, defender, damage)
+    KJ.attack(state, rules, row, target)
 
 
 @nb.njit(cache=True)
@@ -746,13 +594,40 @@ def apply_action(state, rules, action):
     kind = action_kind(action)
     a = action_a(action)
     b = action_b(action)
-    if kind == A.DISCARD:
+    c = action & ACTION_FIELD_MASK
+    if kind == A.END and state[S_PENDING + P_KIND] == PENDING_SPECIAL:
+        KA.decline_special(state, rules)
+    elif kind == A.DISCARD:
         _discard(state, rules, a)
     elif kind == A.PLACE_NORMAL:
-        enter_row(state, a, state[S_DECIDER], b)
+        player = state[S_DECIDER]
+        enter_row(state, a, player, b)
         state[S_NORMAL_PLACED] |= 1 << b
+        KH.check_destiny(state, rules, player)
     elif kind == A.PLACE_FACE:
         _place_face(state, rules, a, b)
+    elif kind == A.DISPEL:
+        KH.dispel(state, rules, a, b, c)
+    elif kind == A.EXTRA_PLACE:
+        KA.extra_place(state, rules, a)
+    elif kind == A.EXTRA_PAIR:
+        KA.extra_pair(state, rules, a, b)
+    elif kind == A.ALIEN_J_MOVE:
+        KA.j_move(state, rules, a)
+    elif kind == A.SPECIAL_PICK:
+        KA.special_pick(state, rules, a, b)
+    elif kind == A.K_ACTIVATE:
+        KA.k_activate(state, rules, a, b, c)
+    elif kind == A.K_ANSWER:
+        KA.k_answer(state, rules, a)
+    elif kind == A.PLACE_BIG_JOKER:
+        KJ.place_big_joker(state, rules, a, b)
+    elif kind == A.SMALL_JOKER:
+        KJ.use_small_joker(state, rules, a)
+    elif kind == A.RESPOND_SMALL_JOKER:
+        KJ.respond(state, rules, a)
+    elif kind == A.DUEL:
+        KJ.duel_choice(state, rules, a)
     elif kind == A.END:
         if state[S_PHASE] == PH_PLACEMENT:
             state[S_PHASE] = PH_ATTACK
@@ -760,7 +635,9 @@ def apply_action(state, rules, action):
             end_turn(state, rules)
     elif kind == A.ATTACK:
         _attack(state, rules, a, b)
-        if rules[R_FA29] == FA29_AFTER_ACTION:
-            check_life(state, rules)
-        if state[S_PHASE] != PH_OVER:
-            end_turn(state, rules)
+    if rules[R_FA29] == FA29_AFTER_ACTION:  # FA-29: checked at the end of every action
+        check_life(state, rules)
+    # F-ATK-1: one attack per turn; the turn ends once it (and any duel) is resolved
+    if ((kind == A.ATTACK or kind == A.DUEL) and state[S_PHASE] != PH_OVER
+            and state[S_PENDING + P_KIND] == PENDING_NONE):
+        end_turn(state, rules)

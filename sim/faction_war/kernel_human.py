@@ -1,0 +1,271 @@
+"""The numba kernel, part 2: the Human faction and the ♥ Dispeller (§5, F-HRT-1).
+
+Mirrors `reference_human.py` step for step (RNG draws, list orders, step
+orders); see `docs/engine-contract.md`, "Human faction and the Dispeller".
+Polymorph (the effective number) and the Human penalty live in
+`kernel_core.py`, because every part of the kernel reads them.
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.cards import CARDS_PER_PACK, HEART
+from sim.faction_war import actions as A
+from sim.faction_war.kernel_core import (JACK, KING, QUEEN, RANKS_PER_SUIT, count_normals,
+                                         cards_per_player_in_play, deal_damage, end_match,
+                                         is_face_card, is_human, is_normal_card, leave_field,
+                                         move_card, nth_normal, on_field_row, original_number,
+                                         owner_of, pick_normal, row_effect, sort_segment)
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL,
+                                    C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
+                                    CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,
+                                    CT_SELF_DESTRUCT, END_DESTINY, N_ROWS, PH_OVER, S_ACTIVE,
+                                    S_COUNTERS, S_DECIDER, S_HEARTS_USED, S_PHASE, S_RNG, S_TURN,
+                                    Z_GRAVE, Z_HAND, Z_ROW0)
+from sim.faction_war.rules import (FA5_ONE_PER_TURN, FA9_DAMAGE, FA10_ORDER, FA18_BOTH_PLAYERS_ROW,
+                                   FA18_ONE_PLAYER_ROW, R_FA5, R_FA9, R_FA10, R_FA18)
+from sim.rng import nb_below
+
+J_BIT = 1
+Q_BIT = 2
+K_BIT = 4
+
+
+# ---- mandatory each-own-turn effects (F-TURN-5, FA-4) -----------------------------------
+
+@nb.njit(cache=True)
+def mandatory_effects(state, rules):
+    """Human Q, K and combinations of the turn player, rows 1 → 3."""
+    player = state[S_ACTIVE]
+    if not is_human(state, player):
+        return
+    for row in range(N_ROWS):
+        bits, since = row_effect(state, rules, player, row)
+        if bits == 0 or bits == J_BIT or since >= state[S_TURN]:  # F-TURN-6
+            continue
+        if bits == Q_BIT:
+            _mind_magic(state, rules, player, row)
+        elif bits == K_BIT:
+            _self_destruct(state, rules, player, row)
+        elif bits == J_BIT | Q_BIT:
+            _combo_swap(state, rules, player, row)
+        elif bits == J_BIT | K_BIT:
+            _combo_cull(state, rules, player, row)
+        else:
+            _combo_pool(state, rules, player, row)
+
+
+@nb.njit(cache=True)
+def _mind_magic(state, rules, player, row):
+    """F-HUQ-1: steal the opponent's smallest normal card of the row (F-ATK-5 order)."""
+    opponent = 1 - player
+    if count_normals(state, rules, opponent, row) == 0:
+        return
+    card = pick_normal(state, rules, row, 1 << opponent, -1, False)
+    state[C_CTRL + card] = player
+    state[S_COUNTERS + CT_MIND_MAGIC] += 1
+
+
+@nb.njit(cache=True)
+def _self_destruct(state, rules, player, row):
+    """F-HUK-1: the largest normal card of both rows is destroyed."""
+    if count_normals(state, rules, player, row) == 0 or count_normals(state, rules, 1 - player, row) == 0:
+        return
+    card = pick_normal(state, rules, row, 3, -1, True)
+    state[S_COUNTERS + CT_SELF_DESTRUCT] += 1
+    leave_field(state, rules, card)
+
+
+@nb.njit(cache=True)
+def _combo_swap(state, rules, player, row):
+    """F-HUC-JQ: one random normal card of each side's row changes sides."""
+    mine = count_normals(state, rules, player, row)
+    theirs = count_normals(state, rules, 1 - player, row)
+    if mine == 0 or theirs == 0:
+        return
+    given = nth_normal(state, rules, player, row, nb_below(state, S_RNG, mine))
+    taken = nth_normal(state, rules, 1 - player, row, nb_below(state, S_RNG, theirs))
+    state[C_CTRL + given] = 1 - player
+    state[C_CTRL + taken] = player
+    state[S_COUNTERS + CT_COMBO_JQ] += 1
+
+
+@nb.njit(cache=True)
+def _combo_cull(state, rules, player, row):
+    """F-HUC-JK: each side keeps its two largest normal cards of the row."""
+    if min(count_normals(state, rules, player, row), count_normals(state, rules, 1 - player, row)) <= 1:
+        return
+    state[S_COUNTERS + CT_COMBO_JK] += 1
+    keep0a = pick_normal(state, rules, row, 1 << player, -1, True)
+    keep0b = pick_normal(state, rules, row, 1 << player, keep0a, True)
+    keep1a = pick_normal(state, rules, row, 1 << (1 - player), -1, True)
+    keep1b = pick_normal(state, rules, row, 1 << (1 - player), keep1a, True)
+    per_player = cards_per_player_in_play(rules)
+    for side in range(2):
+        holder = player if side == 0 else 1 - player
+        keep_a = keep0a if side == 0 else keep1a
+        keep_b = keep0b if side == 0 else keep1b
+        for owner in range(2):
+            base = owner * CARDS_PER_PLAYER
+            for card in range(base, base + per_player):
+                if (on_field_row(state, card, holder, row) and is_normal_card(card)
+                        and card != keep_a and card != keep_b):
+                    leave_field(state, rules, card)
+
+
+@nb.njit(cache=True)
+def _combo_pool(state, rules, player, row):
+    """F-HUC-QK: pool both rows, two random cards to the graveyard, split the rest."""
+    n_mine = count_normals(state, rules, player, row)
+    n_total = n_mine + count_normals(state, rules, 1 - player, row)
+    if n_total == 0 or n_total % 2:
+        return
+    state[S_COUNTERS + CT_COMBO_QK] += 1
+    # pooled list as card ids; a rare effect, so a small allocation is acceptable here
+    pooled = np.empty(n_total, dtype=np.int64)
+    k = 0
+    per_player = cards_per_player_in_play(rules)
+    for side in range(2):
+        holder = player if side == 0 else 1 - player
+        for owner in range(2):
+            base = owner * CARDS_PER_PLAYER
+            for card in range(base, base + per_player):
+                if on_field_row(state, card, holder, row) and is_normal_card(card):
+                    pooled[k] = card
+                    k += 1
+    for _ in range(2):
+        index = nb_below(state, S_RNG, k)
+        card = pooled[index]
+        for i in range(index, k - 1):
+            pooled[i] = pooled[i + 1]
+        k -= 1
+        leave_field(state, rules, card)
+    for i in range(k - 1, 0, -1):
+        j = nb_below(state, S_RNG, i + 1)
+        swap = pooled[i]
+        pooled[i] = pooled[j]
+        pooled[j] = swap
+    half = k // 2
+    for index in range(k):
+        state[C_CTRL + pooled[index]] = player if index < half else 1 - player
+
+
+# ---- F-HRT-1 Dispeller (both factions) --------------------------------------------------
+
+@nb.njit(cache=True)
+def dispel_actions(state, rules, out, n):
+    """DISPEL actions of the decider appended to out[n:], ascending; returns the new n."""
+    if rules[R_FA5] == FA5_ONE_PER_TURN and state[S_HEARTS_USED] >= 1:
+        return n
+    player = state[S_DECIDER]
+    start = n
+    scope = rules[R_FA18]
+    base = player * CARDS_PER_PLAYER
+    per_player = cards_per_player_in_play(rules)
+    for pack in range(per_player // CARDS_PER_PACK):
+        for rank_index in range(10, 13):
+            heart = base + pack * CARDS_PER_PACK + HEART * RANKS_PER_SUIT + rank_index
+            if state[C_ZONE + heart] != Z_HAND:
+                continue
+            for p in range(2):
+                for row in range(N_ROWS):
+                    faces_here = _row_faces(state, rules, p, row)
+                    if scope == FA18_ONE_PLAYER_ROW:
+                        if faces_here > 0:
+                            out[n] = A_encode(A.DISPEL, heart, p, row)
+                            n += 1
+                    elif scope == FA18_BOTH_PLAYERS_ROW:
+                        if p == 0 and (faces_here > 0 or _row_faces(state, rules, 1, row) > 0):
+                            out[n] = A_encode(A.DISPEL, heart, A.BOTH_PLAYERS, row)
+                            n += 1
+            if scope != FA18_ONE_PLAYER_ROW and scope != FA18_BOTH_PLAYERS_ROW:
+                for owner in range(2):
+                    obase = owner * CARDS_PER_PLAYER
+                    for card in range(obase, obase + per_player):
+                        zone = state[C_ZONE + card]
+                        if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and is_face_card(card):
+                            out[n] = A_encode(A.DISPEL, heart, A.NONE, card)
+                            n += 1
+    sort_segment(out, start, n)
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def A_encode(kind, a, b, c):
+    return (kind << 24) | (a << 16) | (b << 8) | c
+
+
+@nb.njit(cache=True)
+def _row_faces(state, rules, player, row):
+    base = player * CARDS_PER_PLAYER
+    n = 0
+    for card in range(base, base + cards_per_player_in_play(rules)):
+        if on_field_row(state, card, player, row) and is_face_card(card):
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def dispel(state, rules, heart, target, where):
+    """F-HRT-1 with FA-18; F-HUP-1 for Human-owned cards and FA-9 for the user."""
+    player = state[S_DECIDER]
+    state[S_HEARTS_USED] += 1
+    state[S_COUNTERS + CT_DISPELS] += 1
+    if target == A.NONE:
+        leave_field(state, rules, where)
+    else:
+        for p in range(2):
+            if target != A.BOTH_PLAYERS and p != target:
+                continue
+            base = p * CARDS_PER_PLAYER
+            for card in range(base, base + cards_per_player_in_play(rules)):
+                if on_field_row(state, card, p, where) and is_face_card(card):
+                    leave_field(state, rules, card)
+    move_card(state, heart, Z_GRAVE, player)
+    if is_human(state, player) and rules[R_FA9] == FA9_DAMAGE:
+        state[S_COUNTERS + CT_HUMAN_PENALTY] += 1
+        deal_damage(state, rules, player, 1)
+
+
+# ---- F-HUW-1 Destiny ----------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def check_destiny(state, rules, player):
+    """F-HUW-1 / FA-10: 8-9-10 (or 10-9-8) and J-Q-K (or K-Q-J) placed this turn."""
+    if not is_human(state, player) or state[S_PHASE] == PH_OVER:
+        return
+    turn = state[S_TURN]
+    base = player * CARDS_PER_PLAYER
+    per_player = cards_per_player_in_play(rules)
+    n0 = n1 = n2 = f0 = f1 = f2 = -1
+    for row in range(N_ROWS):
+        normal = -1
+        face = -1
+        for card in range(base, base + per_player):  # own cards only (owner == player)
+            if not on_field_row(state, card, player, row) or state[C_ARRIVAL + card] != turn:
+                continue
+            if normal < 0 and is_normal_card(card):
+                normal = card
+            elif face < 0 and is_face_card(card):
+                face = card
+        if normal < 0 or face < 0:
+            return
+        if row == 0:
+            n0, f0 = normal, face
+        elif row == 1:
+            n1, f1 = normal, face
+        else:
+            n2, f2 = normal, face
+    a, b, c = original_number(n0), original_number(n1), original_number(n2)
+    if not ((a == 8 and b == 9 and c == 10) or (a == 10 and b == 9 and c == 8)):
+        return
+    x, y, z = original_number(f0), original_number(f1), original_number(f2)
+    if not ((x == JACK and y == QUEEN and z == KING) or (x == KING and y == QUEEN and z == JACK)):
+        return
+    if rules[R_FA10] == FA10_ORDER:
+        o = (state[C_ORDER + n0], state[C_ORDER + n1], state[C_ORDER + n2],
+             state[C_ORDER + f0], state[C_ORDER + f1], state[C_ORDER + f2])
+        for i in range(5):
+            if o[i] > o[i + 1]:
+                return
+    end_match(state, player, END_DESTINY)
