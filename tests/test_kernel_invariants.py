@@ -9,8 +9,14 @@ faction effects added later are covered at once):
   with zone Z_DECK, the slots above are 0, and no other card is in Z_DECK;
 - hand and deck cards are controlled by their owner; order/arrival are set
   exactly for cards on a row, and order < S_SEQ;
-- life never exceeds the starting life (no heals in the base rules, FA-36),
-  counters are non-negative;
+- life never exceeds the starting life under FA-36 "starting_life" (heals
+  are capped there; under "none" they have no ceiling), counters are
+  non-negative;
+- extra zones (F-EXT-1/2): only ♦/♠/♣ normal cards, at most one card per
+  shared zone, never a Human's, with order/arrival set like field cards;
+  face cards and big jokers on the field stand on their owner's side;
+  exile and graveyard cards belong to one of the two piles; an open pending
+  decision (S_PENDING) names the decider;
 - the legal list is strictly ascending; terminal <=> no legal action;
 - the same seed replays the same match (final state compared slot by slot).
 The checker is numba code so the whole run takes seconds.
@@ -23,10 +29,13 @@ import pytest
 from sim.faction_war import kernel as K
 from sim.faction_war.batch import LEGAL_CAPACITY
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
-                                    N_COUNTERS, PH_OVER, S_COUNTERS, S_DECK, S_DECK_COUNT,
-                                    S_LIFE, S_PHASE, S_SEQ, S_START_LIFE, S_TURN, STATE_SIZE,
-                                    Z_DECK, Z_EXTRA, Z_HAND, Z_NONE, Z_ROW0, Z_ROW2)
-from sim.faction_war.rules import Rules
+                                    HUMAN, N_COUNTERS, P_KIND, P_PLAYER, PENDING_NONE, PH_OVER,
+                                    S_COUNTERS, S_DECIDER, S_DECK, S_DECK_COUNT, S_FACTION,
+                                    S_LIFE, S_PENDING, S_PHASE, S_SEQ, S_START_LIFE, S_TURN,
+                                    STATE_SIZE,
+                                    Z_DECK, Z_EXILE, Z_EXTRA, Z_GRAVE, Z_HAND, Z_NONE, Z_ROW0,
+                                    Z_ROW2)
+from sim.faction_war.rules import FA36_STARTING_LIFE, R_FA36, Rules
 from sim.rng import nb_below, nb_match_seed
 
 MATCHES_PER_PAIRING = 10_000
@@ -47,13 +56,18 @@ ERR_OWNER_CTRL = 10
 ERR_NOT_ASCENDING = 11
 ERR_REPLAY = 12
 ERR_TOO_LONG = 13
+ERR_EXTRA_ZONE = 14
+ERR_FACE_SIDE = 15
+ERR_PENDING = 16
 ERROR_NAMES = {ERR_CARD_COUNT: "card count", ERR_UNUSED_ID: "unused id in play",
                ERR_DECK_COUNT: "deck count vs zones", ERR_DECK_SLOT: "deck slot",
                ERR_DECK_TAIL: "deck slot above count", ERR_LIFE: "life above start",
                ERR_COUNTER: "negative counter", ERR_TERMINAL: "terminal <=> no legal action",
                ERR_FIELD_BOOKKEEPING: "order/arrival", ERR_OWNER_CTRL: "hand/deck controller",
                ERR_NOT_ASCENDING: "legal list not ascending", ERR_REPLAY: "replay differs",
-               ERR_TOO_LONG: "match never ended"}
+               ERR_TOO_LONG: "match never ended", ERR_EXTRA_ZONE: "extra zone",
+               ERR_FACE_SIDE: "face card or big joker on the opponent's side",
+               ERR_PENDING: "pending decision vs decider"}
 MAX_ACTIONS = 100_000
 
 
@@ -61,6 +75,9 @@ MAX_ACTIONS = 100_000
 def check_state(state, rules, legal, n_legal, seen):
     """Error code of the first broken invariant (OK when none). `seen` is scratch."""
     per_player = K.cards_per_player_in_play(rules)
+    extra_seen = seen[2 * CARDS_PER_PLAYER:]
+    for suit in range(3):
+        extra_seen[suit] = 0
     for player in range(2):
         base = player * CARDS_PER_PLAYER
         in_play = 0
@@ -81,6 +98,21 @@ def check_state(state, rules, legal, n_legal, seen):
             if (zone == Z_DECK or zone == Z_HAND) and state[C_CTRL + card] != player:
                 return ERR_OWNER_CTRL
             on_row = Z_ROW0 <= zone <= Z_ROW2
+            if (on_row and not K.is_normal_card(card)) and state[C_CTRL + card] != player:
+                return ERR_FACE_SIDE  # only normal cards change sides (F-JOK-1, F-HUQ-1)
+            if zone == Z_EXTRA:
+                suit = K.suit_of_card(card)
+                if not K.is_normal_card(card) or suit < 0 or suit > 2 or state[S_FACTION + state[C_CTRL + card]] == HUMAN:
+                    return ERR_EXTRA_ZONE  # F-EXT-1, F-ZONE-3
+                if extra_seen[suit]:
+                    return ERR_EXTRA_ZONE  # F-EXT-2: one card slot per shared zone
+                extra_seen[suit] = 1
+                if state[C_ORDER + card] <= 0 or state[C_ORDER + card] >= state[S_SEQ]:
+                    return ERR_FIELD_BOOKKEEPING
+                if state[C_ARRIVAL + card] <= 0 or state[C_ARRIVAL + card] > state[S_TURN]:
+                    return ERR_FIELD_BOOKKEEPING
+            if (zone == Z_GRAVE or zone == Z_EXILE) and (state[C_CTRL + card] < 0 or state[C_CTRL + card] > 1):
+                return ERR_OWNER_CTRL
             if on_row:
                 if state[C_ORDER + card] <= 0 or state[C_ORDER + card] >= state[S_SEQ]:
                     return ERR_FIELD_BOOKKEEPING
@@ -103,11 +135,14 @@ def check_state(state, rules, legal, n_legal, seen):
             if card < base or card >= base + per_player or state[C_ZONE + card] != Z_DECK or seen[card]:
                 return ERR_DECK_SLOT
             seen[card] = 1
-        if state[S_LIFE + player] > state[S_START_LIFE + player]:
+        if rules[R_FA36] == FA36_STARTING_LIFE and state[S_LIFE + player] > state[S_START_LIFE + player]:
             return ERR_LIFE
     for k in range(N_COUNTERS):
         if state[S_COUNTERS + k] < 0:
             return ERR_COUNTER
+    if state[S_PHASE] != PH_OVER and state[S_PENDING + P_KIND] != PENDING_NONE:
+        if state[S_DECIDER] != state[S_PENDING + P_PLAYER]:
+            return ERR_PENDING
     if (state[S_PHASE] == PH_OVER) != (n_legal == 0):
         return ERR_TERMINAL
     for i in range(1, n_legal):
@@ -143,7 +178,7 @@ def run_checked(rules, faction0, faction1, chunk_seed, n_matches, replay_every):
     replay = np.zeros(STATE_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     policy = np.zeros(1, dtype=np.int64)
-    seen = np.zeros(2 * CARDS_PER_PLAYER, dtype=np.int64)
+    seen = np.zeros(2 * CARDS_PER_PLAYER + 3, dtype=np.int64)
     total = 0
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, i)
@@ -191,6 +226,19 @@ VARIANTS = {
                      "FA-24": "turn_player_loses"}),
     # a short turn cap: every long match ends on END_TURN_CAP
     "turn_cap": Rules().with_changes(turn_cap=7),
+    # faction and joker switches: capped heals (life never above the start), kept special
+    # placements, every K activation, joker variants
+    "factions": Rules().with_changes(
+        ambiguities={"FA-36": "starting_life", "FA-15": "kept", "FA-30": "unlimited",
+                     "FA-16": "own_only", "FA-12": "graveyard", "FA-13": "one_total",
+                     "FA-32": "on_top", "FA-33": "with_exile", "FA-35": "uses_it",
+                     "FA-18": "one_card", "FA-23": "with_faces", "FA-20": "graveyard",
+                     "FA-19": "exiled_zero", "FA-26": "on_arrival", "FA-4": "placement_start"}),
+    "factions_two_packs": Rules().with_changes(
+        ambiguities={"FA-34": "two", "FA-18": "both_players_row", "FA-23": "special",
+                     "FA-11": "special", "FA-22": "also", "FA-25": "this_attack",
+                     "FA-27": "both_lose", "FA-28": "ends", "FA-30": "once_per_k",
+                     "FA-17": "draw", "FA-14": "controller"}),
 }
 
 
@@ -206,7 +254,7 @@ def test_checker_catches_a_broken_state():
     rules = Rules().to_array()
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    seen = np.zeros(2 * CARDS_PER_PLAYER, dtype=np.int64)
+    seen = np.zeros(2 * CARDS_PER_PLAYER + 3, dtype=np.int64)
     K.new_match(state, rules, 0, 0, 50, 50, 0, np.uint64(5))
     n_legal = K.legal_actions(state, rules, legal)
     assert check_state(state, rules, legal, n_legal, seen) == OK
