@@ -10,15 +10,24 @@ code, so parsing names stays cheap.
 
 Known strategies (each documents its heuristic in its module docstring):
 - "random" (`random_policy.py`): uniform over the legal actions.
-- "greedy" (`greedy.py`): a one-step heuristic (most damage, lethal first,
-  play every useful card).
+- "greedy" (`greedy.py`): a one-step heuristic over every mechanic (most
+  damage, lethal first, face cards where they pay, Dispeller, extra zones,
+  Split Rebirth, Outer Charge, jokers, duels).
+- "destiny" (`destiny.py`): a Human that holds and assembles Destiny
+  (F-HUW-1), otherwise greedy.
+- "exile" (`exile.py`): an Alien that pursues Deep-Sea Era (F-ALW-1),
+  otherwise greedy.
+See docs/strategies.md.
 """
 
 from sim.errors import CardbalanceError
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
-STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY}
+STRATEGY_DESTINY = 2
+STRATEGY_EXILE = 3
+STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
+                "exile": STRATEGY_EXILE}
 FACTION_IDS = {"human": 0, "alien": 1}  # layout.HUMAN, layout.ALIEN
 
 

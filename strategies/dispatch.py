@@ -9,7 +9,9 @@ there, add a branch here. Ids are validated before a batch starts
 
 import numba as nb
 
-from strategies import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies import STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.destiny import choose_destiny
+from strategies.exile import choose_exile
 from strategies.greedy import choose_greedy
 from strategies.random_policy import choose_random
 
@@ -27,4 +29,8 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
         return choose_greedy(view, rules, legal, n_legal, policy_rng, seat)
     if strategy == STRATEGY_RANDOM:
         return choose_random(view, rules, legal, n_legal, policy_rng, seat)
+    if strategy == STRATEGY_DESTINY:
+        return choose_destiny(view, rules, legal, n_legal, policy_rng, seat)
+    if strategy == STRATEGY_EXILE:
+        return choose_exile(view, rules, legal, n_legal, policy_rng, seat)
     return 0  # unreachable: ids are validated before a batch

@@ -11,13 +11,22 @@ player cannot know (F-rules §10):
 Hidden cards keep their controller (the opponent), order and arrival 0, so
 two states that differ only in the opponent's hand/deck contents or in
 either deck's order give identical views.
+
+The zeroed deck-order slots double as the policies' scratch space
+(`features.SCRATCH`): a strategy writes its per-decision summary there
+instead of allocating. The view is rebuilt before every decision of a
+strategy that reads it, so scratch never leaks between decisions (and
+hidden information cannot reach it: it is computed from the view).
 """
 
 import numba as nb
 
-from sim.faction_war.kernel import cards_per_player_in_play
+from sim.faction_war import jit_cache
 from sim.faction_war.layout import (C_ZONE, CARDS_PER_PLAYER, S_DECK, S_RNG, STATE_SIZE, Z_DECK,
                                     Z_HAND, Z_HIDDEN)
+from strategies.features import cards_in_play
+
+jit_cache.install()
 
 DECK_ORDER_SLOTS = 2 * CARDS_PER_PLAYER
 
@@ -36,7 +45,7 @@ def build_view(state, rules, player, view):
     base = opponent * CARDS_PER_PLAYER
     # Hands and decks only ever hold their owner's cards, so the opponent's
     # ids in play (FA-34) cover every card to hide.
-    for card in range(base, base + cards_per_player_in_play(rules)):
+    for card in range(base, base + cards_in_play(rules)):
         zone = view[C_ZONE + card]
         if zone == Z_HAND or zone == Z_DECK:
             view[C_ZONE + card] = Z_HIDDEN

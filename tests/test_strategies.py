@@ -32,7 +32,8 @@ from sim.faction_war import layout as L
 from sim.faction_war.rules import Rules
 from sim.registry import get_game
 from sim.rng import PyRng
-from strategies import (STRATEGY_GREEDY, STRATEGY_RANDOM, parse_player, strategy_id,
+from strategies import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
+                        parse_player, strategy_id,
                         strategy_name, strategy_names)
 from strategies.dispatch import choose
 from strategies.view import build_view
@@ -111,7 +112,7 @@ def _hide_differently(state, player, rng):
     return other
 
 
-@pytest.mark.parametrize("strategy", [STRATEGY_RANDOM, STRATEGY_GREEDY])
+@pytest.mark.parametrize("strategy", [STRATEGY_RANDOM, STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE])
 def test_hidden_cards_never_change_a_decision(strategy):
     rules = Rules().to_array()
     cell = B.cell_array(0, 1, 50, 50, 0, strategy, strategy)
@@ -160,7 +161,7 @@ def test_view_hides_exactly_the_hidden_information():
 def test_unknown_strategy_names_the_known_ones():
     with pytest.raises(CardbalanceError, match="known strategies: random, greedy"):
         strategy_id("smart")
-    assert strategy_names() == ("random", "greedy")
+    assert strategy_names() == ("random", "greedy", "destiny", "exile")
     assert strategy_name(strategy_id("Greedy")) == "greedy"
     spec = get_game("faction_war")
     with pytest.raises(CardbalanceError, match="random, greedy"):

@@ -1,0 +1,384 @@
+"""What the scripted strategies read from a view: one pass, into scratch slots.
+
+`summarize(view, rules, seat)` walks the cards in play once (O(cards),
+about 108 with one pack each) and writes everything the scores need into
+the view's *scratch* region (`view.SCRATCH`, the deck-order slots that
+`build_view` zeroes): per (player, row) counts and sums, face-card ranks,
+big jokers, the Polymorph state, exile counts and points, the own hand per
+suit, the opponent's unseen cards per suit, the extra-zone holders. Every
+score is then O(1) per legal action, and nothing is allocated: the
+strategies run inside the batch kernel's loop (tens of thousands of matches
+per second per core).
+
+Only `sim.cards` numbers, `layout`, `actions` and `rules` constants are
+imported — never the kernel — so the strategies do not move when the
+kernel's internals are reorganised. Effective numbers follow F-HUJ-1 with
+FA-26 "continuous" (a strategy's estimate; the engine stays the authority on
+what is legal).
+"""
+
+import numba as nb
+
+from sim.cards import CARDS_PER_PACK, HEART, JACK
+from sim.faction_war import jit_cache
+from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, N_ROWS,
+                                    S_DECK, S_DECK_COUNT, S_FACTION, Z_DECK, Z_EXILE, Z_EXTRA,
+                                    Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
+from sim.faction_war.rules import FA34_TWO, R_FA34
+
+jit_cache.install()
+
+SCRATCH = S_DECK  # build_view zeroes the 216 deck-order slots; strategies use them as scratch
+SCRATCH_SIZE = 2 * CARDS_PER_PLAYER
+
+# ---- per (player, row) block: SCRATCH + (player * 3 + row) * RW + field ----------------
+RW = 8
+F_NORM = 0  # normal cards
+F_SUM = 1  # sum of effective numbers (F-ATK-3)
+F_FACES = 2  # face cards
+F_RANKS = 3  # bits of the face ranks present: J 1, Q 2, K 4
+F_JOKER = 4  # 1 with a big joker
+F_MINEFF = 5  # smallest effective number (NO_NUMBER when empty): the F-ATK-4 victim's damage
+F_MAXORIG = 6  # largest original number (0 when empty)
+F_ORIGSUM = 7  # sum of original numbers (what an exile adds to exile points)
+ROW_BLOCK = 2 * N_ROWS * RW  # 48
+# ---- globals after the row blocks ----------------------------------------------------------
+G = SCRATCH + ROW_BLOCK
+G_EXILE_COUNT = G + 0  # cards in both exile zones (F-ALW-1)
+G_EXILE_POINTS = G + 1  # + player: point sum of the player's exile zone (F-JOK-A-2)
+G_HAND_COUNT = G + 3  # + suit: own hand normal cards of the suit
+G_HAND_SUM = G + 7  # + suit: their numbers
+G_HIDDEN_COUNT = G + 11  # + suit: opponent's unseen (hand or deck) normal cards of the suit
+G_HIDDEN_SUM = G + 15  # + suit
+G_HIDDEN_TOTAL = G + 19  # opponent's unseen cards (hand + deck)
+G_HIDDEN_POINTS = G + 20  # their F-JOK-A-3 points (normal: number, others 1)
+G_ZONE_HOLDER = G + 21  # + suit 0..2: card in that extra zone, -1 when empty
+G_POLY_LARGEST = G + 24  # + row: the card Polymorph spares (-1: the row is not polymorphed)
+G_OPP_HIST = G + 27  # + number 1..10: the opponent's field normal cards by effective number
+G_OWN_FACES_FIELD = G + 38  # own face cards on the field
+G_OPP_FACES_FIELD = G + 39
+G_END = G + 40
+# free scratch for callers (subset search, plans): from G_END to SCRATCH + SCRATCH_SIZE
+WORK = G_END
+NO_NUMBER = 99
+RANK_BIT_J, RANK_BIT_Q, RANK_BIT_K = 1, 2, 4
+
+
+# ---- card arithmetic (sim/cards.py codes) ------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def code_of(card):
+    return card % CARDS_PER_PACK
+
+
+@nb.njit(cache=True, inline="always")
+def suit_of(card):
+    code = card % CARDS_PER_PACK
+    return code // 13 if code < 52 else -1
+
+
+@nb.njit(cache=True, inline="always")
+def rank_of(card):
+    code = card % CARDS_PER_PACK
+    return code % 13 + 1 if code < 52 else 0
+
+
+@nb.njit(cache=True, inline="always")
+def is_normal(card):
+    code = card % CARDS_PER_PACK
+    return code < 52 and code % 13 < 10
+
+
+@nb.njit(cache=True, inline="always")
+def is_face(card):
+    code = card % CARDS_PER_PACK
+    return code < 52 and code % 13 >= 10
+
+
+@nb.njit(cache=True, inline="always")
+def rank_bit(rank):
+    return 1 << (rank - JACK)
+
+
+@nb.njit(cache=True, inline="always")
+def cards_in_play(rules):
+    """Ids owner*108 + 0 .. this-1 are in play (FA-34)."""
+    return 2 * CARDS_PER_PACK if rules[R_FA34] == FA34_TWO else CARDS_PER_PACK
+
+
+@nb.njit(cache=True, inline="always")
+def kind_of(action):
+    return (action >> 24) & 255
+
+
+@nb.njit(cache=True, inline="always")
+def field_a(action):
+    return (action >> 16) & 255
+
+
+@nb.njit(cache=True, inline="always")
+def field_b(action):
+    return (action >> 8) & 255
+
+
+@nb.njit(cache=True, inline="always")
+def field_c(action):
+    return action & 255
+
+
+@nb.njit(cache=True, inline="always")
+def rs(view, player, row, field):
+    return view[SCRATCH + (player * N_ROWS + row) * RW + field]
+
+
+@nb.njit(cache=True, inline="always")
+def is_human(view, player):
+    return view[S_FACTION + player] == HUMAN
+
+
+@nb.njit(cache=True, inline="always")
+def effective(view, card):
+    """F-HUJ-1: 1 for a polymorphed field card other than the spared largest."""
+    zone = view[C_ZONE + card]
+    if Z_ROW0 <= zone < Z_ROW0 + N_ROWS:
+        largest = view[G_POLY_LARGEST + zone - Z_ROW0]
+        if largest >= 0 and card != largest:
+            return 1
+    return rank_of(card)
+
+
+# ---- the one pass ------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def summarize(view, rules, seat):
+    """Fill the scratch slots from `view` (seat's view); O(cards in play)."""
+    for slot in range(SCRATCH, G_END):
+        view[slot] = 0
+    for p in range(2):
+        for r in range(N_ROWS):
+            view[SCRATCH + (p * N_ROWS + r) * RW + F_MINEFF] = NO_NUMBER
+    for s in range(3):
+        view[G_ZONE_HOLDER + s] = -1
+    for r in range(N_ROWS):
+        view[G_POLY_LARGEST + r] = -1
+    opponent = 1 - seat
+    per_player = cards_in_play(rules)
+    # largest normal per row index over both players (original number, then earliest order)
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = view[C_ZONE + card]
+            ctrl = view[C_CTRL + card]
+            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS:
+                row = zone - Z_ROW0
+                at = SCRATCH + (ctrl * N_ROWS + row) * RW
+                if is_normal(card):
+                    number = rank_of(card)
+                    view[at + F_NORM] += 1
+                    view[at + F_ORIGSUM] += number
+                    if number > view[at + F_MAXORIG]:
+                        view[at + F_MAXORIG] = number
+                elif is_face(card):
+                    view[at + F_FACES] += 1
+                    view[at + F_RANKS] |= rank_bit(rank_of(card))
+                    if ctrl == seat:
+                        view[G_OWN_FACES_FIELD] += 1
+                    else:
+                        view[G_OPP_FACES_FIELD] += 1
+                else:
+                    if code_of(card) == 52:
+                        view[at + F_JOKER] = 1
+            elif zone == Z_EXILE:
+                view[G_EXILE_COUNT] += 1
+                if is_normal(card):
+                    view[G_EXILE_POINTS + ctrl] += rank_of(card)
+            elif zone == Z_EXTRA:
+                suit = suit_of(card)
+                if 0 <= suit < 3:
+                    view[G_ZONE_HOLDER + suit] = card
+            elif zone == Z_HAND and ctrl == seat:
+                if is_normal(card):
+                    suit = suit_of(card)
+                    view[G_HAND_COUNT + suit] += 1
+                    view[G_HAND_SUM + suit] += rank_of(card)
+            elif zone == Z_HIDDEN:
+                view[G_HIDDEN_TOTAL] += 1
+                if is_normal(card):
+                    suit = suit_of(card)
+                    view[G_HIDDEN_COUNT + suit] += 1
+                    view[G_HIDDEN_SUM + suit] += rank_of(card)
+                    view[G_HIDDEN_POINTS] += rank_of(card)
+                else:
+                    view[G_HIDDEN_POINTS] += 1
+    # Polymorph (F-HUJ-1): a Human's row whose face cards are all J
+    for r in range(N_ROWS):
+        poly = False
+        for p in range(2):
+            ranks = view[SCRATCH + (p * N_ROWS + r) * RW + F_RANKS]
+            if ranks == RANK_BIT_J and is_human(view, p):
+                poly = True
+        if poly:
+            best = -1
+            best_number = 0
+            best_order = 0
+            for owner in range(2):
+                base = owner * CARDS_PER_PLAYER
+                for card in range(base, base + per_player):
+                    if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
+                        number = rank_of(card)
+                        order = view[C_ORDER + card]
+                        if number > best_number or (number == best_number and order < best_order):
+                            best, best_number, best_order = card, number, order
+            view[G_POLY_LARGEST + r] = best
+    # effective sums, smallest effective numbers, opponent histogram
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = view[C_ZONE + card]
+            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and is_normal(card):
+                ctrl = view[C_CTRL + card]
+                at = SCRATCH + (ctrl * N_ROWS + zone - Z_ROW0) * RW
+                number = effective(view, card)
+                view[at + F_SUM] += number
+                if number < view[at + F_MINEFF]:
+                    view[at + F_MINEFF] = number
+                if ctrl == opponent:
+                    view[G_OPP_HIST + number] += 1
+
+
+@nb.njit(cache=True)
+def own_source_counts(view, rules, seat, excluded, extra_excluded, with_exile, out_at):
+    """Normal cards a special placement may take (F-ALJ-4, FA-33), as counts per
+    number 1..10 at view[out_at + number]; `excluded`/`extra_excluded` are not sources."""
+    for number in range(11):
+        view[out_at + number] = 0
+    base = seat * CARDS_PER_PLAYER
+    for card in range(base, base + cards_in_play(rules)):
+        if card == excluded or card == extra_excluded or not is_normal(card):
+            continue
+        zone = view[C_ZONE + card]
+        if zone == Z_HAND or zone == Z_DECK or zone == Z_GRAVE or (zone == Z_EXILE and with_exile):
+            if view[C_CTRL + card] == seat:
+                view[out_at + rank_of(card)] += 1
+        elif zone == Z_EXTRA and view[C_CTRL + card] == seat:
+            view[out_at + rank_of(card)] += 1
+
+
+MAX_SUM = 10
+SUM_MASK = (1 << (MAX_SUM + 1)) - 1
+
+
+@nb.njit(cache=True)
+def fewest_cards_for(view, counts_at, skip_number, target, at_least, work_at):
+    """Fewest cards (>= at_least) from the counts at view[counts_at + n], one card of
+    `skip_number` left out (0: none), adding up exactly to `target`; -1 if impossible.
+
+    Bitset subset search: view[work_at + m] holds the sums reachable with exactly m
+    cards (numbers 1..10, sums <= 10, so m <= 10): O(10 numbers x copies x 10).
+    """
+    if target < 0 or target > MAX_SUM:
+        return -1
+    for m in range(MAX_SUM + 1):
+        view[work_at + m] = 0
+    view[work_at] = 1
+    for number in range(1, MAX_SUM + 1):
+        copies = view[counts_at + number] - (1 if number == skip_number else 0)
+        copies = min(copies, target // number)
+        for _ in range(copies):
+            for m in range(MAX_SUM, 0, -1):
+                view[work_at + m] |= (view[work_at + m - 1] << number) & SUM_MASK
+    for m in range(max(at_least, 0), MAX_SUM + 1):
+        if (view[work_at + m] >> target) & 1:
+            return m
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def opponent_hand_size(view, seat):
+    return view[G_HIDDEN_TOTAL] - view[S_DECK_COUNT + 1 - seat]
+
+
+@nb.njit(cache=True)
+def opponent_smallest_sum(view, k):
+    """Sum of the opponent's k smallest field normal cards (effective numbers)."""
+    total = 0
+    for number in range(1, 11):
+        take = min(k, view[G_OPP_HIST + number])
+        total += take * number
+        k -= take
+        if k == 0:
+            break
+    return total
+
+
+@nb.njit(cache=True)
+def human_effect_value(view, seat, row, ranks):
+    """Value for `seat` of its own Human row effect `ranks` (bits) in `row`, per turn
+    (F-HUJ-1, F-HUQ-1, F-HUK-1, F-HUC-*): gains to the opponent's row count plus,
+    own losses minus. Sums use original numbers (what the effect itself changes)."""
+    opp = 1 - seat
+    n_own = rs(view, seat, row, F_NORM)
+    n_opp = rs(view, opp, row, F_NORM)
+    s_own = rs(view, seat, row, F_ORIGSUM)
+    s_opp = rs(view, opp, row, F_ORIGSUM)
+    m_own = rs(view, seat, row, F_MAXORIG)
+    m_opp = rs(view, opp, row, F_MAXORIG)
+    if ranks == 0:
+        return 0
+    if ranks == RANK_BIT_J:  # Polymorph: all but the single largest count 1
+        if n_own + n_opp == 0:
+            return 0
+        own_after = n_own
+        opp_after = n_opp
+        if m_own > m_opp:
+            own_after = m_own + n_own - 1
+        else:
+            opp_after = m_opp + n_opp - 1
+        return (s_opp - opp_after) - (s_own - own_after)
+    if ranks == RANK_BIT_Q:  # Mind Magic: the opponent's smallest changes sides
+        if n_opp == 0:
+            return 0
+        return 2 * rs(view, opp, row, F_MINEFF)
+    if ranks == RANK_BIT_K:  # Self-Destruct: the largest of both rows
+        if n_own == 0 or n_opp == 0:
+            return 0
+        return m_opp if m_opp > m_own else -m_own
+    if n_own == 0 or n_opp == 0:
+        return 0
+    if ranks == RANK_BIT_J | RANK_BIT_Q:  # swap one random card each way
+        return s_opp // n_opp - s_own // n_own
+    if ranks == RANK_BIT_J | RANK_BIT_K:  # each side keeps its two largest
+        excess_opp = (n_opp - 2) * s_opp // n_opp if n_opp > 2 else 0
+        excess_own = (n_own - 2) * s_own // n_own if n_own > 2 else 0
+        return excess_opp - excess_own
+    if (n_own + n_opp) % 2 == 0:  # Q+K: pool, two to the graveyard, split
+        return s_opp - s_own
+    return 0
+
+
+@nb.njit(cache=True)
+def face_threat(view, player, row):
+    """How much `player`'s face cards in `row` hurt their opponent (for the Dispeller):
+    a Human row's effect value for its owner, or a fixed weight per Alien face card."""
+    ranks = rs(view, player, row, F_RANKS)
+    if ranks == 0:
+        return 0
+    if is_human(view, player):
+        value = human_effect_value(view, player, row, ranks)
+        return max(value, 0) + 2 * rs(view, player, row, F_FACES)
+    threat = 0
+    if ranks & RANK_BIT_J:
+        threat += 3 + min(rs(view, player, row, F_NORM), 3)
+    if ranks & RANK_BIT_Q:
+        threat += 4
+    if ranks & RANK_BIT_K:
+        threat += 5
+    return threat
+
+
+@nb.njit(cache=True, inline="always")
+def heart_row_ok(card, row):
+    """Rows a special placement / normal placement may put the card in (F-PLC-2)."""
+    suit = suit_of(card)
+    if suit == HEART:
+        return row < 2
+    return suit == row
+
