@@ -14,44 +14,51 @@ those. Queries therefore scan the card slots, but only the ids in play
 a hand never holds another player's card. Scans cost a few hundred simple
 integer comparisons per action and keep the kernel trivially in sync with
 the reference; the only allocations are two tiny scratch arrays per
-attack-phase listing (about 15 ns each, measured).
+attack-phase listing (about 15 ns each, measured) and one small list in the
+rare Human Q+K effect.
 
-Hooks for later issues (face-card effects, jokers) are the small functions
-`effective_number`, `leave_field`, `deal_damage`, `check_life` and
-`row_summary`: effects change what these return or where a card goes,
-without touching the turn structure.
+This module holds the turn structure, placement and the legal-action lists;
+the faction rules live in their own modules and are called at fixed points
+(hooks): `kernel_human.py` (mandatory Q/K/combination effects after the hand
+check, FA-4; the Dispeller; Destiny after each placement), `kernel_alien.py`
+(extra zones, Split Rebirth and its special placement, Outer Charge, the
+pending decisions of S_PENDING), `kernel_jokers.py` (the whole attack:
+plain row hits, big-joker attacks, the joker duel; joker placement and the
+small joker). Helpers every part needs (card arithmetic, movement, damage,
+heals and life checks, the effective number after Polymorph, leaving the
+field with Call of the Abyss, Outer Charge, Deep-Sea Era and the Human
+penalty, FA-6 card choice) live in `kernel_core.py` and are re-exported here
+under their old names.
 
-Base rules implemented: F-CARD, F-ZONE, F-SET, F-TURN, F-PLC-1..3 and 5
-(placement and displacement, no effects), F-ATK, F-TGT, F-WIN with FA-1, 2,
-3, 6, 7, 8, 14, 24, 29, 34 (36 is vacuous: base rules never heal).
+All of §1-§8 of the rules and every FA switch are implemented, mirroring
+`reference.py`, `reference_human.py`, `reference_alien.py` and
+`reference_jokers.py`.
 """
 
 import numba as nb
 import numpy as np
 
-from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
+from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
-                                    CT_ATTACKS, CT_DIRECT_ATTACKS, CT_DISCARDS,
-                                    CT_DOUBLED_ATTACKS, CT_EMPTY_ROW_HITS, CT_FACE_DISPLACED,
-                                    CT_POLYMORPH_PLACED,
-                                    DIRECT, END_DECK_OUT, END_DECK_OUT_DRAW, END_DOUBLE_KO,
-                                    END_LIFE, END_TURN_CAP, N_ROWS, PH_ATTACK, PH_DISCARD,
-                                    PH_OVER, PH_PLACEMENT, S_ACTIVE, S_COUNTERS, S_DECIDER,
-                                    S_DECK, S_DECK_COUNT, S_END_TYPE, S_FACE_PLACED,
-                                    S_FACTION, S_FIRST, S_K_USED, S_LIFE, S_NORMAL_PLACED,
-                                    S_PHASE, S_RNG, S_SEQ, S_START_LIFE, S_TURN, S_WINNER,
-                                    STATE_SIZE, Z_GRAVE, Z_HAND, Z_DECK, Z_ROW0, Z_ROW2)
-from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA6_RANDOM,
-                                   FA7_FACES_LOST, FA7_NOT_ALLOWED, FA8_ANY_CARD,
-                                   FA8_NORMAL_ONLY, FA14_OWNER, FA24_DRAW,
-                                   FA24_TURN_PLAYER_WINS, FA29_AFTER_ACTION, FA29_EACH_STEP,
-                                   FA34_TWO, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA6, R_FA7,
-                                   R_FA8, R_FA14, R_FA24, R_FA29, R_FA34, R_FACES_PER_ROW,
-                                   R_HAND_TARGET, R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
+from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_DISCARDS,
+                                    CT_FACE_DISPLACED, CT_POLYMORPH_PLACED, DIRECT, END_DECK_OUT,
+                                    END_DECK_OUT_DRAW, END_TURN_CAP, N_ROWS, P_KIND, PENDING_K1_ANSWER,
+                                    PENDING_K3_ANSWER, PENDING_NONE, PENDING_RESPOND,
+                                    PENDING_SPECIAL, PH_ATTACK, PH_DISCARD, PH_OVER, PH_PLACEMENT,
+                                    S_ACTIVE, S_COUNTERS, S_DECIDER, S_DECK, S_DECK_COUNT,
+                                    S_FACE_PLACED, S_FACTION, S_FIRST, S_K_USED, S_LIFE,
+                                    S_NORMAL_PLACED, S_PENDING, S_PHASE, S_RNG, S_SEQ,
+                                    S_START_LIFE, S_TURN, S_WINNER, STATE_SIZE, Z_GRAVE, Z_HAND,
+                                    Z_DECK, Z_ROW0, Z_ROW2)
+from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA4_PLACEMENT_START,
+                                   FA4_PREPARATION, FA7_NOT_ALLOWED, FA8_ANY_CARD, FA8_NORMAL_ONLY,
+                                   FA29_AFTER_ACTION, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA4,
+                                   R_FA7, R_FA8, R_FA29, R_FACES_PER_ROW, R_HAND_TARGET,
+                                   R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
 from sim.rng import nb_below
-# Shared low-level helpers (re-exported under their old names) and the faction modules.
+# The faction modules, and the shared low-level helpers of kernel_core (re-exported here
+# under their old names: strategies and tests import them from the kernel).
 from sim.faction_war import kernel_alien as KA
 from sim.faction_war import kernel_human as KH
 from sim.faction_war import kernel_jokers as KJ
@@ -59,10 +66,7 @@ from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, d
                                          effective_number, end_match, enter_row, is_big_joker,
                                          is_face_card, is_normal_card, leave_field, move_card,
                                          original_number, owner_of, pick_normal, row_sum,
-                                         sort_segment, suit_of_card)
-from sim.faction_war.layout import (P_KIND, PENDING_DUEL, PENDING_K1_ANSWER, PENDING_K3_ANSWER,
-                                    PENDING_NONE, PENDING_RESPOND, PENDING_SPECIAL, S_PENDING)
-from sim.faction_war.rules import FA4_PLACEMENT_START, FA4_PREPARATION, R_FA4
+                                         suit_of_card)
 
 # Before any cached kernel is defined: cache entries are keyed on all engine
 # sources, not just this file (numba alone would keep kernels compiled

@@ -15,7 +15,7 @@ from sim.faction_war.kernel_core import (JACK, KING, QUEEN, RANKS_PER_SUIT, coun
                                          cards_per_player_in_play, deal_damage, end_match,
                                          is_face_card, is_human, is_normal_card, leave_field,
                                          move_card, nth_normal, on_field_row, original_number,
-                                         owner_of, pick_normal, row_effect, sort_segment)
+                                         pick_normal, row_effect, sort_segment)
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL,
                                     C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
                                     CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,

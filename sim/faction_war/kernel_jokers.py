@@ -10,10 +10,10 @@ import numba as nb
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART, SMALL_JOKER
 from sim.faction_war import actions as A
-from sim.faction_war.kernel_core import (NO_ROW, big_joker_in, cards_per_player_in_play,
+from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
                                          count_faces, count_normals, deal_damage,
                                          deal_damage_both, deck_remove_at, effective_number,
-                                         enter_row, exile_card, heal, is_alien, is_big_joker,
+                                         enter_row, exile_card, heal, is_alien,
                                          is_face_card, is_human, is_normal_card, leave_faces,
                                          leave_field, leave_field_from, move_card, on_field_row,
                                          original_number, owner_of, packs_in_play, pick_normal,
@@ -397,5 +397,3 @@ def duel_choice(state, rules, commit):
     if state[S_PHASE] != PH_OVER:
         _after_attack(state, rules, row)
 
-
-_ = (NO_ROW, is_big_joker)
