@@ -27,7 +27,7 @@ from sim.errors import CardbalanceError
 # Bump when the meaning of a rules array changes (new effect implemented, a
 # clause re-read): every stored result records it, and reports refuse to mix
 # results of different behaviour versions.
-BEHAVIOUR_VERSION = 1
+BEHAVIOUR_VERSION = 2
 
 # ---- ambiguity switches -------------------------------------------------------
 # ID -> (question, readings); readings[0] is the reference's default.
