@@ -60,17 +60,38 @@ def _set_pend(state, slot, value):
 # ---- queries ---------------------------------------------------------------------
 
 @nb.njit(cache=True)
+def zone_holders(state, rules):
+    """The cards in the three shared extra zones (F-EXT-2) in one pass, -1 where empty.
+
+    Like the reference's `zone_card`: p0's card first, then the lowest id.
+    """
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    per_player = cards_per_player_in_play(rules)
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            if state[C_ZONE + card] != Z_EXTRA:
+                continue
+            suit = suit_of_card(card)
+            held = h0 if suit == 0 else (h1 if suit == 1 else h2)
+            if held >= 0 and (state[C_CTRL + held] == 0 or state[C_CTRL + card] == 1):
+                continue  # an earlier card of the same (or a better) controller stays
+            if suit == 0:
+                h0 = card
+            elif suit == 1:
+                h1 = card
+            elif suit == 2:
+                h2 = card
+    return h0, h1, h2
+
+
+@nb.njit(cache=True)
 def zone_card(state, rules, suit):
     """The card in the shared extra zone of a suit (F-EXT-2), p0's first, or -1."""
-    per_player = cards_per_player_in_play(rules)
-    for player in range(2):
-        for owner in range(2):
-            base = owner * CARDS_PER_PLAYER
-            for card in range(base, base + per_player):
-                if (state[C_ZONE + card] == Z_EXTRA and state[C_CTRL + card] == player
-                        and suit_of_card(card) == suit):
-                    return card
-    return -1
+    h0, h1, h2 = zone_holders(state, rules)
+    return h0 if suit == 0 else (h1 if suit == 1 else h2)
 
 
 @nb.njit(cache=True)
@@ -220,11 +241,12 @@ def alien_actions(state, rules, out, n):
     base = player * CARDS_PER_PLAYER
     per_player = cards_per_player_in_play(rules)
     turn = state[S_TURN]
+    h0, h1, h2 = zone_holders(state, rules)
     # F-EXT-1 / F-EXT-2: one extra-zone placement per turn
     if not state[S_EXTRA_USED]:
         holders_ok = 0
         for suit in range(3):
-            holder = zone_card(state, rules, suit)
+            holder = h0 if suit == 0 else (h1 if suit == 1 else h2)
             if holder < 0 or state[C_CTRL + holder] == player:
                 holders_ok |= 1 << suit
         for card in range(base, base + per_player):
@@ -237,7 +259,7 @@ def alien_actions(state, rules, out, n):
     # F-EXT-4: the pair of a zone holding an own card since an earlier turn
     pairs_used = state[S_PAIRS_USED]
     for suit in range(3):
-        holder = zone_card(state, rules, suit)
+        holder = h0 if suit == 0 else (h1 if suit == 1 else h2)
         if holder < 0 or state[C_CTRL + holder] != player or state[C_ARRIVAL + holder] >= turn:
             continue
         if (pairs_used >> suit) & 1 or (pairs_used != 0 and rules[R_FA13] == FA13_ONE_TOTAL):
