@@ -24,7 +24,7 @@ from sim.faction_war import jit_cache
 from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, N_ROWS,
                                     S_DECK, S_DECK_COUNT, S_FACTION, Z_DECK, Z_EXILE, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
-from sim.faction_war.rules import FA34_TWO, R_FA34
+from sim.faction_war.rules import FA8_ANY_CARD, FA8_NORMAL_ONLY, FA34_TWO, R_FA8, R_FA34
 
 jit_cache.install()
 
@@ -57,7 +57,8 @@ G_POLY_LARGEST = G + 24  # + row: the card Polymorph spares (-1: the row is not 
 G_OPP_HIST = G + 27  # + number 1..10: the opponent's field normal cards by effective number
 G_OWN_FACES_FIELD = G + 38  # own face cards on the field
 G_OPP_FACES_FIELD = G + 39
-G_END = G + 40
+G_OWN_DECK_POINTS = G + 40  # F-JOK-A-3 points of the own deck (normal: number, others 1)
+G_END = G + 41
 # free scratch for callers (subset search, plans): from G_END to SCRATCH + SCRATCH_SIZE
 WORK = G_END
 NO_NUMBER = 99
@@ -194,6 +195,8 @@ def summarize(view, rules, seat):
                 suit = suit_of(card)
                 if 0 <= suit < 3:
                     view[G_ZONE_HOLDER + suit] = card
+            elif zone == Z_DECK and ctrl == seat:
+                view[G_OWN_DECK_POINTS] += rank_of(card) if is_normal(card) else 1
             elif zone == Z_HAND and ctrl == seat:
                 if is_normal(card):
                     suit = suit_of(card)
@@ -372,6 +375,42 @@ def face_threat(view, player, row):
     if ranks & RANK_BIT_K:
         threat += 5
     return threat
+
+
+@nb.njit(cache=True)
+def occupied(view, rules, player, row):
+    """FA-8: whether the row is a target for F-TGT."""
+    normals = rs(view, player, row, F_NORM)
+    joker = rs(view, player, row, F_JOKER)
+    if rules[R_FA8] == FA8_ANY_CARD:
+        return normals + joker + rs(view, player, row, F_FACES) > 0
+    if rules[R_FA8] == FA8_NORMAL_ONLY:
+        return normals > 0
+    return normals + joker > 0
+
+
+DIRECT_BIT = 8
+
+
+@nb.njit(cache=True)
+def target_mask(view, rules, attacker, row):
+    """F-TGT-1..3: bit t for each defender row `row` of `attacker` may attack, DIRECT_BIT
+    for the player."""
+    defender = 1 - attacker
+    o0 = occupied(view, rules, defender, 0)
+    o1 = occupied(view, rules, defender, 1)
+    o2 = occupied(view, rules, defender, 2)
+    if not (o0 or o1 or o2):
+        return DIRECT_BIT
+    if row == 0:
+        return 1 if o0 else 2 if o1 else 4
+    if row == 1:
+        if o0:
+            return 3 if o1 else 1
+        return 2 if o1 else 0
+    if o0:
+        return 1
+    return 4 if o2 else 0
 
 
 @nb.njit(cache=True, inline="always")

@@ -45,9 +45,9 @@ allocated. One heuristic per decision kind:
   for 3 life) and the deck is not short. Special placement (F-ALJ-4): each SPECIAL_PICK is scored by
   the fewest cards an exact completion then needs (at least 3 in all:
   fewer cards = less self-damage, F-ALN-1), found by a bitset subset-sum
-  search over the sources' numbers; ties prefer graveyard, then deck (not
-  when it is short: deck-out, FA-3), then extra zone, then hand cards, and
-  ♥ cards the emptier row. It declines
+  search over the sources' numbers; ties prefer the graveyard, then the own
+  extra zone, then hand cards, the deck last (deck-out, FA-3), and ♥ cards
+  the emptier row. It declines
   (END) only when the completion would cost nearly all its life.
 - Outer Charge (F-ALK-2): mode 2 with the largest card when life is low
   (heal); mode 3 when the opponent's cheapest cards it forces out are worth
@@ -55,11 +55,14 @@ allocated. One heuristic per decision kind:
   mode 1 (a neutral trade) is not used.
 - Answering the opponent's K (F-ALK-2 modes 1 and 3): give up the least
   valuable card — the smallest effective number, not the last card of a row.
-- Big joker (F-JOK-H-1, F-JOK-A-1): placed at once, in row 1 (every row-1
-  attack has a target) or the strongest own row. Small joker (F-JOK-S-1):
+- Big joker (F-JOK-H-1, F-JOK-A-1): in the row whose joker attack would hit
+  hardest now over the targets F-TGT allows (`best_joker_hit`), row 1
+  preferred on ties; a Human places it at once (the Grail stays), an Alien
+  only when that attack favours it (the Abyss joker leaves after one attack). Small joker (F-JOK-S-1):
   used in the own turn whenever legal (free). Response (F-JOK-S-2): used
-  when the placed joker's attack this turn threatens more than 5 life
-  (the response's cost) and the response does not kill.
+  when the placed joker's best attack this turn (its row's F-TGT targets;
+  Abyss Magic's direct attack from the known own deck points) threatens
+  more than 5 life (the response's cost) and the response does not kill.
 - Joker duel (F-JOK-D-1): commit when the own joker row plus the hand's
   normal cards of that suit (known) is at least the opponent's row plus the
   expected value of their hand cards of that suit (their unseen cards of
@@ -124,7 +127,7 @@ REBIRTH_MIN_LIFE = 20
 REBIRTH_CARDS = 3
 LOW_LIFE = 12
 EXILE_LIFE_MARGIN = 8
-SHORT_DECK = 16  # below this many deck cards, special placements stop thinning the deck
+SHORT_DECK = 24  # below this many deck cards, greedy makes no Split Rebirth for its own sake
 STRIP_BONUS = 8
 HUMAN_PENALTY = 1  # F-HUP-1
 FACE_CARD_WORTH = 3  # a face card destroyed or dispelled, in life points
@@ -270,12 +273,12 @@ def _pick_score(view, seat, card, row):
     if total < 0:
         total = 20  # the engine lists it, so a completion exists; our search missed it
     zone = view[C_ZONE + card]
-    source = 0
+    source = 0  # deck: last (every deck card taken brings deck-out closer, FA-3)
     if zone == Z_GRAVE:
         source = 3
-    elif zone == Z_DECK:
-        source = 2 if view[S_DECK_COUNT + seat] >= SHORT_DECK else -1  # deck-out (FA-3)
     elif zone == Z_EXTRA:
+        source = 2
+    elif zone == Z_HAND:
         source = 1
     emptier = 3 - min(F.rs(view, seat, row, F.F_NORM), 3)
     return SCORE_PICK - PICK_CARD_COST * total + source * 4 + emptier
@@ -434,9 +437,44 @@ def _charge_score(view, rules, seat, mode, card, row, style):
 
 
 @nb.njit(cache=True)
-def _joker_row_score(view, seat, row):
-    base = SCORE_BIG_JOKER + F.rs(view, seat, row, F.F_SUM)
-    return base + (JOKER_FRONT_ROW_BONUS if row == 0 else 0)
+def joker_hit(view, rules, attacker, row, target):
+    """Net damage (to the defender, minus the attacker's own share) of a big-joker
+    attack from `attacker`'s `row` into `target` (a row or DIRECT), from the board."""
+    defender = 1 - attacker
+    doubled = row == DOUBLED_FROM_ROW and target == DOUBLED_TO_ROW
+    if F.is_human(view, attacker):
+        if target == DIRECT:  # F-JOK-H-2: every face card goes
+            return _faces_worth(view, defender) - _faces_worth(view, attacker)
+        hit = F.rs(view, defender, target, F.F_MINEFF) if F.rs(view, defender, target, F.F_NORM) else 0
+        hit = hit * 2 if doubled else hit
+        faces = F.rs(view, defender, target, F.F_FACES)
+        return hit + faces * (FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, defender) else 0))
+    if target == DIRECT:  # F-JOK-A-3: five deck cards of the defender
+        return ABYSS_DIRECT_CARDS * 5
+    theirs = view[F.G_EXILE_POINTS + defender] + F.rs(view, defender, target, F.F_ORIGSUM)
+    return (theirs * 2 if doubled else theirs) - view[F.G_EXILE_POINTS + attacker]
+
+
+@nb.njit(cache=True)
+def best_joker_hit(view, rules, attacker, row):
+    """The best `joker_hit` over the targets F-TGT allows that row (-1 when none)."""
+    mask = F.target_mask(view, rules, attacker, row)
+    best = -1
+    for target in range(4):
+        bit = F.DIRECT_BIT if target == DIRECT else 1 << target
+        if mask & bit:
+            best = max(best, joker_hit(view, rules, attacker, row, target))
+    return best
+
+
+@nb.njit(cache=True)
+def _joker_row_score(view, rules, seat, row):
+    """Big joker placement: the row whose joker attack would hit hardest now; a Human
+    places it anyway (it stays), an Alien only when that attack favours it."""
+    hit = best_joker_hit(view, rules, seat, row)
+    if not F.is_human(view, seat) and hit <= 0:
+        return SCORE_NEVER
+    return SCORE_BIG_JOKER + max(hit, 0) + (JOKER_FRONT_ROW_BONUS if row == 0 else 0)
 
 
 @nb.njit(cache=True)
@@ -462,7 +500,7 @@ def placement_score(view, rules, action, seat, style):
     if kind == A.SMALL_JOKER:
         return SCORE_SMALL_JOKER
     if kind == A.PLACE_BIG_JOKER:
-        return _joker_row_score(view, seat, b)
+        return _joker_row_score(view, rules, seat, b)
     if kind == A.DISPEL:
         value = _dispel_value(view, seat, b, F.field_c(action))
         if value < DISPEL_MIN:
@@ -554,32 +592,19 @@ def attack_score(view, rules, seat, row, target, style):
 
 # ---- pending decisions -------------------------------------------------------------------------
 @nb.njit(cache=True)
-def response_threat(view, seat):
-    """Damage the opponent's just-placed big joker could deal this turn (F-JOK-S-2)."""
+def response_threat(view, rules, seat):
+    """Damage the opponent's just-placed big joker could deal this turn (F-JOK-S-2):
+    its best attack from its row over the targets F-TGT allows (Abyss Magic's direct
+    attack: five of the own deck cards, whose points the player knows)."""
     opp = 1 - seat
-    worst = 0
-    for r in range(N_ROWS):
-        if F.rs(view, seat, r, F.F_NORM) == 0 and F.rs(view, seat, r, F.F_JOKER) == 0:
-            continue
-        if F.is_human(view, opp):
-            hit = F.rs(view, seat, r, F.F_MINEFF) if F.rs(view, seat, r, F.F_NORM) else 0
-            hit = hit * 2 if r == DOUBLED_TO_ROW else hit
-            faces = F.rs(view, seat, r, F.F_FACES)
-            hit += faces * (HUMAN_PENALTY if F.is_human(view, seat) else 0)
-        else:
-            hit = view[F.G_EXILE_POINTS + seat] + F.rs(view, seat, r, F.F_ORIGSUM)
-            hit = hit * 2 if r == DOUBLED_TO_ROW else hit
-        worst = max(worst, hit)
-    empty = True
-    for r in range(N_ROWS):
-        if F.rs(view, seat, r, F.F_NORM) or F.rs(view, seat, r, F.F_JOKER):
-            empty = False
-    if empty:
-        if F.is_human(view, opp):
-            worst = _faces_worth(view, seat)
-        else:
-            worst = 25  # F-JOK-A-3: five deck cards, about 5 points each
-    return worst
+    for row in range(N_ROWS):
+        if F.rs(view, opp, row, F.F_JOKER):
+            mask = F.target_mask(view, rules, opp, row)
+            if not F.is_human(view, opp) and mask & F.DIRECT_BIT:
+                deck = view[S_DECK_COUNT + seat]
+                return min(ABYSS_DIRECT_CARDS, deck) * view[F.G_OWN_DECK_POINTS] // max(deck, 1)
+            return best_joker_hit(view, rules, opp, row)
+    return 0
 
 
 @nb.njit(cache=True)
@@ -596,7 +621,7 @@ def pending_score(view, rules, action, seat, pending):
     if pending == PENDING_K1_ANSWER or pending == PENDING_K3_ANSWER:
         return -_field_card_worth(view, a, seat)
     if pending == PENDING_RESPOND:
-        threat = response_threat(view, seat)
+        threat = response_threat(view, rules, seat)
         use = threat > RESPONSE_COST and _life(view, seat) > RESPONSE_COST
         return 1 if (a == 1) == use else 0
     if pending == PENDING_DUEL:
