@@ -363,3 +363,13 @@ def test_human_polymorph_acts_on_alien_rows(engine):
                    p1={"faction": "alien", "rows": [[], ["S9", "S8"], []]}, phase="attack")
     # S9 is the largest; S8 and S2 count 1: 1 vs 10: no attack from row 2 into row 2.
     assert "attack row2 row2" not in play(engine, pos).legal()
+
+
+def test_F_WIN_3_deep_sea_reached_by_a_preparation_effect_ends_the_match_at_once(engine):
+    # Regression: a Human K's Self-Destruct exiles the Alien's ♦8 from an Abyss row (55 in
+    # exile); the match used to go on into the draw phase with the winner already set.
+    pos = on_next_own_turn({"faction": "human", "rows": [[zone("DK"), "D2"], [], []], "exile": _exiled(27, "SCH")},
+                           {"faction": "alien", "rows": [[zone("DQ"), "D8"], [], []], "exile": _exiled(27, "SCH")}, [])
+    pos["players"][0]["faction"] = "human"
+    table = play(engine, pos)
+    assert (table.phase, table.winner, table.end_type) == ("over", 1, "deep_sea") and table.legal() == []

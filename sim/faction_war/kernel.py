@@ -313,6 +313,8 @@ def after_hand_check(state, rules):
     """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
     if rules[R_FA4] == FA4_PREPARATION:
         KH.mandatory_effects(state, rules)
+        if state[S_PHASE] == PH_OVER:  # F-WIN-3: e.g. Deep-Sea Era reached by a Self-Destruct
+            return
     draw_phase(state, rules)
 
 

@@ -40,6 +40,8 @@ def mandatory_effects(state, rules):
     if not is_human(state, player):
         return
     for row in range(N_ROWS):
+        if state[S_PHASE] == PH_OVER:
+            return
         bits, since = row_effect(state, rules, player, row)
         if bits == 0 or bits == J_BIT or since >= state[S_TURN]:  # F-TURN-6
             continue

@@ -200,6 +200,8 @@ class Match(HumanRules, AlienRules, JokerRules):
         """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
         if self.rules.reading("FA-4") == "preparation":
             self._mandatory_effects()
+            if self.phase == L.PH_OVER:  # F-WIN-3: e.g. Deep-Sea Era reached by a Self-Destruct
+                return
         self._draw_phase()
 
     def _draw_phase(self) -> None:

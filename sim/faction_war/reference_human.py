@@ -104,6 +104,8 @@ class HumanRules:
         if not self.is_human(player):
             return
         for row in range(3):
+            if self.phase == L.PH_OVER:
+                return
             ranks, present_since = self.row_effect(player, row)
             if not ranks or ranks == (JACK,) or present_since >= self.turn:  # F-TURN-6
                 continue
