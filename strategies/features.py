@@ -162,7 +162,7 @@ def summarize(view, rules, seat):
         view[G_POLY_LARGEST + r] = -1
     opponent = 1 - seat
     per_player = cards_in_play(rules)
-    # largest normal per row index over both players (original number, then earliest order)
+    # one pass over the cards in play
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
@@ -175,8 +175,13 @@ def summarize(view, rules, seat):
                     number = rank_of(card)
                     view[at + F_NORM] += 1
                     view[at + F_ORIGSUM] += number
+                    view[at + F_SUM] += number  # effective = original unless polymorphed (below)
                     if number > view[at + F_MAXORIG]:
                         view[at + F_MAXORIG] = number
+                    if number < view[at + F_MINEFF]:
+                        view[at + F_MINEFF] = number
+                    if ctrl == opponent:
+                        view[G_OPP_HIST + number] += 1
                 elif is_face(card):
                     view[at + F_FACES] += 1
                     view[at + F_RANKS] |= rank_bit(rank_of(card))
@@ -211,7 +216,8 @@ def summarize(view, rules, seat):
                     view[G_HIDDEN_POINTS] += rank_of(card)
                 else:
                     view[G_HIDDEN_POINTS] += 1
-    # Polymorph (F-HUJ-1): a Human's row whose face cards are all J
+    # Polymorph (F-HUJ-1): a Human's row whose face cards are all J. Only such rows
+    # (rare) are walked again, to redo their sums with effective numbers.
     for r in range(N_ROWS):
         poly = False
         for p in range(2):
@@ -219,31 +225,42 @@ def summarize(view, rules, seat):
             if ranks == RANK_BIT_J and is_human(view, p):
                 poly = True
         if poly:
-            best = -1
-            best_number = 0
-            best_order = 0
-            for owner in range(2):
-                base = owner * CARDS_PER_PLAYER
-                for card in range(base, base + per_player):
-                    if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
-                        number = rank_of(card)
-                        order = view[C_ORDER + card]
-                        if number > best_number or (number == best_number and order < best_order):
-                            best, best_number, best_order = card, number, order
-            view[G_POLY_LARGEST + r] = best
-    # effective sums, smallest effective numbers, opponent histogram
+            _polymorph_row(view, rules, opponent, r)
+
+
+@nb.njit(cache=True)
+def _polymorph_row(view, rules, opponent, r):
+    """Row index r is polymorphed: find the spared largest card, then redo both
+    players' sums, smallest numbers and the opponent histogram for that row."""
+    per_player = cards_in_play(rules)
+    best = -1
+    best_number = 0
+    best_order = 0
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
-            zone = view[C_ZONE + card]
-            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and is_normal(card):
+            if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
+                number = rank_of(card)
+                order = view[C_ORDER + card]
+                if number > best_number or (number == best_number and order < best_order):
+                    best, best_number, best_order = card, number, order
+    view[G_POLY_LARGEST + r] = best
+    for p in range(2):
+        at = SCRATCH + (p * N_ROWS + r) * RW
+        view[at + F_SUM] = 0
+        view[at + F_MINEFF] = NO_NUMBER
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
                 ctrl = view[C_CTRL + card]
-                at = SCRATCH + (ctrl * N_ROWS + zone - Z_ROW0) * RW
-                number = effective(view, card)
+                at = SCRATCH + (ctrl * N_ROWS + r) * RW
+                number = 1 if card != best else best_number
                 view[at + F_SUM] += number
                 if number < view[at + F_MINEFF]:
                     view[at + F_MINEFF] = number
-                if ctrl == opponent:
+                if ctrl == opponent and number != rank_of(card):
+                    view[G_OPP_HIST + rank_of(card)] -= 1
                     view[G_OPP_HIST + number] += 1
 
 
