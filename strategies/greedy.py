@@ -30,7 +30,7 @@ allocated. One heuristic per decision kind:
 - ♥ Dispeller (F-HRT-1): value = the threat of the removed opposing face
   cards (`features.face_threat`, +1 per Human card: its owner's penalty)
   minus the value of own face cards removed (and their penalty) minus the
-  Human user's own 1 life (FA-9); used on the most harmful row when the
+  Human user's own 1 life (FA-9 "damage"); used on the most harmful row when the
   value is at least DISPEL_MIN.
 - Extra zone (F-EXT-1/3): a surplus card (its row already got this turn's
   normal card), the largest, never one that pushes out an own zone card
@@ -96,7 +96,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
                                     PH_DISCARD, S_ACTIVE, S_DECK_COUNT, S_FACE_PLACED, S_LIFE,
                                     S_NORMAL_PLACED, S_PENDING, S_PHASE, S_TURN, Z_DECK, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
-from sim.faction_war.rules import FA23_WITH_HEARTS, FA33_WITH_EXILE, R_FA23, R_FA33
+from sim.faction_war.rules import FA9_DAMAGE, FA23_WITH_HEARTS, FA33_WITH_EXILE, R_FA9, R_FA23, R_FA33
 from strategies import features as F
 
 STYLE_GREEDY = 0
@@ -286,14 +286,15 @@ def _pick_score(view, seat, card, row):
 
 # ---- placement ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _dispel_value(view, seat, target, where):
+def _dispel_value(view, rules, seat, target, where):
     opp = 1 - seat
     value = 0
+    user_cost = HUMAN_PENALTY if F.is_human(view, seat) and rules[R_FA9] == FA9_DAMAGE else 0
     if target == A.NONE:  # FA-18 "one_card": `where` is the face card
         ctrl = view[C_CTRL + where]
         worth = FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, ctrl) else 0)
         value = worth if ctrl == opp else -worth
-        return value - (HUMAN_PENALTY if F.is_human(view, seat) else 0)
+        return value - user_cost
     for p in range(2):
         if target != A.BOTH_PLAYERS and target != p:
             continue
@@ -308,9 +309,7 @@ def _dispel_value(view, seat, target, where):
             if F.is_human(view, p):
                 own = F.human_effect_value(view, p, where, F.rs(view, p, where, F.F_RANKS))
             value -= own + penalty
-    if F.is_human(view, seat):
-        value -= HUMAN_PENALTY  # FA-9
-    return value
+    return value - user_cost  # FA-9
 
 
 @nb.njit(cache=True)
@@ -502,7 +501,7 @@ def placement_score(view, rules, action, seat, style):
     if kind == A.PLACE_BIG_JOKER:
         return _joker_row_score(view, rules, seat, b)
     if kind == A.DISPEL:
-        value = _dispel_value(view, seat, b, F.field_c(action))
+        value = _dispel_value(view, rules, seat, b, F.field_c(action))
         if value < DISPEL_MIN:
             return SCORE_NEVER
         return SCORE_DISPEL + value
