@@ -25,6 +25,8 @@ What each test proves:
   now that the port has landed) as on the reference;
 - on the kernel, with thousands of matches, the same strength and
   special-victory comparisons hold with tight margins;
+- the scripted strategies play under every non-default rule reading;
+- the strategies' one-pass summary equals the reference's effective row sums;
 - the special-placement subset search finds the fewest cards (brute force);
 - unknown names list the new strategies; the ids reach the batch cells.
 
@@ -42,7 +44,7 @@ from sim.faction_war import actions as A
 from sim.faction_war import batch as B
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
-from sim.faction_war.rules import Rules
+from sim.faction_war.rules import AMBIGUITIES, Rules
 from sim.rng import PyRng, match_seed, to_signed
 from strategies import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
                         parse_player, strategy_id, strategy_names)
@@ -265,6 +267,24 @@ def test_summary_row_sums_equal_the_reference():
         play(rules, [(HUMAN, HUMAN), (HUMAN, ALIEN)][seed % 2], (STRATEGY_GREEDY, STRATEGY_RANDOM),
              8000 + seed, on_decision=check)
     assert checked["rows"] > 1000 and checked["polymorphed"] > 20, checked
+
+
+def test_scripted_strategies_play_under_every_rule_switch():
+    """Every non-default reading of every FA switch: greedy, destiny and exile finish a
+    match in each faction pairing and take only listed actions (the driver indexes the
+    reference's legal list, which raises on anything else)."""
+    pairings = [(HUMAN, ALIEN), (ALIEN, ALIEN), (HUMAN, HUMAN), (ALIEN, HUMAN)]
+    mixes = [(STRATEGY_GREEDY, STRATEGY_EXILE), (STRATEGY_EXILE, STRATEGY_GREEDY),
+             (STRATEGY_DESTINY, STRATEGY_GREEDY), (STRATEGY_GREEDY, STRATEGY_DESTINY)]
+    played = 0
+    for fa_id, (_, readings) in AMBIGUITIES.items():
+        for reading in readings[1:]:
+            rules = Rules().with_changes(ambiguities={fa_id: reading})
+            k = played % 4
+            match = play(rules, pairings[k], mixes[k], 600 + played)
+            assert match.is_over(), (fa_id, reading)
+            played += 1
+    assert played > 40
 
 
 def test_special_placement_search_finds_the_fewest_cards():
