@@ -63,7 +63,8 @@ from sim.faction_war import kernel_alien as KA
 from sim.faction_war import kernel_human as KH
 from sim.faction_war import kernel_jokers as KJ
 from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, deal_damage,  # noqa: F401
-                                         effective_number, end_match, enter_row, is_big_joker,
+                                         effective_number, effective_on_field, end_match,
+                                         enter_row, field_poly, is_big_joker,
                                          is_face_card, is_normal_card, leave_field, move_card,
                                          original_number, owner_of, pick_normal, row_sum,
                                          suit_of_card)
@@ -179,6 +180,7 @@ def row_summary(state, rules, summary):
     for i in range(2 * N_ROWS):
         summary[i * RS_WIDTH + RS_MIN_NUMBER] = NO_NUMBER
     per_player = cards_per_player_in_play(rules)
+    poly = field_poly(state, rules)
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
@@ -188,7 +190,7 @@ def row_summary(state, rules, summary):
             at = (state[C_CTRL + card] * N_ROWS + zone - Z_ROW0) * RS_WIDTH
             summary[at + RS_CARDS] += 1
             if is_normal_card(card):
-                number = effective_number(state, rules, card)
+                number = effective_on_field(state, rules, card, poly)
                 summary[at + RS_NORMALS] += 1
                 summary[at + RS_SUM] += number
                 if number < summary[at + RS_MIN_NUMBER]:

@@ -15,9 +15,10 @@ import numba as nb
 
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
-from sim.faction_war.kernel_core import (KING, JACK, alien_face, cards_per_player_in_play,
+from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUIT, alien_face, cards_per_player_in_play,
                                          count_normals, deal_damage, deck_remove_card,
-                                         effective_number, enter_row, enter_zone, exile_card,
+                                         effective_in_row, effective_number, effective_on_field,
+                                         enter_row, enter_zone, exile_card, field_poly, row_poly,
                                          heal, is_alien, is_normal_card, move_card,
                                          original_number, owner_of, shuffle_deck, sort_segment,
                                          special_placement_cost, suit_of_card)
@@ -115,15 +116,22 @@ def _k_may_activate(state, rules, king, row):
 @nb.njit(cache=True)
 def _opp_has_number(state, rules, opponent, number):
     """Some normal card on the opponent's field has this effective number."""
+    return (_field_numbers(state, rules, opponent) >> number) & 1 != 0
+
+
+@nb.njit(cache=True)
+def _field_numbers(state, rules, player):
+    """Bit v set: some normal card `player` controls on the field has effective number v."""
     per_player = cards_per_player_in_play(rules)
+    poly = field_poly(state, rules)
+    bits = 0
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
             zone = state[C_ZONE + card]
-            if (Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == opponent and is_normal_card(card)
-                    and effective_number(state, rules, card) == number):
-                return True
-    return False
+            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_normal_card(card):
+                bits |= 1 << effective_on_field(state, rules, card, poly)
+    return bits
 
 
 @nb.njit(cache=True)
@@ -267,35 +275,45 @@ def alien_actions(state, rules, out, n):
         if (state[S_NORMAL_PLACED] >> suit) & 1 and rules[R_FA32] == FA32_REPLACES:
             continue
         target = original_number(holder)
-        for first in range(base, base + per_player):
-            if state[C_ZONE + first] != Z_HAND or not is_normal_card(first) or suit_of_card(first) != suit:
-                continue
-            for second in range(first + 1, base + per_player):
-                if (state[C_ZONE + second] == Z_HAND and is_normal_card(second)
-                        and suit_of_card(second) == suit
-                        and original_number(first) + original_number(second) == target):
-                    out[n] = _encode(A.EXTRA_PAIR, first, second, 0)
-                    n += 1
+        # only the suit's normal cards (codes suit*13 + 0..9 of each pack), ascending id
+        packs = per_player // CARDS_PER_PACK
+        for first_pack in range(packs):
+            for first_rank in range(NORMAL_RANKS):
+                first = base + first_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + first_rank
+                if state[C_ZONE + first] != Z_HAND:
+                    continue
+                for second_pack in range(first_pack, packs):
+                    lowest = first_rank + 1 if second_pack == first_pack else 0
+                    for second_rank in range(lowest, NORMAL_RANKS):
+                        second = base + second_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + second_rank
+                        if (state[C_ZONE + second] == Z_HAND
+                                and first_rank + second_rank + 2 == target):
+                            out[n] = _encode(A.EXTRA_PAIR, first, second, 0)
+                            n += 1
     # F-ALJ-1: Split Rebirth moves
     extra_blocked = state[S_EXTRA_USED] != 0 and rules[R_FA35] == FA35_USES_IT
     for row in range(N_ROWS):
         jack = alien_face(state, rules, player, row, JACK)
         if jack < 0 or state[C_ARRIVAL + jack] >= turn or (state[S_J_USED] >> row) & 1 or extra_blocked:
             continue
+        # only the row suit's cards numbered 3..10 (codes row*13 + 2..9 of each pack), ascending id
         for owner in range(2):
-            obase = owner * CARDS_PER_PLAYER
-            for card in range(obase, obase + per_player):
-                if (state[C_ZONE + card] == Z_ROW0 + row and state[C_CTRL + card] == player
-                        and is_normal_card(card) and suit_of_card(card) == row
-                        and 3 <= original_number(card) <= 10):
-                    out[n] = _encode(A.ALIEN_J_MOVE, card, 0, 0)
-                    n += 1
+            for pack in range(per_player // CARDS_PER_PACK):
+                first_code = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + row * RANKS_PER_SUIT
+                for card in range(first_code + 2, first_code + NORMAL_RANKS):
+                    if state[C_ZONE + card] == Z_ROW0 + row and state[C_CTRL + card] == player:
+                        out[n] = _encode(A.ALIEN_J_MOVE, card, 0, 0)
+                        n += 1
     # F-ALK-2: Outer Charge activations
     opponent = 1 - player
+    opp_numbers = -1  # `_field_numbers` of the opponent, once it is needed
     for row in range(N_ROWS):
         king = alien_face(state, rules, player, row, KING)
         if king < 0 or state[C_ARRIVAL + king] >= turn or not _k_may_activate(state, rules, king, row):
             continue
+        if opp_numbers < 0:
+            opp_numbers = _field_numbers(state, rules, opponent)
+        j_order, spared = row_poly(state, rules, row)
         mine = 0
         for owner in range(2):
             obase = owner * CARDS_PER_PLAYER
@@ -303,8 +321,8 @@ def alien_actions(state, rules, out, n):
                 if state[C_ZONE + card] != Z_ROW0 + row or state[C_CTRL + card] != player or not is_normal_card(card):
                     continue
                 mine += 1
-                number = effective_number(state, rules, card)
-                if rules[R_FA16] == FA16_OWN_ONLY or _opp_has_number(state, rules, opponent, number):
+                number = effective_in_row(state, rules, card, j_order, spared)
+                if rules[R_FA16] == FA16_OWN_ONLY or (opp_numbers >> number) & 1:
                     out[n] = _encode(A.K_ACTIVATE, 1, card, row)
                     n += 1
                 out[n] = _encode(A.K_ACTIVATE, 2, card, row)
@@ -487,12 +505,13 @@ def answer_actions(state, rules, out):
     target = _pend(state, P_TARGET)
     n = 0
     per_player = cards_per_player_in_play(rules)
+    poly = field_poly(state, rules)
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
             zone = state[C_ZONE + card]
             if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == who and is_normal_card(card):
-                if k1 and effective_number(state, rules, card) != target:
+                if k1 and effective_on_field(state, rules, card, poly) != target:
                     continue
                 out[n] = _encode(A.K_ANSWER, card, 0, 0)
                 n += 1

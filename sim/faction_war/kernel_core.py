@@ -353,6 +353,52 @@ def polymorph_largest(state, rules, row, j_order):
 
 
 @nb.njit(cache=True)
+def row_poly(state, rules, row):
+    """Polymorph state of row index `row`: (j_order, spared card), (0, -1) when the row is
+    not polymorphed. With it `effective_in_row` gives every card's effective number in
+    O(1), as long as the field does not change in between."""
+    if not is_human(state, 0) and not is_human(state, 1):
+        return 0, -1
+    j_order = polymorph_j_order(state, rules, row)
+    if j_order == 0:
+        return 0, -1
+    return j_order, polymorph_largest(state, rules, row, j_order)
+
+
+@nb.njit(cache=True)
+def field_poly(state, rules):
+    """`row_poly` of the three rows: (j0, spared0, j1, spared1, j2, spared2)."""
+    if not is_human(state, 0) and not is_human(state, 1):
+        return (0, -1, 0, -1, 0, -1)
+    j0, s0 = row_poly(state, rules, 0)
+    j1, s1 = row_poly(state, rules, 1)
+    j2, s2 = row_poly(state, rules, 2)
+    return (j0, s0, j1, s1, j2, s2)
+
+
+@nb.njit(cache=True, inline="always")
+def effective_in_row(state, rules, card, j_order, spared):
+    """effective_number of a normal card on a row whose `row_poly` is (j_order, spared)."""
+    if j_order == 0:
+        return original_number(card)
+    if rules[R_FA26] == FA26_ON_ARRIVAL and state[C_ORDER + card] >= j_order:
+        return original_number(card)
+    if spared == card:
+        return original_number(card)
+    return 1
+
+
+@nb.njit(cache=True, inline="always")
+def effective_on_field(state, rules, card, poly):
+    """effective_number with the `field_poly` tuple of the current field."""
+    zone = state[C_ZONE + card]
+    if zone < Z_ROW0 or zone > Z_ROW2 or not is_normal_card(card):
+        return original_number(card)
+    row = zone - Z_ROW0
+    return effective_in_row(state, rules, card, poly[2 * row], poly[2 * row + 1])
+
+
+@nb.njit(cache=True)
 def effective_number(state, rules, card):
     """F-CARD-4: the number effects read: after Polymorph (F-HUJ-1, FA-26) on the field."""
     zone = state[C_ZONE + card]
@@ -360,15 +406,8 @@ def effective_number(state, rules, card):
         return original_number(card)
     if not is_human(state, 0) and not is_human(state, 1):
         return original_number(card)
-    row = zone - Z_ROW0
-    j_order = polymorph_j_order(state, rules, row)
-    if j_order == 0:
-        return original_number(card)
-    if rules[R_FA26] == FA26_ON_ARRIVAL and state[C_ORDER + card] >= j_order:
-        return original_number(card)
-    if polymorph_largest(state, rules, row, j_order) == card:
-        return original_number(card)
-    return 1
+    j_order, spared = row_poly(state, rules, zone - Z_ROW0)
+    return effective_in_row(state, rules, card, j_order, spared)
 
 
 # ---- card choice with FA-6 ----------------------------------------------------------
@@ -389,6 +428,7 @@ def pick_normal(state, rules, row, players, exclude, largest):
     tied = 0
     best_card = -1
     best_order = 1 << 62
+    j_order, spared = row_poly(state, rules, row)
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
@@ -396,7 +436,7 @@ def pick_normal(state, rules, row, players, exclude, largest):
                 continue
             if not (players >> state[C_CTRL + card]) & 1:
                 continue
-            a = effective_number(state, rules, card)
+            a = effective_in_row(state, rules, card, j_order, spared)
             b = original_number(card)
             if largest:
                 a = -a
@@ -422,7 +462,7 @@ def pick_normal(state, rules, row, players, exclude, largest):
                     continue
                 if not (players >> state[C_CTRL + card]) & 1:
                     continue
-                a = effective_number(state, rules, card)
+                a = effective_in_row(state, rules, card, j_order, spared)
                 b = original_number(card)
                 if largest:
                     a = -a
@@ -619,11 +659,12 @@ def row_sum(state, rules, player, row):
     zone = Z_ROW0 + row
     per_player = cards_per_player_in_play(rules)
     total = 0
+    j_order, spared = row_poly(state, rules, row)
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
             if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
-                total += effective_number(state, rules, card)
+                total += effective_in_row(state, rules, card, j_order, spared)
     return total
 
 

@@ -239,25 +239,35 @@ def check_destiny(state, rules, player):
     turn = state[S_TURN]
     base = player * CARDS_PER_PLAYER
     per_player = cards_per_player_in_play(rules)
+    # one pass: the lowest-id normal and face card placed this turn on each own row
     n0 = n1 = n2 = f0 = f1 = f2 = -1
-    for row in range(N_ROWS):
-        normal = -1
-        face = -1
-        for card in range(base, base + per_player):  # own cards only (owner == player)
-            if not on_field_row(state, card, player, row) or state[C_ARRIVAL + card] != turn:
-                continue
-            if normal < 0 and is_normal_card(card):
-                normal = card
-            elif face < 0 and is_face_card(card):
-                face = card
-        if normal < 0 or face < 0:
-            return
-        if row == 0:
-            n0, f0 = normal, face
-        elif row == 1:
-            n1, f1 = normal, face
-        else:
-            n2, f2 = normal, face
+    for card in range(base, base + per_player):  # own cards only (owner == player)
+        zone = state[C_ZONE + card]
+        if zone < Z_ROW0 or zone > Z_ROW0 + 2 or state[C_CTRL + card] != player:
+            continue
+        if state[C_ARRIVAL + card] != turn:
+            continue
+        row = zone - Z_ROW0
+        if is_normal_card(card):
+            if row == 0:
+                if n0 < 0:
+                    n0 = card
+            elif row == 1:
+                if n1 < 0:
+                    n1 = card
+            elif n2 < 0:
+                n2 = card
+        elif is_face_card(card):
+            if row == 0:
+                if f0 < 0:
+                    f0 = card
+            elif row == 1:
+                if f1 < 0:
+                    f1 = card
+            elif f2 < 0:
+                f2 = card
+    if n0 < 0 or n1 < 0 or n2 < 0 or f0 < 0 or f1 < 0 or f2 < 0:
+        return
     a, b, c = original_number(n0), original_number(n1), original_number(n2)
     if not ((a == 8 and b == 9 and c == 10) or (a == 10 and b == 9 and c == 8)):
         return
