@@ -338,6 +338,15 @@ def test_F_HUW_1_destiny_near_misses(engine):
         assert play(engine, pos).winner == -1
 
 
+def test_F_HUW_1_destiny_wrong_suit_in_row_3(engine):
+    # A sandbox position with ♥10 in row 3 (no legal placement puts it there) is no Destiny.
+    pos = position(p0={"hand": ["D8", "S9", "DJ", "SQ", "CK"], "rows": [[], [], [{"card": "H10", "arrival": 3}]]},
+                   actions=["place D8 row1", "place S9 row2", "face DJ", "face SQ", "face CK"])
+    assert play(engine, pos).winner == -1
+    pos["players"][0]["rows"][2] = [{"card": "C10", "arrival": 3}]  # the same with ♣10 wins
+    assert play(engine, pos).end_type == "destiny"
+
+
 @pytest.mark.parametrize("reading, wins", [("pattern", True), ("order", False)])
 def test_FA_10_destiny_placement_order(engine, reading, wins):
     normals, faces = DESTINY_PATTERNS[0]

@@ -214,3 +214,29 @@ def test_FA_27_a_tied_duel(engine, reading, both_gone):
 def test_FA_23_with_hearts(engine):
     table = play(engine, duel_position(["commit", "commit"], p0_hand=["D4"], p1_hand=["H9"], **{"FA-23": "with_hearts"}))
     assert table.zone("H9", 1) == ("row1", 1) and table.zone("BJ", 0) == ("grave", 0)
+
+
+def test_F_JOK_D_1_both_commit_and_the_attacker_loses(engine):
+    # p0 puts nothing down (2); p1 puts ♦9 (3 + 9 = 12): p0's joker goes, p0 takes 10; the attack ends.
+    table = play(engine, duel_position(["commit", "commit"], p1_hand=["D9"]))
+    assert table.zone("BJ", 0) == ("grave", 0) and table.life(0) == 40
+    assert table.zone("BJ", 1) == ("row1", 1) and table.zone("D3", 1) == ("row1", 1) and table.active == 1
+
+
+def test_FA_23_with_faces_puts_face_cards_down_too(engine):
+    # p1's row 1 already holds ♦Q: one more face card fits (two per row).
+    table = play(engine, duel_position(["commit", "commit"], p0_hand=["D9"], p1_hand=["DK", "DJ"],
+                                       **{"FA-23": "with_faces"}))
+    faces_down = [c for c in ("DK", "DJ") if table.zone(c, 1)[0] != "hand"]
+    assert faces_down == ["DJ"]  # the lowest card id first (J before K), then the row is full
+
+
+def test_FA_23_special_costs_the_alien_1_per_card(engine):
+    pos = duel_position(["commit", "commit"], p0_hand=["D9"], p1_hand=["D4"], **{"FA-23": "special"})
+    pos["players"][1]["faction"] = "alien"
+    pos["players"][1]["rows"][0] = ["BJ", "D3"]
+    table = play(engine, pos)
+    # p1 (Alien) puts ♦4 down as a special placement: 1 life; then loses 3 + 4 = 7 < 11.
+    assert table.counter("special_placed") == 1
+    assert table.zone("BJ", 1) == ("exile", 1)  # the Abyss joker is exiled (and heals 10)
+    assert table.life(1) == 50 - 1 + 10 - 10 - 3

@@ -164,20 +164,23 @@ def dispel_actions(state, rules, out, n):
     scope = rules[R_FA18]
     base = player * CARDS_PER_PLAYER
     per_player = cards_per_player_in_play(rules)
+    faces = -1  # face cards per (player, row), 8 bits each (`_all_row_faces`), once needed
     for pack in range(per_player // CARDS_PER_PACK):
         for rank_index in range(10, 13):
             heart = base + pack * CARDS_PER_PACK + HEART * RANKS_PER_SUIT + rank_index
             if state[C_ZONE + heart] != Z_HAND:
                 continue
+            if faces < 0:
+                faces = _all_row_faces(state, rules)
             for p in range(2):
                 for row in range(N_ROWS):
-                    faces_here = _row_faces(state, rules, p, row)
+                    faces_here = (faces >> (8 * (p * N_ROWS + row))) & 255
                     if scope == FA18_ONE_PLAYER_ROW:
                         if faces_here > 0:
                             out[n] = A_encode(A.DISPEL, heart, p, row)
                             n += 1
                     elif scope == FA18_BOTH_PLAYERS_ROW:
-                        if p == 0 and (faces_here > 0 or _row_faces(state, rules, 1, row) > 0):
+                        if p == 0 and (faces_here > 0 or (faces >> (8 * (N_ROWS + row))) & 255 > 0):
                             out[n] = A_encode(A.DISPEL, heart, A.BOTH_PLAYERS, row)
                             n += 1
             if scope != FA18_ONE_PLAYER_ROW and scope != FA18_BOTH_PLAYERS_ROW:
@@ -195,6 +198,23 @@ def dispel_actions(state, rules, out, n):
 @nb.njit(cache=True, inline="always")
 def A_encode(kind, a, b, c):
     return (kind << 24) | (a << 16) | (b << 8) | c
+
+
+@nb.njit(cache=True)
+def _all_row_faces(state, rules):
+    """`_row_faces` of every (player, row) in one pass: count (p * 3 + row) in bits 8k..8k+7.
+
+    Only the player's own ids count for `_row_faces`, and a count never
+    exceeds 24 face cards (two packs), so 8 bits suffice."""
+    per_player = cards_per_player_in_play(rules)
+    counts = 0
+    for p in range(2):
+        base = p * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = state[C_ZONE + card]
+            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and state[C_CTRL + card] == p and is_face_card(card):
+                counts += 1 << (8 * (p * N_ROWS + zone - Z_ROW0))
+    return counts
 
 
 @nb.njit(cache=True)
@@ -230,6 +250,11 @@ def dispel(state, rules, heart, target, where):
 
 
 # ---- F-HUW-1 Destiny ----------------------------------------------------------------------
+
+@nb.njit(cache=True)
+def _suit(card):
+    return (card % CARDS_PER_PACK) // RANKS_PER_SUIT
+
 
 @nb.njit(cache=True)
 def check_destiny(state, rules, player):
@@ -273,6 +298,12 @@ def check_destiny(state, rules, player):
         return
     x, y, z = original_number(f0), original_number(f1), original_number(f2)
     if not ((x == JACK and y == QUEEN and z == KING) or (x == KING and y == QUEEN and z == JACK)):
+        return
+    # suits: ♦/♥ 8-10 in row 1, ♠/♥ 9 in row 2, ♣ in row 3, face cards of the row's suit
+    # (placement guarantees this; a sandbox position may not)
+    s0, s1, s2 = _suit(n0), _suit(n1), _suit(n2)
+    if not ((s0 == 0 or s0 == HEART) and (s1 == 1 or s1 == HEART) and s2 == 2
+            and _suit(f0) == 0 and _suit(f1) == 1 and _suit(f2) == 2):
         return
     if rules[R_FA10] == FA10_ORDER:
         o = (state[C_ORDER + n0], state[C_ORDER + n1], state[C_ORDER + n2],

@@ -255,6 +255,11 @@ class HumanRules:
         ranks = tuple(rank_of(L.card_code(c)) for c in faces)
         if numbers not in ((8, 9, 10), (10, 9, 8)) or ranks not in ((JACK, QUEEN, KING), (KING, QUEEN, JACK)):
             return
+        # ♦/♥ in row 1, ♠/♥ in row 2, ♣ in row 3, face cards of the row's suit (placement
+        # guarantees this; a sandbox position may not)
+        suits = [suit_of(L.card_code(c)) for c in normals + faces]
+        if suits[0] not in (0, HEART) or suits[1] not in (1, HEART) or suits[2:] != [2, 0, 1, 2]:
+            return
         if self.rules.reading("FA-10") == "order":
             sequence = [self.order[c] for c in normals + faces]
             if sequence != sorted(sequence):
