@@ -373,3 +373,13 @@ def test_F_WIN_3_deep_sea_reached_by_a_preparation_effect_ends_the_match_at_once
     pos["players"][0]["faction"] = "human"
     table = play(engine, pos)
     assert (table.phase, table.winner, table.end_type) == ("over", 1, "deep_sea") and table.legal() == []
+
+
+def test_F_TURN_6_alien_k_passive_works_from_the_very_next_turn_whoever_s(engine):
+    # The Alien places ♦K on turn 3; on turn 4 (the Human's) an attack on the Q row exiles ♦2:
+    # the K heals at once, although the Alien has not had a turn since (F-ALK-1 says 下一回合).
+    pos = position(p0={"hand": ["DK"], "rows": [[zone("DQ"), "D2"], [], []]},
+                   p1={"faction": "human", "rows": [["D9"], [], []]},
+                   actions=["face DK", "end", "end", "end", "attack row1 row1"])
+    table = play(engine, pos)
+    assert table.zone("D2", 0) == ("exile", 0) and table.life(0) == 50 - 2 + 1

@@ -373,3 +373,12 @@ def test_F_WIN_4_turn_cap_is_a_draw(engine):
 def test_FA_36_life_ceiling_switch_is_declared(reading):
     # Heals arrive with the Alien faction (issue 4); the switch validates both readings now.
     assert Rules().with_changes(ambiguities={"FA-36": reading}).reading("FA-36") == reading
+
+
+def test_F_CARD_2_face_cards_and_jokers_add_nothing_to_row_sums(engine):
+    # p1 row 1: ♦5 + ♦J = 5 (a face card is not a normal card and adds nothing).
+    pos = position(p0={"rows": [["S6"], ["S9"], []]}, p1={"faction": "alien", "rows": [["D5", "DJ"], [], []]},
+                   phase="attack")
+    assert "attack row1 row1" in play(engine, pos).legal()  # 6 > 5
+    pos["players"][1]["rows"][0] = ["D5", "D2", "DJ"]
+    assert "attack row1 row1" not in play(engine, pos).legal()  # 6 < 7

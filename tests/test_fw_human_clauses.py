@@ -370,3 +370,12 @@ def test_F_TURN_5_FA_4_mandatory_effects_timing(engine, reading):
     pos["actions"] = ["end", "discard D2", "discard D3"]
     table = play(engine, pos)
     assert table.phase == "placement" and table.zone("S5", 1) == ("row2", 0)
+
+
+def test_F_CARD_4_attacks_compare_effective_numbers(engine):
+    # p1's J polymorphs row 1 of both players: ♦10 stays 10, the rest count 1.
+    # p0: ♦9 + ♦8 = 17 by printed numbers but 1 + 1 = 2 effective; p1: 10 + 1 = 11.
+    pos = position(p0={"rows": [["D9", "D8"], [], []]}, p1={"rows": [["DJ", "D10", "D2"], [], []]}, phase="attack")
+    assert "attack row1 row1" not in play(engine, pos).legal()
+    pos["players"][1]["rows"][0] = ["D10", "D2"]  # without the J: 17 > 12
+    assert "attack row1 row1" in play(engine, pos).legal()
