@@ -156,12 +156,13 @@ def respond(state, rules, use):
 def plain_row_hit(state, rules, row, target):
     """F-ATK-4..6 on the defender's row: the smallest normal card leaves, damage (doubled)."""
     defender = 1 - state[S_ACTIVE]
-    if count_normals(state, rules, defender, target) == 0:  # F-ATK-6, FA-7
+    # F-ATK-4, F-ATK-5; no candidate (-1, and no draw made) is the empty row of F-ATK-6
+    victim = pick_normal(state, rules, target, 1 << defender, -1, False)
+    if victim < 0:  # F-ATK-6, FA-7
         state[S_COUNTERS + CT_EMPTY_ROW_HITS] += 1
         if rules[R_FA7] == FA7_FACES_LOST:
             leave_faces(state, rules, defender, target)
         return
-    victim = pick_normal(state, rules, target, 1 << defender, -1, False)  # F-ATK-4, F-ATK-5
     damage = effective_number(state, rules, victim)
     if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
         damage *= 2
