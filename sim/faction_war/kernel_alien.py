@@ -122,23 +122,37 @@ def _opp_has_number(state, rules, opponent, number):
 @nb.njit(cache=True)
 def _field_numbers(state, rules, player):
     """Bit v set: some normal card `player` controls on the field has effective number v."""
+    return _field_numbers_count(state, rules, player)[0]
+
+
+@nb.njit(cache=True)
+def _field_numbers_count(state, rules, player):
+    """(`_field_numbers`, `_field_normals`) of `player` in one pass."""
     per_player = cards_per_player_in_play(rules)
     poly = field_poly(state, rules)
     bits = 0
+    n = 0
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
             zone = state[C_ZONE + card]
             if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_normal_card(card):
                 bits |= 1 << effective_on_field(state, rules, card, poly)
-    return bits
+                n += 1
+    return bits, n
 
 
 @nb.njit(cache=True)
 def _field_normals(state, rules, player):
+    """Normal cards `player` controls on the three rows (one pass)."""
+    per_player = cards_per_player_in_play(rules)
     n = 0
-    for row in range(N_ROWS):
-        n += count_normals(state, rules, player, row)
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = state[C_ZONE + card]
+            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_normal_card(card):
+                n += 1
     return n
 
 
@@ -306,13 +320,14 @@ def alien_actions(state, rules, out, n):
                         n += 1
     # F-ALK-2: Outer Charge activations
     opponent = 1 - player
-    opp_numbers = -1  # `_field_numbers` of the opponent, once it is needed
+    opp_numbers = -1  # `_field_numbers` and `_field_normals` of the opponent, once needed
+    opp_normals = 0
     for row in range(N_ROWS):
         king = alien_face(state, rules, player, row, KING)
         if king < 0 or state[C_ARRIVAL + king] >= turn or not _k_may_activate(state, rules, king, row):
             continue
         if opp_numbers < 0:
-            opp_numbers = _field_numbers(state, rules, opponent)
+            opp_numbers, opp_normals = _field_numbers_count(state, rules, opponent)
         j_order, spared = row_poly(state, rules, row)
         mine = 0
         for owner in range(2):
@@ -327,7 +342,7 @@ def alien_actions(state, rules, out, n):
                     n += 1
                 out[n] = _encode(A.K_ACTIVATE, 2, card, row)
                 n += 1
-        if mine and (_field_normals(state, rules, opponent) >= mine or rules[R_FA31] == FA31_ALL_THEY_HAVE):
+        if mine and (opp_normals >= mine or rules[R_FA31] == FA31_ALL_THEY_HAVE):
             out[n] = _encode(A.K_ACTIVATE, 3, A.NONE, row)
             n += 1
     # FA-15 "kept": a special placement right kept from an earlier move

@@ -68,17 +68,34 @@ def _hand_joker(state, rules, player, code):
 # ---- placement-phase actions ----------------------------------------------------------
 
 @nb.njit(cache=True)
+def _rows_with_normals(state, rules, player):
+    """Bit r set: `player` controls a normal card in row r (`count_normals` > 0), one pass."""
+    per_player = cards_per_player_in_play(rules)
+    bits = 0
+    for owner in range(2):
+        base = owner * CARDS_PER_PLAYER
+        for card in range(base, base + per_player):
+            zone = state[C_ZONE + card]
+            if Z_ROW0 <= zone <= Z_ROW0 + 2 and state[C_CTRL + card] == player and is_normal_card(card):
+                bits |= 1 << (zone - Z_ROW0)
+    return bits
+
+
+@nb.njit(cache=True)
 def joker_actions(state, rules, out, n):
     """F-JOK-1, F-JOK-H-1, F-JOK-A-1 placements; F-JOK-S-1 own-turn use (ascending)."""
     player = state[S_DECIDER]
     alien = is_alien(state, player)
     if big_joker_on_field(state, rules, player)[0] < 0:
+        rows_with_normals = -1  # bit r: the player controls a normal card in row r (Alien only)
         for pack in range(packs_in_play(rules)):
             card = player * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + BIG_JOKER
             if state[C_ZONE + card] != Z_HAND:
                 continue
+            if alien and rows_with_normals < 0:
+                rows_with_normals = _rows_with_normals(state, rules, player)
             for row in range(N_ROWS):
-                if alien and count_normals(state, rules, player, row) == 0:
+                if alien and not (rows_with_normals >> row) & 1:
                     continue  # F-JOK-A-1: only next to an own normal card
                 out[n] = _encode(A.PLACE_BIG_JOKER, card, row, 0)
                 n += 1
@@ -299,7 +316,6 @@ def attack(state, rules, row, target):
     player = state[S_ACTIVE]
     defender = 1 - player
     state[S_COUNTERS + CT_ATTACKS] += 1
-    attack_sum = row_sum(state, rules, player, row)
     joker = big_joker_in(state, rules, player, row)
     if target == DIRECT:
         state[S_COUNTERS + CT_DIRECT_ATTACKS] += 1
@@ -309,8 +325,8 @@ def attack(state, rules, row, target):
             return
         joker_attack(state, rules, row, target)
         _after_attack(state, rules, row)
-    elif target == DIRECT:  # F-ATK-7
-        deal_damage(state, rules, defender, attack_sum)
+    elif target == DIRECT:  # F-ATK-7 (the row sum is only read here)
+        deal_damage(state, rules, defender, row_sum(state, rules, player, row))
     else:
         plain_row_hit(state, rules, row, target)
 
