@@ -222,7 +222,8 @@ def main(argv=None) -> int:
     t, _ = seconds(time_apply, states, actions, rules, reps, dummy.copy(), dummy.copy())
     per_match["apply_action"] = max(t - t_copy, 0.0) / reps / played
     t, (_, calls) = seconds(time_view, states, n_legals, deciders, rules, reps)
-    per_match["build_view"] = t / reps / played
+    # the match loop builds no view for a policy that does not read it (dispatch.reads_view)
+    per_match["build_view"] = t / reps / played if args.strategy != "random" else 0.0
     # choose: time legal+view+choose, subtract legal(only decisions)+view
     t_choose_all, _ = seconds(time_choose, states, n_legals, deciders, rules, cell, reps)
     multi = n_legals > 1
