@@ -36,3 +36,9 @@ def test_reference_replay_equals_the_kernel_match_by_match(factions, strategy):
         single = aggregate.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, batch.LENGTH_BINS)
         aggregate.accumulate(single, record, L.N_END_TYPES, L.N_COUNTERS, batch.LENGTH_BINS)
         assert np.array_equal(kernel_agg, single), "match %d of %s %s differs" % (index, factions, strategy)
+
+
+def test_reference_record_takes_a_rules_object_or_its_array():
+    rules = Rules()
+    cell = batch.cell_array(0, 1, 50, 50, 0, strategy_id("greedy"), strategy_id("greedy"))
+    assert np.array_equal(reference_record(rules, cell, 11), reference_record(rules.to_array(), cell, 11))

@@ -52,13 +52,16 @@ def _cell_parameters(cell_array):
             cell[batch.CELL_FIRST], (cell[batch.CELL_STRATEGY0], cell[batch.CELL_STRATEGY1]))
 
 
-def reference_record(rules_array, cell_array, match_seed: int) -> np.ndarray:
+def reference_record(rules, cell_array, match_seed: int) -> np.ndarray:
     """One match on the reference engine → the record a batch kernel would fold
-    (`sim/aggregate.py`); the bench's reference side and the replay checks use it."""
+    (`sim/aggregate.py`); the bench's reference side and the replay checks use it.
+    `rules` is a Rules object or its packed array."""
     from sim import aggregate
     from sim.faction_war.rules import rules_from_array
+    if not isinstance(rules, Rules):
+        rules = rules_from_array(rules)
     factions, lives, first, strategies = _cell_parameters(cell_array)
-    match = play_logged(rules_from_array(rules_array), factions, lives, first, strategies, int(match_seed))
+    match = play_logged(rules, factions, lives, first, strategies, int(match_seed))
     record = np.zeros(aggregate.REC_COUNTERS + L.N_COUNTERS, dtype=np.int64)
     record[aggregate.REC_WINNER] = match.winner
     record[aggregate.REC_END_TYPE] = match.end_type
