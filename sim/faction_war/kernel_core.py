@@ -421,7 +421,6 @@ def pick_normal(state, rules, row, players, exclude, largest):
     ties by FA-6: earliest order, or below(#tied) over the tied cards in ascending
     card id. -1 when there is no candidate.
     """
-    zone = Z_ROW0 + row
     per_player = cards_per_player_in_play(rules)
     best_a = BIG
     best_b = BIG
@@ -432,15 +431,9 @@ def pick_normal(state, rules, row, players, exclude, largest):
     for owner in range(2):
         base = owner * CARDS_PER_PLAYER
         for card in range(base, base + per_player):
-            if state[C_ZONE + card] != zone or card == exclude or not is_normal_card(card):
+            ok, a, b = _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared)
+            if not ok:
                 continue
-            if not (players >> state[C_CTRL + card]) & 1:
-                continue
-            a = effective_in_row(state, rules, card, j_order, spared)
-            b = original_number(card)
-            if largest:
-                a = -a
-                b = -b
             order = state[C_ORDER + card]
             if a < best_a or (a == best_a and b < best_b):
                 best_a = a
@@ -458,20 +451,26 @@ def pick_normal(state, rules, row, players, exclude, largest):
         for owner in range(2):
             base = owner * CARDS_PER_PLAYER
             for card in range(base, base + per_player):
-                if state[C_ZONE + card] != zone or card == exclude or not is_normal_card(card):
-                    continue
-                if not (players >> state[C_CTRL + card]) & 1:
-                    continue
-                a = effective_in_row(state, rules, card, j_order, spared)
-                b = original_number(card)
-                if largest:
-                    a = -a
-                    b = -b
-                if a == best_a and b == best_b:
+                ok, a, b = _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared)
+                if ok and a == best_a and b == best_b:
                     if pick == 0:
                         return card
                     pick -= 1
     return best_card
+
+
+@nb.njit(cache=True)
+def _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared):
+    """(is a candidate of `pick_normal`, key part 1, key part 2) for one card id."""
+    if state[C_ZONE + card] != Z_ROW0 + row or card == exclude or not is_normal_card(card):
+        return False, 0, 0
+    if not (players >> state[C_CTRL + card]) & 1:
+        return False, 0, 0
+    a = effective_in_row(state, rules, card, j_order, spared)
+    b = original_number(card)
+    if largest:
+        return True, -a, -b
+    return True, a, b
 
 
 @nb.njit(cache=True)

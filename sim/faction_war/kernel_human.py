@@ -202,10 +202,11 @@ def A_encode(kind, a, b, c):
 
 @nb.njit(cache=True)
 def _all_row_faces(state, rules):
-    """`_row_faces` of every (player, row) in one pass: count (p * 3 + row) in bits 8k..8k+7.
+    """`kernel_core.count_faces` of every (player, row) in one pass: count (p * 3 + row)
+    in bits 8k..8k+7.
 
-    Only the player's own ids count for `_row_faces`, and a count never
-    exceeds 24 face cards (two packs), so 8 bits suffice."""
+    Only the player's own ids count (face cards never change sides), and a count
+    never exceeds 24 face cards (two packs), so 8 bits suffice."""
     per_player = cards_per_player_in_play(rules)
     counts = 0
     for p in range(2):
@@ -215,16 +216,6 @@ def _all_row_faces(state, rules):
             if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and state[C_CTRL + card] == p and is_face_card(card):
                 counts += 1 << (8 * (p * N_ROWS + zone - Z_ROW0))
     return counts
-
-
-@nb.njit(cache=True)
-def _row_faces(state, rules, player, row):
-    base = player * CARDS_PER_PLAYER
-    n = 0
-    for card in range(base, base + cards_per_player_in_play(rules)):
-        if on_field_row(state, card, player, row) and is_face_card(card):
-            n += 1
-    return n
 
 
 @nb.njit(cache=True)
