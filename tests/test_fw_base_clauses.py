@@ -6,7 +6,7 @@ ID is in the test name. Every test runs on both engines (`engine` fixture).
 
 import pytest
 
-from scenario_harness import Table, engine, new_match_table, play  # noqa: F401  (fixture)
+from scenario_harness import engine, new_match_table, play  # noqa: F401  (fixture)
 from sim.faction_war.rules import Rules
 
 

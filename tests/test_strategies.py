@@ -115,7 +115,6 @@ def _hide_differently(state, player, rng):
 @pytest.mark.parametrize("strategy", [STRATEGY_RANDOM, STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE])
 def test_hidden_cards_never_change_a_decision(strategy):
     rules = Rules().to_array()
-    cell = B.cell_array(0, 1, 50, 50, 0, strategy, strategy)
     rng = PyRng(99)
     legal = np.zeros(B.LEGAL_CAPACITY, dtype=np.int64)
     other_legal = np.zeros(B.LEGAL_CAPACITY, dtype=np.int64)

@@ -100,7 +100,6 @@ def test_precision_rounds_stop_at_the_target_or_at_max_matches(tmp_path, toy_gam
     results, _ = _tables(run_dir)
     for row in results.itertuples():
         wins = [sum(getattr(row, "%s_%s" % (seat, end)) for end in toy_game.end_types) for seat in ("seat0", "seat1")]
-        from sim.sweep.grid import wilson_half_width
         width = max(wilson_half_width(w, row.matches) for w in wins)
         assert row.matches % 500 == 0 and row.matches <= 6000
         assert width <= 0.02 or row.matches == 6000

@@ -16,7 +16,7 @@ import numba as nb
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
 from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUIT, alien_face, cards_per_player_in_play,
-                                         count_normals, deal_damage, deck_remove_card,
+                                         deal_damage, deck_remove_card,
                                          effective_in_row, effective_number, effective_on_field,
                                          enter_row, enter_zone, exile_card, field_poly, row_poly,
                                          heal, is_alien, is_normal_card, move_card,

@@ -323,7 +323,7 @@ def dump_position(match: Match) -> dict:
     for p in (0, 1):
         for card in match.cards_in(L.Z_EXTRA, p):
             extra[ZONE_SUITS[suit_of(L.card_code(card))]] = {
-                "card": A.card_text(card, 0 if L.card_owner(card) == 0 else -1).replace("p1:", "p1:"),
+                "card": A.card_text(card, 0),  # p1's cards carry their "p1:" prefix
                 "order": match.order[card], "arrival": match.arrival[card]}
     if extra:
         out["extra"] = extra

@@ -15,11 +15,10 @@ engines, a strategy and a replay see them as ordinary actions:
 
 from __future__ import annotations
 
-from sim.cards import HEART, JACK, KING, QUEEN, is_face, is_normal, rank_of, suit_of
+from sim.cards import HEART, JACK, KING, QUEEN, is_normal, rank_of, suit_of
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 
-ROW_OF_SUIT = {0: 0, 1: 1, 2: 2}
 MIN_SPECIAL_CARDS = 3  # "any number greater than 2" (F-ALJ-4)
 
 

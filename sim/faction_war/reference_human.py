@@ -20,7 +20,6 @@ from sim.cards import HEART, JACK, KING, QUEEN, is_face, is_normal, rank_of, sui
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 
-COMBO_COUNTERS = {(JACK, QUEEN): L.CT_COMBO_JQ, (JACK, KING): L.CT_COMBO_JK, (QUEEN, KING): L.CT_COMBO_QK}
 BOTH_PLAYERS = A.BOTH_PLAYERS
 
 

@@ -132,7 +132,7 @@ class JokerRules:
 
     def _abyss_row_hit(self, row: int, target: int) -> None:
         """F-JOK-A-2 with FA-22 and FA-25: exile the row, then each takes their exile sum."""
-        player, defender = self.active, 1 - self.active
+        defender = 1 - self.active
         if self.rules.reading("FA-22") == "also" and self.normals_in_row(defender, target):
             self._plain_row_hit(row, target)
             if self.phase == L.PH_OVER:
