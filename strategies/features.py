@@ -1,7 +1,7 @@
 """What the scripted strategies read from a view: one pass, into scratch slots.
 
-`summarize(view, rules, seat)` walks the cards in play once (O(cards),
-about 108 with one pack each) and writes everything the scores need into
+`summarize(view, rules, seat)` walks the view's zone masks once (every
+card in play at most once, `sim/faction_war/kernel_masks.py`) and writes everything the scores need into
 the view's *scratch* region (`view.SCRATCH`, the deck-order slots that
 `build_view` zeroes): per (player, row) counts and sums, face-card ranks,
 big jokers, the Polymorph state, exile counts and points, the own hand per
@@ -10,8 +10,8 @@ score is then O(1) per legal action, and nothing is allocated: the
 strategies run inside the batch kernel's loop (tens of thousands of matches
 per second per core).
 
-Only `sim.cards` numbers, `layout`, `actions` and `rules` constants are
-imported — never the kernel — so the strategies do not move when the
+Only `sim.cards` numbers, `layout`, `actions` and `rules` constants and the
+layout's mask accessors (`kernel_masks`) are imported — never the kernel — so the strategies do not move when the
 kernel's internals are reorganised. Effective numbers follow F-HUJ-1 with
 FA-26 "continuous" (a strategy's estimate; the engine stays the authority on
 what is legal).
@@ -21,7 +21,9 @@ import numba as nb
 
 from sim.cards import CARDS_PER_PACK, HEART, JACK
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, N_ROWS,
+from sim.faction_war.kernel_masks import (NORMAL_COUNT, NORMAL_RUN_MASK, NORMAL_SUM, WORD_SHIFT, bit_run,
+                                          lowest_bit, mask_slot, suit_run)
+from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, MASK_WORDS, N_ROWS,
                                     S_DECK, S_DECK_COUNT, S_FACTION, Z_DECK, Z_EXILE, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
 from sim.faction_war.rules import FA8_ANY_CARD, FA8_NORMAL_ONLY, FA34_TWO, R_FA8, R_FA34
@@ -150,7 +152,7 @@ def effective(view, card):
 # ---- the one pass ------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def summarize(view, rules, seat):
-    """Fill the scratch slots from `view` (seat's view); O(cards in play)."""
+    """Fill the scratch slots from `view` (seat's view); O(cards in play), graveyards skipped."""
     for slot in range(SCRATCH, G_END):
         view[slot] = 0
     for p in range(2):
@@ -161,61 +163,60 @@ def summarize(view, rules, seat):
     for r in range(N_ROWS):
         view[G_POLY_LARGEST + r] = -1
     opponent = 1 - seat
-    per_player = cards_in_play(rules)
-    # one pass over the cards in play
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = view[C_ZONE + card]
-            ctrl = view[C_CTRL + card]
-            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS:
-                row = zone - Z_ROW0
-                at = SCRATCH + (ctrl * N_ROWS + row) * RW
-                if is_normal(card):
-                    number = rank_of(card)
-                    view[at + F_NORM] += 1
-                    view[at + F_ORIGSUM] += number
-                    view[at + F_SUM] += number  # effective = original unless polymorphed (below)
-                    if number > view[at + F_MAXORIG]:
-                        view[at + F_MAXORIG] = number
-                    if number < view[at + F_MINEFF]:
-                        view[at + F_MINEFF] = number
-                    if ctrl == opponent:
-                        view[G_OPP_HIST + number] += 1
-                elif is_face(card):
-                    view[at + F_FACES] += 1
-                    view[at + F_RANKS] |= rank_bit(rank_of(card))
-                    if ctrl == seat:
-                        view[G_OWN_FACES_FIELD] += 1
-                    else:
-                        view[G_OPP_FACES_FIELD] += 1
-                else:
-                    if code_of(card) == 52:
-                        view[at + F_JOKER] = 1
-            elif zone == Z_EXILE:
-                view[G_EXILE_COUNT] += 1
-                if is_normal(card):
-                    view[G_EXILE_POINTS + ctrl] += rank_of(card)
-            elif zone == Z_EXTRA:
-                suit = suit_of(card)
-                if 0 <= suit < 3:
-                    view[G_ZONE_HOLDER + suit] = card
-            elif zone == Z_DECK and ctrl == seat:
-                view[G_OWN_DECK_POINTS] += rank_of(card) if is_normal(card) else 1
-            elif zone == Z_HAND and ctrl == seat:
-                if is_normal(card):
-                    suit = suit_of(card)
-                    view[G_HAND_COUNT + suit] += 1
-                    view[G_HAND_SUM + suit] += rank_of(card)
-            elif zone == Z_HIDDEN:
-                view[G_HIDDEN_TOTAL] += 1
-                if is_normal(card):
-                    suit = suit_of(card)
-                    view[G_HIDDEN_COUNT + suit] += 1
-                    view[G_HIDDEN_SUM + suit] += rank_of(card)
-                    view[G_HIDDEN_POINTS] += rank_of(card)
-                else:
-                    view[G_HIDDEN_POINTS] += 1
+    # the field, row by row (the zone masks give each row's cards directly)
+    for ctrl in range(2):
+        for row in range(N_ROWS):
+            at = SCRATCH + (ctrl * N_ROWS + row) * RW
+            slot = mask_slot(Z_ROW0 + row, ctrl)
+            for word in range(MASK_WORDS):
+                bits = view[slot + word]
+                while bits != 0:
+                    card = (word << WORD_SHIFT) + lowest_bit(bits)
+                    bits &= bits - 1
+                    _add_field_card(view, at, card, ctrl, seat)
+    for word in range(MASK_WORDS):  # ascending id: the highest id of a suit is noted last
+        bits = view[mask_slot(Z_EXTRA, 0) + word] | view[mask_slot(Z_EXTRA, 1) + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            suit = suit_of(card)
+            if 0 <= suit < 3:
+                view[G_ZONE_HOLDER + suit] = card
+    # Hands, decks and exile zones suit by suit (kernel_masks.suit_run): a few
+    # table lookups instead of a walk over dozens of cards.
+    deck = mask_slot(Z_DECK, seat)
+    hand = mask_slot(Z_HAND, seat)
+    hidden = mask_slot(Z_HIDDEN, opponent)
+    for pack in range(cards_in_play(rules) // CARDS_PER_PACK):
+        own = seat * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
+        theirs = opponent * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
+        for suit in range(4):
+            run = suit_run(view, deck, own + suit * 13)
+            view[G_OWN_DECK_POINTS] += NORMAL_SUM[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
+            run = suit_run(view, hand, own + suit * 13) & NORMAL_RUN_MASK
+            view[G_HAND_COUNT + suit] += NORMAL_COUNT[run]
+            view[G_HAND_SUM + suit] += NORMAL_SUM[run]
+            run = suit_run(view, hidden, theirs + suit * 13)
+            normals = run & NORMAL_RUN_MASK
+            faces = NORMAL_COUNT[run >> 10]
+            view[G_HIDDEN_COUNT + suit] += NORMAL_COUNT[normals]
+            view[G_HIDDEN_SUM + suit] += NORMAL_SUM[normals]
+            view[G_HIDDEN_TOTAL] += NORMAL_COUNT[normals] + faces
+            view[G_HIDDEN_POINTS] += NORMAL_SUM[normals] + faces  # a non-normal card is 1 point
+        jokers = NORMAL_COUNT[bit_run(view, deck, own + 52, 2)]
+        view[G_OWN_DECK_POINTS] += jokers
+        jokers = NORMAL_COUNT[bit_run(view, hidden, theirs + 52, 2)]
+        view[G_HIDDEN_TOTAL] += jokers
+        view[G_HIDDEN_POINTS] += jokers
+        for ctrl in range(2):  # either owner's cards may lie in either exile zone (FA-14)
+            exile = mask_slot(Z_EXILE, ctrl)
+            for owner in range(2):
+                first = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
+                for suit in range(4):
+                    run = suit_run(view, exile, first + suit * 13)
+                    view[G_EXILE_COUNT] += NORMAL_COUNT[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
+                    view[G_EXILE_POINTS + ctrl] += NORMAL_SUM[run & NORMAL_RUN_MASK]
+                view[G_EXILE_COUNT] += NORMAL_COUNT[bit_run(view, exile, first + 52, 2)]
     # Polymorph (F-HUJ-1): a Human's row whose face cards are all J. Only such rows
     # (rare) are walked again, to redo their sums with effective numbers.
     for r in range(N_ROWS):
@@ -226,6 +227,31 @@ def summarize(view, rules, seat):
                 poly = True
         if poly:
             _polymorph_row(view, rules, opponent, r)
+
+
+@nb.njit(cache=True, inline="always")
+def _add_field_card(view, at, card, ctrl, seat):
+    """Count one field card into its (controller, row) block at `at`."""
+    if is_normal(card):
+        number = rank_of(card)
+        view[at + F_NORM] += 1
+        view[at + F_ORIGSUM] += number
+        view[at + F_SUM] += number  # effective = original unless polymorphed (summarize redoes it)
+        if number > view[at + F_MAXORIG]:
+            view[at + F_MAXORIG] = number
+        if number < view[at + F_MINEFF]:
+            view[at + F_MINEFF] = number
+        if ctrl != seat:
+            view[G_OPP_HIST + number] += 1
+    elif is_face(card):
+        view[at + F_FACES] += 1
+        view[at + F_RANKS] |= rank_bit(rank_of(card))
+        if ctrl == seat:
+            view[G_OWN_FACES_FIELD] += 1
+        else:
+            view[G_OPP_FACES_FIELD] += 1
+    elif code_of(card) == 52:
+        view[at + F_JOKER] = 1
 
 
 @nb.njit(cache=True)

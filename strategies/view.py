@@ -22,8 +22,9 @@ hidden information cannot reach it: it is computed from the view).
 import numba as nb
 
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (C_ZONE, CARDS_PER_PLAYER, S_DECK, S_RNG, STATE_SIZE, Z_DECK,
-                                    Z_HAND, Z_HIDDEN)
+from sim.faction_war.kernel_masks import mask_slot
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
+                                    MASK_WORDS, S_DECK, S_RNG, STATE_SIZE, Z_DECK, Z_HAND, Z_HIDDEN)
 from strategies.features import cards_in_play
 
 jit_cache.install()
@@ -33,20 +34,41 @@ DECK_ORDER_SLOTS = 2 * CARDS_PER_PLAYER
 
 @nb.njit(cache=True)
 def build_view(state, rules, player, view):
-    """Fill `view` (STATE_SIZE) with `player`'s view of `state`."""
+    """Fill `view` (STATE_SIZE) with `player`'s view of `state`.
+
+    Per-card slots are copied only for the ids in play (FA-34): the others
+    are never read, and skipping them halves the copy with one pack each.
+    A buffer that once held a two-pack view keeps stale second-pack slots,
+    so a buffer must not be shared between rule sets of different packs
+    (the paired batch gives each arm its own).
+    """
     for slot in range(S_DECK):
         view[slot] = state[slot]
     view[S_RNG] = 0
     for slot in range(S_DECK, S_DECK + DECK_ORDER_SLOTS):
         view[slot] = 0
-    for slot in range(S_DECK + DECK_ORDER_SLOTS, STATE_SIZE):
+    in_play = cards_in_play(rules)
+    for array in (C_ZONE, C_CTRL, C_ORDER, C_ARRIVAL):
+        for owner in range(2):
+            start = array + owner * CARDS_PER_PLAYER
+            for slot in range(start, start + in_play):
+                view[slot] = state[slot]
+    for slot in range(C_MASKS, STATE_SIZE):
         view[slot] = state[slot]
     opponent = 1 - player
     base = opponent * CARDS_PER_PLAYER
     # Hands and decks only ever hold their owner's cards, so the opponent's
     # ids in play (FA-34) cover every card to hide.
-    for card in range(base, base + cards_in_play(rules)):
+    for card in range(base, base + in_play):
         zone = view[C_ZONE + card]
         if zone == Z_HAND or zone == Z_DECK:
             view[C_ZONE + card] = Z_HIDDEN
+    # The masks likewise: the opponent's hand and deck become one Z_HIDDEN set.
+    hand = mask_slot(Z_HAND, opponent)
+    deck = mask_slot(Z_DECK, opponent)
+    hidden = mask_slot(Z_HIDDEN, opponent)
+    for word in range(MASK_WORDS):
+        view[hidden + word] = view[hand + word] | view[deck + word]
+        view[hand + word] = 0
+        view[deck + word] = 0
     return view

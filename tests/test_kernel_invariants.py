@@ -28,7 +28,8 @@ import pytest
 
 from sim.faction_war import kernel as K
 from sim.faction_war.batch import LEGAL_CAPACITY
-from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
+from sim.faction_war.kernel_masks import mask_slot
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     HUMAN, N_COUNTERS, P_KIND, P_PLAYER, PENDING_NONE, PH_OVER,
                                     S_COUNTERS, S_DECIDER, S_DECK, S_DECK_COUNT, S_FACTION,
                                     S_LIFE, S_PENDING, S_PHASE, S_SEQ, S_START_LIFE, S_TURN,
@@ -59,6 +60,7 @@ ERR_TOO_LONG = 13
 ERR_EXTRA_ZONE = 14
 ERR_FACE_SIDE = 15
 ERR_PENDING = 16
+ERR_MASK = 17
 ERROR_NAMES = {ERR_CARD_COUNT: "card count", ERR_UNUSED_ID: "unused id in play",
                ERR_DECK_COUNT: "deck count vs zones", ERR_DECK_SLOT: "deck slot",
                ERR_DECK_TAIL: "deck slot above count", ERR_LIFE: "life above start",
@@ -67,7 +69,8 @@ ERROR_NAMES = {ERR_CARD_COUNT: "card count", ERR_UNUSED_ID: "unused id in play",
                ERR_NOT_ASCENDING: "legal list not ascending", ERR_REPLAY: "replay differs",
                ERR_TOO_LONG: "match never ended", ERR_EXTRA_ZONE: "extra zone",
                ERR_FACE_SIDE: "face card or big joker on the opponent's side",
-               ERR_PENDING: "pending decision vs decider"}
+               ERR_PENDING: "pending decision vs decider",
+               ERR_MASK: "zone masks out of step with zone/ctrl"}
 MAX_ACTIONS = 100_000
 
 
@@ -137,6 +140,19 @@ def check_state(state, rules, legal, n_legal, seen):
             seen[card] = 1
         if rules[R_FA36] == FA36_STARTING_LIFE and state[S_LIFE + player] > state[S_START_LIFE + player]:
             return ERR_LIFE
+    for player in range(2):  # kernel_masks: each card's bit is set...
+        for card in range(player * CARDS_PER_PLAYER, player * CARDS_PER_PLAYER + per_player):
+            word = state[mask_slot(state[C_ZONE + card], state[C_CTRL + card]) + (card >> 6)]
+            if not (word >> (card & 63)) & 1:
+                return ERR_MASK
+    bits = 0  # ... and no other bit is
+    for slot in range(C_MASKS, STATE_SIZE):
+        word = state[slot]
+        while word != 0:
+            word &= word - 1
+            bits += 1
+    if bits != 2 * per_player:
+        return ERR_MASK
     for k in range(N_COUNTERS):
         if state[S_COUNTERS + k] < 0:
             return ERR_COUNTER
@@ -261,6 +277,19 @@ def test_checker_catches_a_broken_state():
     top = state[S_DECK + state[S_DECK_COUNT] - 1]
     state[C_ZONE + top] = Z_HAND
     assert check_state(state, rules, legal, n_legal, seen) == ERR_DECK_COUNT
+
+
+def test_checker_catches_a_stale_zone_mask():
+    """A zone written without its mask bit (kernel_masks) is caught."""
+    rules = Rules().to_array()
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    seen = np.zeros(2 * CARDS_PER_PLAYER + 3, dtype=np.int64)
+    K.new_match(state, rules, 0, 0, 50, 50, 0, np.uint64(5))
+    n_legal = K.legal_actions(state, rules, legal)
+    hand_card = next(c for c in range(CARDS_PER_PLAYER) if state[C_ZONE + c] == Z_HAND)
+    state[C_ZONE + hand_card] = Z_GRAVE
+    assert check_state(state, rules, legal, n_legal, seen) == ERR_MASK
 
 
 def test_face_bits_follow_card_id_order():

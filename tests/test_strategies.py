@@ -109,7 +109,7 @@ def _hide_differently(state, player, rng):
         other[L.C_ZONE + in_hand] = L.Z_DECK
         other[L.C_ZONE + in_deck] = L.Z_HAND
         hand[k] = in_deck
-    return other
+    return L.fill_masks(other)
 
 
 @pytest.mark.parametrize("strategy", [STRATEGY_RANDOM, STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE])

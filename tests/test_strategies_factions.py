@@ -202,7 +202,7 @@ def _hide_differently(state, player, rng):
         other[L.C_ZONE + in_hand] = L.Z_DECK
         other[L.C_ZONE + in_deck] = L.Z_HAND
         hand[k] = in_deck
-    return other
+    return L.fill_masks(other)
 
 
 def test_hidden_information_never_changes_a_decision_under_the_full_rules():

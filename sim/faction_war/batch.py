@@ -112,12 +112,13 @@ def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matche
     record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
     record_b = np.zeros(RECORD_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    view_a = np.zeros(STATE_SIZE, dtype=np.int64)  # one view per arm: see build_view on packs
+    view_b = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules_a, cell, seed, state, record_a, legal, view, policy_rng)
-        play_match(rules_b, cell, seed, state, record_b, legal, view, policy_rng)
+        play_match(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng)
+        play_match(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng)
         agg.accumulate_paired(paired, record_a, record_b, N_END_TYPES)
     return paired
 

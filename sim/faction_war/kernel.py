@@ -7,15 +7,17 @@ global, so one compiled kernel serves every rule tweak). The engine follows
 (`reference.py`), so the differential test can compare legal action lists
 and packed states after every action.
 
-Trade-off: the state keeps no derived caches (hand sizes, row sums, card
-lists) because the contract fixes every slot and the reference packs exactly
-those. Queries therefore scan the card slots, but only the ids in play
-(54 per player per pack, FA-34) and, for hands, only the player's own range:
-a hand never holds another player's card. Scans cost a few hundred simple
-integer comparisons per action and keep the kernel trivially in sync with
-the reference; the only allocations are two tiny scratch arrays per
-attack-phase listing (about 15 ns each, measured) and one small list in the
-rare Human Q+K effect.
+Trade-off: the state carries one kind of derived data, the zone masks
+(`kernel_masks.py`: the card ids in each zone per controller, as bits).
+Every query of the form "p's hand", "p's cards in row r", "the extra zones"
+walks a mask instead of scanning the 108 card ids in play, which had cost
+most of a match. The price is one rule for every writer: a card's zone or
+controller changes only through `kernel_masks.place_card` /
+`set_controller`; the reference computes the masks when it packs its state
+(`layout.fill_masks`), so the differential test checks them after every
+action. The only allocations are two tiny scratch arrays per attack-phase
+listing (about 15 ns each, measured) and one small list in the rare Human
+Q+K effect.
 
 This module holds the turn structure, placement and the legal-action lists;
 the faction rules live in their own modules and are called at fixed points
@@ -41,7 +43,7 @@ import numpy as np
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_DISCARDS,
+from sim.faction_war.layout import (CARDS_PER_PLAYER, CT_DISCARDS, MASK_WORDS,
                                     CT_FACE_DISPLACED, CT_POLYMORPH_PLACED, DIRECT, END_DECK_OUT,
                                     END_DECK_OUT_DRAW, END_TURN_CAP, N_ROWS, P_KIND, PENDING_K1_ANSWER,
                                     PENDING_K3_ANSWER, PENDING_NONE, PENDING_RESPOND,
@@ -50,12 +52,13 @@ from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_DISCARD
                                     S_FACE_PLACED, S_FACTION, S_FIRST, S_K_USED, S_LIFE,
                                     S_NORMAL_PLACED, S_PENDING, S_PHASE, S_RNG, S_SEQ,
                                     S_START_LIFE, S_TURN, S_WINNER, STATE_SIZE, Z_GRAVE, Z_HAND,
-                                    Z_DECK, Z_ROW0, Z_ROW2)
+                                    Z_DECK, Z_ROW0)
 from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA4_PLACEMENT_START,
                                    FA4_PREPARATION, FA7_NOT_ALLOWED, FA8_ANY_CARD, FA8_NORMAL_ONLY,
                                    FA29_AFTER_ACTION, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA4,
                                    R_FA7, R_FA8, R_FA29, R_FACES_PER_ROW, R_HAND_TARGET,
                                    R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
+from sim.faction_war.kernel_masks import WORD_SHIFT, count_cards, lowest_bit, mask_slot, place_card
 from sim.rng import nb_below
 # The faction modules, and the shared low-level helpers of kernel_core (re-exported here
 # under their old names: strategies and tests import them from the kernel).
@@ -159,13 +162,8 @@ def row_of_suit(suit):
 
 @nb.njit(cache=True)
 def hand_size(state, rules, player):
-    """Cards in the player's hand (a hand only ever holds its owner's cards)."""
-    base = player * CARDS_PER_PLAYER
-    count = 0
-    for card in range(base, base + cards_per_player_in_play(rules)):
-        if state[C_ZONE + card] == Z_HAND:
-            count += 1
-    return count
+    """Cards in the player's hand."""
+    return count_cards(state, Z_HAND, player)
 
 
 @nb.njit(cache=True)
@@ -179,26 +177,33 @@ def row_summary(state, rules, summary):
         summary[i] = 0
     for i in range(2 * N_ROWS):
         summary[i * RS_WIDTH + RS_MIN_NUMBER] = NO_NUMBER
-    per_player = cards_per_player_in_play(rules)
     poly = field_poly(state, rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if zone < Z_ROW0 or zone > Z_ROW2:
-                continue
-            at = (state[C_CTRL + card] * N_ROWS + zone - Z_ROW0) * RS_WIDTH
-            summary[at + RS_CARDS] += 1
-            if is_normal_card(card):
-                number = effective_on_field(state, rules, card, poly)
-                summary[at + RS_NORMALS] += 1
-                summary[at + RS_SUM] += number
-                if number < summary[at + RS_MIN_NUMBER]:
-                    summary[at + RS_MIN_NUMBER] = number
-            elif is_face_card(card):
-                summary[at + RS_FACES] += 1
-            elif is_big_joker(card):
-                summary[at + RS_BIG_JOKER] = 1
+    for player in range(2):
+        for row in range(N_ROWS):
+            at = (player * N_ROWS + row) * RS_WIDTH
+            slot = mask_slot(Z_ROW0 + row, player)
+            for word in range(MASK_WORDS):
+                bits = state[slot + word]
+                while bits != 0:
+                    card = (word << WORD_SHIFT) + lowest_bit(bits)
+                    bits &= bits - 1
+                    _summarize_card(state, rules, summary, at, card, poly)
+
+
+@nb.njit(cache=True, inline="always")
+def _summarize_card(state, rules, summary, at, card, poly):
+    """Add one field card to its row's summary block at `at`."""
+    summary[at + RS_CARDS] += 1
+    if is_normal_card(card):
+        number = effective_on_field(state, rules, card, poly)
+        summary[at + RS_NORMALS] += 1
+        summary[at + RS_SUM] += number
+        if number < summary[at + RS_MIN_NUMBER]:
+            summary[at + RS_MIN_NUMBER] = number
+    elif is_face_card(card):
+        summary[at + RS_FACES] += 1
+    elif is_big_joker(card):
+        summary[at + RS_BIG_JOKER] = 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -387,8 +392,7 @@ def new_match(state, rules, faction0, faction1, life0, life1, first, seed):
         for i in range(per_player):  # pack-major, code ascending == id ascending
             card = base + i
             state[deck + i] = card
-            state[C_ZONE + card] = Z_DECK
-            state[C_CTRL + card] = player
+            place_card(state, card, Z_DECK, player)
         state[S_DECK_COUNT + player] = per_player
         for i in range(per_player - 1, 0, -1):  # Fisher-Yates
             j = nb_below(state, S_RNG, i + 1)
@@ -408,11 +412,13 @@ def new_match(state, rules, faction0, faction1, life0, life1, first, seed):
 @nb.njit(cache=True)
 def _discard_actions(state, rules, out):
     player = state[S_DECIDER]
-    base = player * CARDS_PER_PLAYER
+    slot = mask_slot(Z_HAND, player)
     n = 0
-    for card in range(base, base + cards_per_player_in_play(rules)):
-        if state[C_ZONE + card] == Z_HAND:
-            out[n] = encode(A.DISCARD, card, 0, 0)
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            out[n] = encode(A.DISCARD, (word << WORD_SHIFT) + lowest_bit(bits), 0, 0)
+            bits &= bits - 1
             n += 1
     return n
 
@@ -427,52 +433,43 @@ def _placement_actions(state, rules, out):
     face-card actions (and displacement choices) follow without rescans.
     """
     player = state[S_DECIDER]
-    base = player * CARDS_PER_PLAYER
-    per_player = cards_per_player_in_play(rules)
     normal_placed = state[S_NORMAL_PLACED]
     face_placed = state[S_FACE_PLACED]
     out[0] = encode(A.END, 0, 0, 0)
     n = 1
     hand_faces = 0
-    for card in range(base, base + per_player):
-        if state[C_ZONE + card] != Z_HAND:
-            continue
-        code = card % CARDS_PER_PACK
-        if code >= SUITED_CODES:
-            continue  # jokers: later issues
-        suit = code // RANKS_PER_SUIT
-        rank_index = code % RANKS_PER_SUIT
-        if rank_index < NORMAL_RANKS:
-            if suit == HEART:
-                for row in range(2):
+    hand = mask_slot(Z_HAND, player)
+    for word in range(MASK_WORDS):
+        bits = state[hand + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            code = card % CARDS_PER_PACK
+            if code >= SUITED_CODES:
+                continue  # jokers: later issues
+            suit = code // RANKS_PER_SUIT
+            rank_index = code % RANKS_PER_SUIT
+            if rank_index < NORMAL_RANKS:
+                if suit == HEART:
+                    for row in range(2):
+                        if not (normal_placed >> row) & 1:
+                            out[n] = encode(A.PLACE_NORMAL, card, row, 0)
+                            n += 1
+                else:
+                    row = row_of_suit(suit)
                     if not (normal_placed >> row) & 1:
                         out[n] = encode(A.PLACE_NORMAL, card, row, 0)
                         n += 1
-            else:
-                row = row_of_suit(suit)
-                if not (normal_placed >> row) & 1:
-                    out[n] = encode(A.PLACE_NORMAL, card, row, 0)
-                    n += 1
-        elif suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
-            hand_faces |= 1 << face_bit(card)
+            elif suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
+                hand_faces |= 1 << face_bit(card)
     if hand_faces == 0:
         return n
     # p's face cards on each row as bits in card-id order. Only p's own ids:
     # no rule moves a face card to the other side (stealing, swapping and
     # pooling effects move normal cards only), so p's rows hold p's faces.
-    row0_faces = 0
-    row1_faces = 0
-    row2_faces = 0
-    for card in range(base, base + per_player):
-        zone = state[C_ZONE + card]
-        if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_face_card(card):
-            bit = 1 << face_bit(card)
-            if zone == Z_ROW0:
-                row0_faces |= bit
-            elif zone == Z_ROW0 + 1:
-                row1_faces |= bit
-            else:
-                row2_faces |= bit
+    row0_faces = _row_face_bits(state, player, 0)
+    row1_faces = _row_face_bits(state, player, 1)
+    row2_faces = _row_face_bits(state, player, 2)
     faces_limit = rules[R_FACES_PER_ROW]
     for bit in range(2 * MAX_FACE_BITS):
         if not (hand_faces >> bit) & 1:
@@ -489,6 +486,21 @@ def _placement_actions(state, rules, out):
                 out[n] = encode(A.PLACE_FACE, card, face_card_of_bit(old_bit), 0)
                 n += 1
     return n
+
+
+@nb.njit(cache=True, inline="always")
+def _row_face_bits(state, player, row):
+    """`face_bit`s of the face cards `player` controls in the row."""
+    slot = mask_slot(Z_ROW0 + row, player)
+    faces = 0
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_face_card(card):
+                faces |= 1 << face_bit(card)
+    return faces
 
 
 @nb.njit(cache=True)

@@ -22,7 +22,8 @@ from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUI
                                          heal, is_alien, is_normal_card, move_card,
                                          original_number, owner_of, shuffle_deck, sort_segment,
                                          special_placement_cost, suit_of_card)
-from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
+from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS,
                                     CT_EXTRA_PAIRS, CT_EXTRA_PLACED, CT_K_ACTIVATIONS,
                                     CT_SPLIT_REBIRTH, MAX_PACKS, N_ROWS, P_COUNT, P_EXCLUDED,
                                     P_FLAGS, P_KEPT_EXCLUDED, P_KEPT_TARGET, P_KIND, P_OWNER,
@@ -30,7 +31,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
                                     PENDING_SPECIAL, PH_OVER, S_COUNTERS, S_DECIDER,
                                     S_EXTRA_USED, S_J_USED, S_K_SPENT, S_K_USED, S_NORMAL_PLACED,
                                     S_PAIRS_USED, S_PENDING, S_PHASE, S_TURN, Z_DECK, Z_EXILE,
-                                    Z_EXTRA, Z_GRAVE, Z_HAND, Z_ROW0, Z_ROW2)
+                                    Z_EXTRA, Z_GRAVE, Z_HAND, Z_ROW0)
 from sim.faction_war.rules import (FA11_SPECIAL, FA12_EXILE, FA13_ONE_TOTAL, FA15_KEPT,
                                    FA16_OWN_ONLY, FA30_ONCE_PER_K, FA30_PER_TURN_PER_ROW,
                                    FA31_ALL_THEY_HAVE, FA32_REPLACES, FA33_WITH_EXILE,
@@ -69,12 +70,11 @@ def zone_holders(state, rules):
     h0 = -1
     h1 = -1
     h2 = -1
-    per_player = cards_per_player_in_play(rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] != Z_EXTRA:
-                continue
+    for word in range(MASK_WORDS):
+        bits = state[mask_slot(Z_EXTRA, 0) + word] | state[mask_slot(Z_EXTRA, 1) + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
             suit = suit_of_card(card)
             held = h0 if suit == 0 else (h1 if suit == 1 else h2)
             if held >= 0 and (state[C_CTRL + held] == 0 or state[C_CTRL + card] == 1):
@@ -128,30 +128,37 @@ def _field_numbers(state, rules, player):
 @nb.njit(cache=True)
 def _field_numbers_count(state, rules, player):
     """(`_field_numbers`, `_field_normals`) of `player` in one pass."""
-    per_player = cards_per_player_in_play(rules)
     poly = field_poly(state, rules)
-    bits = 0
+    numbers = 0
     n = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_normal_card(card):
-                bits |= 1 << effective_on_field(state, rules, card, poly)
+    for word in range(MASK_WORDS):
+        bits = _field_word(state, player, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
+                numbers |= 1 << effective_on_field(state, rules, card, poly)
                 n += 1
-    return bits, n
+    return numbers, n
+
+
+@nb.njit(cache=True, inline="always")
+def _field_word(state, player, word):
+    """Word `word` of the cards `player` controls on the three rows."""
+    return (state[mask_slot(Z_ROW0, player) + word] | state[mask_slot(Z_ROW0 + 1, player) + word]
+            | state[mask_slot(Z_ROW0 + 2, player) + word])
 
 
 @nb.njit(cache=True)
 def _field_normals(state, rules, player):
     """Normal cards `player` controls on the three rows (one pass)."""
-    per_player = cards_per_player_in_play(rules)
     n = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == player and is_normal_card(card):
+    for word in range(MASK_WORDS):
+        bits = _field_word(state, player, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 n += 1
     return n
 
@@ -169,6 +176,16 @@ def _is_source(state, rules, card, player, excluded):
     if zone == Z_EXILE:
         return rules[R_FA33] == FA33_WITH_EXILE
     return zone == Z_EXTRA and card != excluded
+
+
+@nb.njit(cache=True, inline="always")
+def _source_word(state, rules, player, word):
+    """Word `word` of the cards in every zone `_is_source` accepts (before its checks)."""
+    bits = (state[mask_slot(Z_HAND, player) + word] | state[mask_slot(Z_DECK, player) + word]
+            | state[mask_slot(Z_GRAVE, player) + word] | state[mask_slot(Z_EXTRA, player) + word])
+    if rules[R_FA33] == FA33_WITH_EXILE:
+        bits |= state[mask_slot(Z_EXILE, player) + word]
+    return bits
 
 
 @nb.njit(cache=True)
@@ -195,11 +212,12 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
 
     Appended to out[n:] when `write`; returns the new n (or n + how many there are).
     """
-    per_player = cards_per_player_in_play(rules)
     counts = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
+    for word in range(MASK_WORDS):
+        bits = _source_word(state, rules, player, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
             if _is_source(state, rules, card, player, excluded):
                 number = original_number(card)
                 if number <= MAX_SUM:
@@ -220,9 +238,11 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
             ok_by_number |= 1 << number
     if ok_by_number == 0:
         return n
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
+    for word in range(MASK_WORDS):
+        bits = _source_word(state, rules, player, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
             if not _is_source(state, rules, card, player, excluded):
                 continue
             if not (ok_by_number >> original_number(card)) & 1:
@@ -271,13 +291,17 @@ def alien_actions(state, rules, out, n):
             holder = h0 if suit == 0 else (h1 if suit == 1 else h2)
             if holder < 0 or state[C_CTRL + holder] == player:
                 holders_ok |= 1 << suit
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] != Z_HAND or not is_normal_card(card):
-                continue
-            suit = suit_of_card(card)
-            if suit != HEART and original_number(card) >= 3 and (holders_ok >> suit) & 1:
-                out[n] = _encode(A.EXTRA_PLACE, card, 0, 0)
-                n += 1
+        for word in range(MASK_WORDS):
+            bits = state[mask_slot(Z_HAND, player) + word]
+            while bits != 0:
+                card = (word << WORD_SHIFT) + lowest_bit(bits)
+                bits &= bits - 1
+                if not is_normal_card(card):
+                    continue
+                suit = suit_of_card(card)
+                if suit != HEART and original_number(card) >= 3 and (holders_ok >> suit) & 1:
+                    out[n] = _encode(A.EXTRA_PLACE, card, 0, 0)
+                    n += 1
     # F-EXT-4: the pair of a zone holding an own card since an earlier turn
     pairs_used = state[S_PAIRS_USED]
     for suit in range(3):
@@ -330,10 +354,12 @@ def alien_actions(state, rules, out, n):
             opp_numbers, opp_normals = _field_numbers_count(state, rules, opponent)
         j_order, spared = row_poly(state, rules, row)
         mine = 0
-        for owner in range(2):
-            obase = owner * CARDS_PER_PLAYER
-            for card in range(obase, obase + per_player):
-                if state[C_ZONE + card] != Z_ROW0 + row or state[C_CTRL + card] != player or not is_normal_card(card):
+        for word in range(MASK_WORDS):
+            bits = state[mask_slot(Z_ROW0 + row, player) + word]
+            while bits != 0:
+                card = (word << WORD_SHIFT) + lowest_bit(bits)
+                bits &= bits - 1
+                if not is_normal_card(card):
                     continue
                 mine += 1
                 number = effective_in_row(state, rules, card, j_order, spared)
@@ -519,13 +545,13 @@ def answer_actions(state, rules, out):
     k1 = _pend(state, P_KIND) == PENDING_K1_ANSWER
     target = _pend(state, P_TARGET)
     n = 0
-    per_player = cards_per_player_in_play(rules)
     poly = field_poly(state, rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone <= Z_ROW2 and state[C_CTRL + card] == who and is_normal_card(card):
+    for word in range(MASK_WORDS):
+        bits = _field_word(state, who, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 if k1 and effective_on_field(state, rules, card, poly) != target:
                     continue
                 out[n] = _encode(A.K_ANSWER, card, 0, 0)

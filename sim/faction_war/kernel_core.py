@@ -17,7 +17,7 @@ import numba as nb
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, SMALL_JOKER
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE,
+from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, MASK_WORDS,
                                     CARDS_PER_PLAYER, CT_HUMAN_PENALTY, CT_OUTER_CHARGE,
                                     CT_SPECIAL_PLACED,
                                     END_DEEP_SEA, END_DEEP_SEA_DRAW, END_DOUBLE_KO, END_LIFE,
@@ -29,6 +29,7 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
+from sim.faction_war.kernel_masks import WORD_SHIFT, count_cards, lowest_bit, mask_slot, place_card
 from sim.rng import nb_below
 
 jit_cache.install()
@@ -120,8 +121,7 @@ def on_field_row(state, card, player, row):
 @nb.njit(cache=True, inline="always")
 def move_card(state, card, zone, ctrl):
     """Put a card into a non-field zone: field bookkeeping (order, arrival) cleared."""
-    state[C_ZONE + card] = zone
-    state[C_CTRL + card] = ctrl
+    place_card(state, card, zone, ctrl)
     state[C_ORDER + card] = 0
     state[C_ARRIVAL + card] = 0
 
@@ -129,8 +129,7 @@ def move_card(state, card, zone, ctrl):
 @nb.njit(cache=True, inline="always")
 def enter_row(state, card, player, row):
     """A card arrives on `player`'s row: next placement sequence number, this turn."""
-    state[C_ZONE + card] = Z_ROW0 + row
-    state[C_CTRL + card] = player
+    place_card(state, card, Z_ROW0 + row, player)
     state[C_ORDER + card] = state[S_SEQ]
     state[S_SEQ] += 1
     state[C_ARRIVAL + card] = state[S_TURN]
@@ -139,8 +138,7 @@ def enter_row(state, card, player, row):
 @nb.njit(cache=True, inline="always")
 def enter_zone(state, card, player):
     """A card enters the extra zone of its suit: sequence number and arrival like a row."""
-    state[C_ZONE + card] = Z_EXTRA
-    state[C_CTRL + card] = player
+    place_card(state, card, Z_EXTRA, player)
     state[C_ORDER + card] = state[S_SEQ]
     state[S_SEQ] += 1
     state[C_ARRIVAL + card] = state[S_TURN]
@@ -331,15 +329,15 @@ def polymorph_j_order(state, rules, row):
 def polymorph_largest(state, rules, row, j_order):
     """The affected card that keeps its number (largest original, then earliest), or -1."""
     on_arrival = rules[R_FA26] == FA26_ON_ARRIVAL
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
     best = -1
     best_number = -1
     best_order = 1 << 62
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] != zone or not is_normal_card(card):
+    for word in range(MASK_WORDS):
+        bits = _row_word(state, row, 3, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if not is_normal_card(card):
                 continue
             order = state[C_ORDER + card]
             if on_arrival and order >= j_order:
@@ -421,17 +419,18 @@ def pick_normal(state, rules, row, players, exclude, largest):
     ties by FA-6: earliest order, or below(#tied) over the tied cards in ascending
     card id. -1 when there is no candidate.
     """
-    per_player = cards_per_player_in_play(rules)
     best_a = BIG
     best_b = BIG
     tied = 0
     best_card = -1
     best_order = 1 << 62
     j_order, spared = row_poly(state, rules, row)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            ok, a, b = _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared)
+    for word in range(MASK_WORDS):
+        bits = _row_word(state, row, players, word)
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            ok, a, b = _pick_key(state, rules, card, exclude, largest, j_order, spared)
             if not ok:
                 continue
             order = state[C_ORDER + card]
@@ -448,10 +447,12 @@ def pick_normal(state, rules, row, players, exclude, largest):
                     best_order = order
     if tied > 1 and rules[R_FA6] == FA6_RANDOM:
         pick = nb_below(state, S_RNG, tied)
-        for owner in range(2):
-            base = owner * CARDS_PER_PLAYER
-            for card in range(base, base + per_player):
-                ok, a, b = _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared)
+        for word in range(MASK_WORDS):
+            bits = _row_word(state, row, players, word)
+            while bits != 0:
+                card = (word << WORD_SHIFT) + lowest_bit(bits)
+                bits &= bits - 1
+                ok, a, b = _pick_key(state, rules, card, exclude, largest, j_order, spared)
                 if ok and a == best_a and b == best_b:
                     if pick == 0:
                         return card
@@ -459,12 +460,21 @@ def pick_normal(state, rules, row, players, exclude, largest):
     return best_card
 
 
-@nb.njit(cache=True)
-def _pick_key(state, rules, card, row, players, exclude, largest, j_order, spared):
-    """(is a candidate of `pick_normal`, key part 1, key part 2) for one card id."""
-    if state[C_ZONE + card] != Z_ROW0 + row or card == exclude or not is_normal_card(card):
-        return False, 0, 0
-    if not (players >> state[C_CTRL + card]) & 1:
+@nb.njit(cache=True, inline="always")
+def _row_word(state, row, players, word):
+    """Word `word` of the cards in row index `row` controlled by the players in bit set `players`."""
+    bits = 0
+    if players & 1:
+        bits |= state[mask_slot(Z_ROW0 + row, 0) + word]
+    if players & 2:
+        bits |= state[mask_slot(Z_ROW0 + row, 1) + word]
+    return bits
+
+
+@nb.njit(cache=True, inline="always")
+def _pick_key(state, rules, card, exclude, largest, j_order, spared):
+    """(is a candidate of `pick_normal`, key part 1, key part 2) for a card of the row."""
+    if card == exclude or not is_normal_card(card):
         return False, 0, 0
     a = effective_in_row(state, rules, card, j_order, spared)
     b = original_number(card)
@@ -476,13 +486,14 @@ def _pick_key(state, rules, card, row, players, exclude, largest, j_order, spare
 @nb.njit(cache=True)
 def count_normals(state, rules, player, row):
     """Normal cards `player` controls in row `row`."""
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
+    slot = mask_slot(Z_ROW0 + row, player)
     n = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 n += 1
     return n
 
@@ -490,12 +501,13 @@ def count_normals(state, rules, player, row):
 @nb.njit(cache=True)
 def nth_normal(state, rules, player, row, index):
     """The index-th (ascending card id) normal card `player` controls in row `row`."""
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
+    slot = mask_slot(Z_ROW0 + row, player)
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 if index == 0:
                     return card
                 index -= 1
@@ -506,14 +518,7 @@ def nth_normal(state, rules, player, row, index):
 
 @nb.njit(cache=True)
 def exile_count(state, rules):
-    per_player = cards_per_player_in_play(rules)
-    n = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == Z_EXILE:
-                n += 1
-    return n
+    return count_cards(state, Z_EXILE, 0) + count_cards(state, Z_EXILE, 1)
 
 
 @nb.njit(cache=True)
@@ -655,14 +660,15 @@ def sort_segment(out, start, end):
 @nb.njit(cache=True)
 def row_sum(state, rules, player, row):
     """F-ATK-3: sum of the effective numbers of the normal cards in a row."""
-    zone = Z_ROW0 + row
-    per_player = cards_per_player_in_play(rules)
+    slot = mask_slot(Z_ROW0 + row, player)
     total = 0
     j_order, spared = row_poly(state, rules, row)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player and is_normal_card(card):
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 total += effective_in_row(state, rules, card, j_order, spared)
     return total
 

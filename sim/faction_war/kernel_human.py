@@ -16,7 +16,7 @@ from sim.faction_war.kernel_core import (JACK, KING, QUEEN, RANKS_PER_SUIT, coun
                                          is_face_card, is_human, is_normal_card, leave_field,
                                          move_card, nth_normal, on_field_row, original_number,
                                          pick_normal, row_effect, sort_segment)
-from sim.faction_war.layout import (C_ARRIVAL, C_CTRL,
+from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, MASK_WORDS,
                                     C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
                                     CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,
                                     CT_SELF_DESTRUCT, END_DESTINY, N_ROWS, PH_OVER, S_ACTIVE,
@@ -24,6 +24,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL,
                                     Z_GRAVE, Z_HAND, Z_ROW0)
 from sim.faction_war.rules import (FA5_ONE_PER_TURN, FA9_DAMAGE, FA10_ORDER, FA18_BOTH_PLAYERS_ROW,
                                    FA18_ONE_PLAYER_ROW, R_FA5, R_FA9, R_FA10, R_FA18)
+from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot, set_controller
 from sim.rng import nb_below
 
 J_BIT = 1
@@ -64,7 +65,7 @@ def _mind_magic(state, rules, player, row):
     if count_normals(state, rules, opponent, row) == 0:
         return
     card = pick_normal(state, rules, row, 1 << opponent, -1, False)
-    state[C_CTRL + card] = player
+    set_controller(state, card, player)
     state[S_COUNTERS + CT_MIND_MAGIC] += 1
 
 
@@ -87,8 +88,8 @@ def _combo_swap(state, rules, player, row):
         return
     given = nth_normal(state, rules, player, row, nb_below(state, S_RNG, mine))
     taken = nth_normal(state, rules, 1 - player, row, nb_below(state, S_RNG, theirs))
-    state[C_CTRL + given] = 1 - player
-    state[C_CTRL + taken] = player
+    set_controller(state, given, 1 - player)
+    set_controller(state, taken, player)
     state[S_COUNTERS + CT_COMBO_JQ] += 1
 
 
@@ -149,7 +150,7 @@ def _combo_pool(state, rules, player, row):
         pooled[j] = swap
     half = k // 2
     for index in range(k):
-        state[C_CTRL + pooled[index]] = player if index < half else 1 - player
+        set_controller(state, pooled[index], player if index < half else 1 - player)
 
 
 # ---- F-HRT-1 Dispeller (both factions) --------------------------------------------------
@@ -207,14 +208,17 @@ def _all_row_faces(state, rules):
 
     Only the player's own ids count (face cards never change sides), and a count
     never exceeds 24 face cards (two packs), so 8 bits suffice."""
-    per_player = cards_per_player_in_play(rules)
     counts = 0
     for p in range(2):
-        base = p * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone < Z_ROW0 + N_ROWS and state[C_CTRL + card] == p and is_face_card(card):
-                counts += 1 << (8 * (p * N_ROWS + zone - Z_ROW0))
+        for row in range(N_ROWS):
+            slot = mask_slot(Z_ROW0 + row, p)
+            for word in range(MASK_WORDS):
+                bits = state[slot + word]
+                while bits != 0:
+                    card = (word << WORD_SHIFT) + lowest_bit(bits)
+                    bits &= bits - 1
+                    if is_face_card(card):
+                        counts += 1 << (8 * (p * N_ROWS + row))
     return counts
 
 

@@ -19,7 +19,8 @@ from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
                                          original_number, owner_of, packs_in_play, pick_normal,
                                          row_sum, special_placement_cost, suit_of_card)
 from sim.faction_war.kernel_alien import clear_pending
-from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_ABYSS_EXILES, CT_ATTACKS,
+from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot
+from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_ABYSS_EXILES, CT_ATTACKS, MASK_WORDS,
                                     CT_BIG_JOKER_PLACED, CT_DIRECT_ATTACKS, CT_DOUBLED_ATTACKS,
                                     CT_EMPTY_ROW_HITS, CT_JOKER_DUELS, CT_SMALL_JOKER_RESPONSES,
                                     CT_SMALL_JOKER_USED, DIRECT, N_ROWS, P_COUNT, P_FLAGS, P_KIND,
@@ -69,16 +70,12 @@ def _hand_joker(state, rules, player, code):
 
 @nb.njit(cache=True)
 def _rows_with_normals(state, rules, player):
-    """Bit r set: `player` controls a normal card in row r (`count_normals` > 0), one pass."""
-    per_player = cards_per_player_in_play(rules)
-    bits = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            zone = state[C_ZONE + card]
-            if Z_ROW0 <= zone <= Z_ROW0 + 2 and state[C_CTRL + card] == player and is_normal_card(card):
-                bits |= 1 << (zone - Z_ROW0)
-    return bits
+    """Bit r set: `player` controls a normal card in row r (`count_normals` > 0)."""
+    rows = 0
+    for row in range(N_ROWS):
+        if count_normals(state, rules, player, row) > 0:
+            rows |= 1 << row
+    return rows
 
 
 @nb.njit(cache=True)
@@ -192,11 +189,13 @@ def plain_row_hit(state, rules, row, target):
 def exile_points(state, rules, player):
     """Point sum of a player's exile zone: normal numbers, 0 for others (F-CARD-3)."""
     total = 0
-    per_player = cards_per_player_in_play(rules)
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if state[C_ZONE + card] == Z_EXILE and state[C_CTRL + card] == player and is_normal_card(card):
+    slot = mask_slot(Z_EXILE, player)
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal_card(card):
                 total += original_number(card)
     return total
 

@@ -16,6 +16,7 @@ and sit in zone Z_NONE.
     │ life0 life1 faction0 faction1   ││ deck0[108]      ││ ctrl[216]        │
     │ per-turn usage bits, counters   ││ deck1[108]      ││ order[216]       │
     └─────────────────────────────────┘└─────────────────┘│ arrival[216]     │
+                                                          │ masks[zone][ctrl]│
                                                           └──────────────────┘
     Table (per player p, rows seen from the player):
         row 0 ♦ | row 1 ♠ | row 2 ♣        extra zones ♦ ♠ ♣ (shared)
@@ -30,6 +31,8 @@ Conventions both engines follow:
   the turn number it entered the field, else 0.
 - The generator word (S_RNG) is SplitMix64 state (sim/rng.py).
 """
+
+import numpy as np
 
 from sim.cards import CARDS_PER_PACK
 
@@ -140,7 +143,12 @@ C_ZONE = S_DECK + 2 * CARDS_PER_PLAYER
 C_CTRL = C_ZONE + N_CARDS
 C_ORDER = C_CTRL + N_CARDS
 C_ARRIVAL = C_ORDER + N_CARDS
-STATE_SIZE = C_ARRIVAL + N_CARDS
+# Zone masks (kernel_masks.py): derived bitsets of the card ids in each (zone,
+# controller), MASK_WORDS int64 words each, kept in step with zone/ctrl.
+MASK_WORDS = 4  # ids 0..215 as bits
+N_MASK_ZONES = Z_HIDDEN + 1  # Z_HIDDEN only in a strategy's view
+C_MASKS = C_ARRIVAL + N_CARDS
+STATE_SIZE = C_MASKS + N_MASK_ZONES * 2 * MASK_WORDS
 
 
 def card_id(owner: int, pack: int, code: int) -> int:
@@ -187,3 +195,15 @@ PENDING_DUEL = 5  # F-JOK-D-1: commit or give up (attacker first, P_TARGET/P_COU
 def k_spent_bit(card: int) -> int:
     """Bit of S_K_SPENT for an Alien K card: (owner, pack, suit) → 0..11."""
     return (card_owner(card) * MAX_PACKS + card_pack(card)) * 3 + card_code(card) // 13
+
+
+def fill_masks(state: np.ndarray) -> np.ndarray:
+    """Recompute every mask of a packed state from its zone/ctrl slots (in place)."""
+    masks = np.zeros(N_MASK_ZONES * 2 * MASK_WORDS, dtype=np.uint64)
+    zones = state[C_ZONE:C_ZONE + N_CARDS]
+    ctrls = state[C_CTRL:C_CTRL + N_CARDS]
+    for card in np.flatnonzero(zones != Z_NONE):
+        slot = (int(zones[card]) * 2 + int(ctrls[card])) * MASK_WORDS + (card >> 6)
+        masks[slot] |= np.uint64(1) << np.uint64(card & 63)
+    state[C_MASKS:C_MASKS + masks.size] = masks.view(np.int64)
+    return state

@@ -17,6 +17,7 @@ from sim.cards import (BIG_JOKER, CLUB, DIAMOND, HEART, JACK, SPADE, is_face, is
 from sim.errors import IllegalActionError
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
+from sim.faction_war.layout import fill_masks
 from sim.faction_war.reference_alien import AlienRules
 from sim.faction_war.reference_human import HumanRules
 from sim.faction_war.reference_jokers import JokerRules
@@ -568,4 +569,4 @@ class Match(HumanRules, AlienRules, JokerRules):
         for base, table in ((L.C_ZONE, self.zone), (L.C_CTRL, self.ctrl), (L.C_ORDER, self.order),
                             (L.C_ARRIVAL, self.arrival)):
             state[base + cards] = np.fromiter((table[c] for c in self.zone), dtype=np.int64, count=len(cards))
-        return state
+        return fill_masks(state)
