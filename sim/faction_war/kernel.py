@@ -91,18 +91,6 @@ ACTION_FIELD_MASK = 255
 DRAW_WINNER = 2  # S_WINNER value of a drawn match
 NO_WINNER = -1
 
-# ---- row summary (one pass over the field; see `row_summary`) ---------------------
-RS_NORMALS = 0  # number of normal cards in the row
-RS_SUM = 1  # sum of their effective numbers (F-ATK-3)
-RS_FACES = 2  # number of face cards
-RS_BIG_JOKER = 3  # 1 when the row holds a big joker
-RS_CARDS = 4  # every card in the row
-RS_MIN_NUMBER = 5  # smallest effective number among the normal cards (NO_NUMBER if none)
-RS_WIDTH = 6
-NO_NUMBER = 1 << 30
-ROW_SUMMARY_SIZE = 2 * N_ROWS * RS_WIDTH  # (player, row, field)
-
-
 @nb.njit(cache=True, inline="always")
 def face_bit(card):
     """Bit index of a face card, ordered like card ids: (owner, pack, suit, rank)."""
@@ -167,92 +155,58 @@ def hand_size(state, rules, player):
 
 
 @nb.njit(cache=True)
-def row_summary(state, rules, summary):
-    """Fill `summary` (ROW_SUMMARY_SIZE) for both players' rows in one pass.
-
-    Index (player * N_ROWS + row) * RS_WIDTH + RS_*; the player is the
-    controller (a stolen card counts on the side it stands on).
-    """
-    for i in range(ROW_SUMMARY_SIZE):
-        summary[i] = 0
-    for i in range(2 * N_ROWS):
-        summary[i * RS_WIDTH + RS_MIN_NUMBER] = NO_NUMBER
-    poly = field_poly(state, rules)
-    for player in range(2):
-        for row in range(N_ROWS):
-            at = (player * N_ROWS + row) * RS_WIDTH
-            slot = mask_slot(Z_ROW0 + row, player)
-            for word in range(MASK_WORDS):
-                bits = state[slot + word]
-                while bits != 0:
-                    card = (word << WORD_SHIFT) + lowest_bit(bits)
-                    bits &= bits - 1
-                    _summarize_card(state, rules, summary, at, card, poly)
-
-
-@nb.njit(cache=True, inline="always")
-def _summarize_card(state, rules, summary, at, card, poly):
-    """Add one field card to its row's summary block at `at`."""
-    summary[at + RS_CARDS] += 1
-    if is_normal_card(card):
-        number = effective_on_field(state, rules, card, poly)
-        summary[at + RS_NORMALS] += 1
-        summary[at + RS_SUM] += number
-        if number < summary[at + RS_MIN_NUMBER]:
-            summary[at + RS_MIN_NUMBER] = number
-    elif is_face_card(card):
-        summary[at + RS_FACES] += 1
-    elif is_big_joker(card):
-        summary[at + RS_BIG_JOKER] = 1
+def row_stats(state, rules, player, row, poly):
+    """(cards, normal cards, sum of their effective numbers (F-ATK-3), 1 with a big
+    joker) of the row `player` controls; `poly` is `field_poly` of the field."""
+    slot = mask_slot(Z_ROW0 + row, player)
+    cards = 0
+    normals = 0
+    total = 0
+    joker = 0
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            cards += 1
+            if is_normal_card(card):
+                normals += 1
+                total += effective_on_field(state, rules, card, poly)
+            elif is_big_joker(card):
+                joker = 1
+    return cards, normals, total, joker
 
 
 @nb.njit(cache=True, inline="always")
-def row_occupied(rules, summary, player, row):
-    """FA-8: what makes a row a target for F-TGT."""
-    at = (player * N_ROWS + row) * RS_WIDTH
+def row_occupied(rules, cards, normals, joker):
+    """FA-8: what makes a row (with these `row_stats`) a target for F-TGT."""
     reading = rules[R_FA8]
     if reading == FA8_ANY_CARD:
-        return summary[at + RS_CARDS] > 0
+        return cards > 0
     if reading == FA8_NORMAL_ONLY:
-        return summary[at + RS_NORMALS] > 0
-    return summary[at + RS_NORMALS] > 0 or summary[at + RS_BIG_JOKER] > 0
+        return normals > 0
+    return normals > 0 or joker > 0
 
 
-@nb.njit(cache=True)
-def attack_targets(rules, summary, player, row, targets):
-    """F-TGT-1..3: defender rows (or DIRECT) own `row` may attack; returns count.
-
-    Targets are written ascending into `targets` (at most 2).
-    """
-    defender = 1 - player
-    o0 = row_occupied(rules, summary, defender, 0)
-    o1 = row_occupied(rules, summary, defender, 1)
-    o2 = row_occupied(rules, summary, defender, 2)
+@nb.njit(cache=True, inline="always")
+def attack_targets(row, o0, o1, o2):
+    """F-TGT-1..3: (how many, first, second) defender rows (or DIRECT) own `row` may
+    attack, ascending, given which defender rows are occupied."""
     if not (o0 or o1 or o2):
-        targets[0] = DIRECT
-        return 1
+        return 1, DIRECT, -1
     if row == 0:  # F-TGT-1
-        targets[0] = 0 if o0 else (1 if o1 else 2)
-        return 1
+        return 1, (0 if o0 else (1 if o1 else 2)), -1
     if row == 1:  # F-TGT-2
         if o0:
-            targets[0] = 0
-            if o1:
-                targets[1] = 1
-                return 2
-            return 1
+            return (2, 0, 1) if o1 else (1, 0, -1)
         if o1:
-            targets[0] = 1
-            return 1
-        return 0
-    # F-TGT-3
-    if o0:
-        targets[0] = 0
-        return 1
+            return 1, 1, -1
+        return 0, -1, -1
+    if o0:  # F-TGT-3
+        return 1, 0, -1
     if o2:
-        targets[0] = 2
-        return 1
-    return 0
+        return 1, 2, -1
+    return 0, -1, -1
 
 
 @nb.njit(cache=True)
@@ -512,27 +466,30 @@ def _attack_actions(state, rules, out):
         return n
     player = state[S_ACTIVE]
     defender = 1 - player
-    summary = np.empty(ROW_SUMMARY_SIZE, dtype=np.int64)
-    row_summary(state, rules, summary)
-    targets = np.empty(2, dtype=np.int64)
+    poly = field_poly(state, rules)
+    cards0, normals0, sum0, joker0 = row_stats(state, rules, defender, 0, poly)
+    cards1, normals1, sum1, joker1 = row_stats(state, rules, defender, 1, poly)
+    cards2, normals2, sum2, joker2 = row_stats(state, rules, defender, 2, poly)
+    o0 = row_occupied(rules, cards0, normals0, joker0)
+    o1 = row_occupied(rules, cards1, normals1, joker1)
+    o2 = row_occupied(rules, cards2, normals2, joker2)
     no_empty_targets = rules[R_FA7] == FA7_NOT_ALLOWED
     for row in range(N_ROWS):
-        at = (player * N_ROWS + row) * RS_WIDTH
-        joker = summary[at + RS_BIG_JOKER] > 0
-        if not joker and summary[at + RS_NORMALS] == 0:  # F-ATK-2
+        _, normals, attack_sum, joker = row_stats(state, rules, player, row, poly)
+        if not joker and normals == 0:  # F-ATK-2
             continue
-        attack_sum = summary[at + RS_SUM]
-        n_targets = attack_targets(rules, summary, player, row, targets)
+        n_targets, first, second = attack_targets(row, o0, o1, o2)
         for k in range(n_targets):
-            target = targets[k]
+            target = first if k == 0 else second
             if target == DIRECT:
                 out[n] = encode(A.ATTACK, row, DIRECT, 0)
                 n += 1
                 continue
-            defended = (defender * N_ROWS + target) * RS_WIDTH
-            if no_empty_targets and summary[defended + RS_NORMALS] == 0:
+            defended_normals = normals0 if target == 0 else (normals1 if target == 1 else normals2)
+            defended_sum = sum0 if target == 0 else (sum1 if target == 1 else sum2)
+            if no_empty_targets and defended_normals == 0:
                 continue
-            if joker or attack_sum > summary[defended + RS_SUM]:
+            if joker or attack_sum > defended_sum:
                 out[n] = encode(A.ATTACK, row, target, 0)
                 n += 1
     return n

@@ -29,7 +29,8 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
-from sim.faction_war.kernel_masks import WORD_SHIFT, count_cards, lowest_bit, mask_slot, place_card
+from sim.faction_war.kernel_masks import (WORD_SHIFT, count_cards, has_rank, lowest_bit, mask_slot,
+                                          place_card)
 from sim.rng import nb_below
 
 jit_cache.install()
@@ -248,10 +249,12 @@ def heal(state, rules, player, amount):
 def earliest_face(state, rules, player, row, rank):
     """The earliest-placed face card of `rank` (JACK..KING) that `player` controls in the row,
     or -1. Face cards never change sides, so only the player's own ids are scanned."""
+    zone = Z_ROW0 + row
+    if not has_rank(state, zone, player, rank):  # most rows: no such face card at all
+        return -1
     best = -1
     best_order = 1 << 62
     base = player * CARDS_PER_PLAYER
-    zone = Z_ROW0 + row
     for pack in range(packs_in_play(rules)):
         for suit in range(N_SUITS):
             card = base + pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + rank - 1

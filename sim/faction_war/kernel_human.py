@@ -14,9 +14,9 @@ from sim.faction_war import actions as A
 from sim.faction_war.kernel_core import (JACK, KING, QUEEN, RANKS_PER_SUIT, count_normals,
                                          cards_per_player_in_play, deal_damage, end_match,
                                          is_face_card, is_human, is_normal_card, leave_field,
-                                         move_card, nth_normal, on_field_row, original_number,
+                                         move_card, nth_normal, on_field_row, original_number, owner_of,
                                          pick_normal, row_effect, sort_segment)
-from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, MASK_WORDS,
+from sim.faction_war.layout import (C_ARRIVAL, MASK_WORDS,
                                     C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
                                     CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,
                                     CT_SELF_DESTRUCT, END_DESTINY, N_ROWS, PH_OVER, S_ACTIVE,
@@ -251,41 +251,40 @@ def _suit(card):
     return (card % CARDS_PER_PACK) // RANKS_PER_SUIT
 
 
+@nb.njit(cache=True, inline="always")
+def _arrived_this_turn(state, player, row, turn):
+    """(lowest-id normal card, lowest-id face card) owned by `player` that arrived on
+    the player's row this turn, -1 where none (stolen cards do not count)."""
+    normal = -1
+    face = -1
+    slot = mask_slot(Z_ROW0 + row, player)
+    for word in range(MASK_WORDS):
+        bits = state[slot + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if owner_of(card) != player or state[C_ARRIVAL + card] != turn:
+                continue
+            if is_normal_card(card):
+                if normal < 0:
+                    normal = card
+            elif is_face_card(card) and face < 0:
+                face = card
+    return normal, face
+
+
 @nb.njit(cache=True)
 def check_destiny(state, rules, player):
     """F-HUW-1 / FA-10: 8-9-10 (or 10-9-8) and J-Q-K (or K-Q-J) placed this turn."""
     if not is_human(state, player) or state[S_PHASE] == PH_OVER:
         return
     turn = state[S_TURN]
-    base = player * CARDS_PER_PLAYER
-    per_player = cards_per_player_in_play(rules)
-    # one pass: the lowest-id normal and face card placed this turn on each own row
-    n0 = n1 = n2 = f0 = f1 = f2 = -1
-    for card in range(base, base + per_player):  # own cards only (owner == player)
-        zone = state[C_ZONE + card]
-        if zone < Z_ROW0 or zone > Z_ROW0 + 2 or state[C_CTRL + card] != player:
-            continue
-        if state[C_ARRIVAL + card] != turn:
-            continue
-        row = zone - Z_ROW0
-        if is_normal_card(card):
-            if row == 0:
-                if n0 < 0:
-                    n0 = card
-            elif row == 1:
-                if n1 < 0:
-                    n1 = card
-            elif n2 < 0:
-                n2 = card
-        elif is_face_card(card):
-            if row == 0:
-                if f0 < 0:
-                    f0 = card
-            elif row == 1:
-                if f1 < 0:
-                    f1 = card
-            elif f2 < 0:
-                f2 = card
+    # the lowest-id own normal and face card placed this turn on each own row
+    n0, f0 = _arrived_this_turn(state, player, 0, turn)
+    if n0 < 0 or f0 < 0:
+        return
+    n1, f1 = _arrived_this_turn(state, player, 1, turn)
+    n2, f2 = _arrived_this_turn(state, player, 2, turn)
     if n0 < 0 or n1 < 0 or n2 < 0 or f0 < 0 or f1 < 0 or f2 < 0:
         return
     a, b, c = original_number(n0), original_number(n1), original_number(n2)

@@ -24,8 +24,8 @@ import numpy as np
 from numba.core import config
 
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, MASK_WORDS, Z_NONE
-from sim.faction_war.layout import fill_masks  # noqa: F401  (re-exported for kernel users)
+from sim.cards import CARDS_PER_PACK
+from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS, Z_NONE
 
 jit_cache.install()
 
@@ -131,3 +131,26 @@ def bit_run(state, slot, start, length):
 def suit_run(state, slot, first_card):
     """The 13-bit run of the suit whose ace is `first_card`, in the mask at `slot`."""
     return bit_run(state, slot, first_card, SUIT_RUN)
+
+
+def _rank_words():
+    """RANK_WORDS[rank, word]: the ids of every card of rank 1..13 (any owner, pack, suit)."""
+    words = np.zeros((SUIT_RUN + 1, MASK_WORDS), dtype=np.uint64)
+    for card in range(2 * CARDS_PER_PLAYER):
+        code = card % CARDS_PER_PACK
+        if code < 4 * SUIT_RUN:
+            words[code % SUIT_RUN + 1, card >> WORD_SHIFT] |= np.uint64(1) << np.uint64(card & BIT_MASK)
+    return words.view(np.int64)
+
+
+RANK_WORDS = _rank_words()
+
+
+@nb.njit(cache=True, inline="always")
+def has_rank(state, zone, ctrl, rank):
+    """True when `ctrl` has a card of `rank` (1..13) in `zone`: a cheap test before a search."""
+    slot = mask_slot(zone, ctrl)
+    for word in range(MASK_WORDS):
+        if state[slot + word] & RANK_WORDS[rank, word]:
+            return True
+    return False
