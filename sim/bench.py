@@ -86,6 +86,34 @@ def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float
     return played / elapsed, played, workers
 
 
+SCALING_CHUNK = 2000  # matches per task of the scaling measurement
+
+
+def _scaling(game, cells, workers: int, n_matches: int) -> dict:
+    """Wall time of the same `n_matches` (cells in turn, fixed chunks) on 1 worker and on
+    `workers`: the speed-up a sweep gets from more cores, start-up excluded."""
+    import joblib
+
+    n_chunks = max(1, -(-n_matches // SCALING_CHUNK))
+
+    def tasks(count, size):
+        for k in range(count):
+            rules_array, cell_array = cells[k % len(cells)]
+            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
+                                             chunk_seed(ROOT_SEED, k % len(cells), k), size, 0, k)
+
+    seconds = {}
+    for n_jobs in (1, workers):
+        parallel = joblib.Parallel(n_jobs=n_jobs, backend="loky")
+        parallel(tasks(2 * n_jobs, 1))  # start the workers, load the kernels from the cache
+        started = time.perf_counter()
+        results = parallel(tasks(n_chunks, SCALING_CHUNK))
+        seconds[n_jobs] = time.perf_counter() - started
+    played = sum(int(vector[0]) for _, _, vector, _ in results)
+    return {"matches": played, "workers": workers, "one_worker_s": round(seconds[1], 3),
+            "all_workers_s": round(seconds[workers], 3), "speedup": round(seconds[1] / seconds[workers], 2)}
+
+
 _COMPILE_PROBE = """
 import json, sys, time
 sys.path[:0] = {path!r}
@@ -127,7 +155,8 @@ def _compile_probe(game, rules_name: str, life: int, cold: bool) -> dict:
 
 def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, reference_seconds: float | None = None,
               pairings=None, strategies=BENCH_STRATEGIES, life: int = DEFAULT_LIFE, rules_name: str = "default",
-              jobs: int = -1, all_cores_seconds: float = 3.0, compile_times: bool = True) -> dict:
+              jobs: int = -1, all_cores_seconds: float = 3.0, compile_times: bool = True,
+              scaling_matches: int = 0) -> dict:
     """Measure everything; returns a JSON-ready dict (see `format_report`)."""
     game = get_game(game_name)
     if seconds <= 0 or all_cores_seconds <= 0:
@@ -136,6 +165,9 @@ def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, 
         raise CardbalanceError("--life must be a positive integer (got %r)." % (life,))
     if jobs == 0 or jobs < -1:
         raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % jobs)
+    if isinstance(scaling_matches, bool) or not isinstance(scaling_matches, int) or scaling_matches < 0:
+        raise CardbalanceError("--scaling-matches must be 0 (skip) or a positive number of matches (got %r)."
+                               % (scaling_matches,))
     reference_seconds = seconds if reference_seconds is None else reference_seconds
     pairings = list(pairings or game.pairings)
     for pairing in pairings:
@@ -165,6 +197,7 @@ def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, 
             rows.append(row)
     per_core = float(np.mean([row["numba_matches_per_s"] for row in rows]))
     all_rate, all_matches, workers = _rate_all_cores(game, cells, jobs, all_cores_seconds, per_core)
+    scaling = _scaling(game, cells, workers, scaling_matches) if scaling_matches else None
     compile_info = {}
     if compile_times:
         compile_info = {"cold": _compile_probe(game, rules_name, life, cold=True),
@@ -178,6 +211,7 @@ def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, 
         "not provided by this game (GameSpec.extra['reference_play_match'])",
         "all_cores": {"workers": workers, "matches_per_s": round(all_rate, 1), "matches": all_matches,
                       "cells": "every (pairing, mirror strategy) above, in turn"},
+        "scaling": scaling,
         "compile": compile_info,
         "peak_rss_bytes": peak_rss_bytes(),
         "wall_s": round(time.perf_counter() - started, 2),
@@ -207,6 +241,11 @@ def format_report(result: dict) -> str:
     everything = result["all_cores"]
     lines += ["", "all cores: %.0f matches/s with %d workers (%d matches)" % (
         everything["matches_per_s"], everything["workers"], everything["matches"])]
+    scaling = result.get("scaling")
+    if scaling:
+        lines.append("scaling: %d matches in %.1f s on 1 worker, %.1f s on %d: %.2fx" % (
+            scaling["matches"], scaling["one_worker_s"], scaling["all_workers_s"], scaling["workers"],
+            scaling["speedup"]))
     for kind in ("cold", "cached"):
         info = result["compile"].get(kind)
         if info is None:

@@ -210,6 +210,8 @@ def summarize(view, rules, seat):
         view[G_HIDDEN_POINTS] += jokers
         for ctrl in range(2):  # either owner's cards may lie in either exile zone (FA-14)
             exile = mask_slot(Z_EXILE, ctrl)
+            if _empty(view, exile):
+                continue
             for owner in range(2):
                 first = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
                 for suit in range(4):
@@ -227,6 +229,15 @@ def summarize(view, rules, seat):
                 poly = True
         if poly:
             _polymorph_row(view, rules, opponent, r)
+
+
+@nb.njit(cache=True, inline="always")
+def _empty(view, slot):
+    """No card in the mask at `slot`."""
+    any_bits = 0
+    for word in range(MASK_WORDS):
+        any_bits |= view[slot + word]
+    return any_bits == 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -258,14 +269,15 @@ def _add_field_card(view, at, card, ctrl, seat):
 def _polymorph_row(view, rules, opponent, r):
     """Row index r is polymorphed: find the spared largest card, then redo both
     players' sums, smallest numbers and the opponent histogram for that row."""
-    per_player = cards_in_play(rules)
     best = -1
     best_number = 0
     best_order = 0
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
+    for word in range(MASK_WORDS):
+        bits = view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal(card):
                 number = rank_of(card)
                 order = view[C_ORDER + card]
                 if number > best_number or (number == best_number and order < best_order):
@@ -275,10 +287,12 @@ def _polymorph_row(view, rules, opponent, r):
         at = SCRATCH + (p * N_ROWS + r) * RW
         view[at + F_SUM] = 0
         view[at + F_MINEFF] = NO_NUMBER
-    for owner in range(2):
-        base = owner * CARDS_PER_PLAYER
-        for card in range(base, base + per_player):
-            if view[C_ZONE + card] == Z_ROW0 + r and is_normal(card):
+    for word in range(MASK_WORDS):
+        bits = view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if is_normal(card):
                 ctrl = view[C_CTRL + card]
                 at = SCRATCH + (ctrl * N_ROWS + r) * RW
                 number = 1 if card != best else best_number
@@ -296,16 +310,21 @@ def own_source_counts(view, rules, seat, excluded, extra_excluded, with_exile, o
     number 1..10 at view[out_at + number]; `excluded`/`extra_excluded` are not sources."""
     for number in range(11):
         view[out_at + number] = 0
-    base = seat * CARDS_PER_PLAYER
-    for card in range(base, base + cards_in_play(rules)):
-        if card == excluded or card == extra_excluded or not is_normal(card):
-            continue
-        zone = view[C_ZONE + card]
-        if zone == Z_HAND or zone == Z_DECK or zone == Z_GRAVE or (zone == Z_EXILE and with_exile):
-            if view[C_CTRL + card] == seat:
-                view[out_at + rank_of(card)] += 1
-        elif zone == Z_EXTRA and view[C_CTRL + card] == seat:
-            view[out_at + rank_of(card)] += 1
+    for pack in range(cards_in_play(rules) // CARDS_PER_PACK):
+        for suit in range(4):
+            first = seat * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + suit * 13
+            run = (suit_run(view, mask_slot(Z_HAND, seat), first) | suit_run(view, mask_slot(Z_DECK, seat), first)
+                   | suit_run(view, mask_slot(Z_GRAVE, seat), first)
+                   | suit_run(view, mask_slot(Z_EXTRA, seat), first))
+            if with_exile:
+                run |= suit_run(view, mask_slot(Z_EXILE, seat), first)
+            run &= NORMAL_RUN_MASK
+            for skipped in (excluded, extra_excluded):
+                if first <= skipped < first + 10:
+                    run &= ~(1 << (skipped - first))
+            while run != 0:
+                view[out_at + lowest_bit(run) + 1] += 1
+                run &= run - 1
 
 
 MAX_SUM = 10

@@ -36,3 +36,17 @@ def test_bench_cli_json_and_bad_input(capsys, toy_game):
     assert "pairing 'red_vs_green' is unknown" in capsys.readouterr().err
     with pytest.raises(CardbalanceError, match="--life must be a positive integer"):
         run_bench("toy", life=0)
+
+
+def test_bench_scaling_plays_the_same_matches_on_one_and_all_workers(capsys, toy_game):
+    """--scaling-matches: 1 worker vs all, same matches (the issue's 10^6-match speed-up check)."""
+    result = run_bench("toy", seconds=0.02, all_cores_seconds=0.1, jobs=2, compile_times=False,
+                       scaling_matches=5000)
+    scaling = result["scaling"]
+    assert scaling["matches"] == 6000  # whole chunks of 2,000
+    assert scaling["workers"] == 2 and scaling["one_worker_s"] > 0 and scaling["all_workers_s"] > 0
+    assert scaling["speedup"] == pytest.approx(scaling["one_worker_s"] / scaling["all_workers_s"], rel=0.1)
+    assert "scaling: 6000 matches" in format_report(result)
+    assert run_bench("toy", seconds=0.02, all_cores_seconds=0.1, jobs=1, compile_times=False)["scaling"] is None
+    assert main(["bench", "--game", "toy", "--scaling-matches", "-5"]) == 2
+    assert "--scaling-matches must be 0 (skip) or a positive number" in capsys.readouterr().err

@@ -13,6 +13,8 @@ EPILOG = """examples:
                                           longer, steadier measurements
   cardbalance bench --pairings human_vs_alien --no-compile
                                           one pairing, skip the cold-compile probe (~15 s)
+  cardbalance bench --no-compile --scaling-matches 1000000
+                                          also the 1-worker vs all-workers speed-up on 10^6 matches
 """
 
 
@@ -32,6 +34,9 @@ def add_parser(subparsers):
     parser.add_argument("--life", type=int, default=50, help="starting life of both players (default 50)")
     parser.add_argument("--rules", default="default", help="rules preset or TOML file (default: default)")
     parser.add_argument("--jobs", type=int, default=-1, help="workers for the all-cores measurement (default -1: all)")
+    parser.add_argument("--scaling-matches", type=int, default=0,
+                        help="also play this many matches on 1 worker and on all, and report the speed-up "
+                             "(default 0: skip; the product target is measured with 1000000)")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold and cached compile probes")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser
@@ -42,6 +47,6 @@ def run(args) -> int:
 
     result = run_bench(args.game, seconds=args.seconds, pairings=args.pairings, life=args.life,
                        rules_name=args.rules, jobs=args.jobs, all_cores_seconds=args.all_cores_seconds,
-                       compile_times=not args.no_compile)
+                       compile_times=not args.no_compile, scaling_matches=args.scaling_matches)
     print(to_json(result) if args.json else format_report(result))
     return 0

@@ -425,20 +425,19 @@ def _placement_actions(state, rules, out):
     row1_faces = _row_face_bits(state, player, 1)
     row2_faces = _row_face_bits(state, player, 2)
     faces_limit = rules[R_FACES_PER_ROW]
-    for bit in range(2 * MAX_FACE_BITS):
-        if not (hand_faces >> bit) & 1:
-            continue
-        card = face_card_of_bit(bit)
+    while hand_faces != 0:  # ascending bits == ascending card ids
+        card = face_card_of_bit(lowest_bit(hand_faces))
+        hand_faces &= hand_faces - 1
         row = row_of_suit(suit_of_card(card))
         row_faces = row0_faces if row == 0 else (row1_faces if row == 1 else row2_faces)
         if popcount(row_faces) < faces_limit:
             out[n] = encode(A.PLACE_FACE, card, A.NONE, 0)
             n += 1
             continue
-        for old_bit in range(2 * MAX_FACE_BITS):  # F-PLC-5: one action per face card to displace
-            if (row_faces >> old_bit) & 1:
-                out[n] = encode(A.PLACE_FACE, card, face_card_of_bit(old_bit), 0)
-                n += 1
+        while row_faces != 0:  # F-PLC-5: one action per face card to displace
+            out[n] = encode(A.PLACE_FACE, card, face_card_of_bit(lowest_bit(row_faces)), 0)
+            row_faces &= row_faces - 1
+            n += 1
     return n
 
 

@@ -199,11 +199,11 @@ def k_spent_bit(card: int) -> int:
 
 def fill_masks(state: np.ndarray) -> np.ndarray:
     """Recompute every mask of a packed state from its zone/ctrl slots (in place)."""
+    cards = np.flatnonzero(state[C_ZONE:C_ZONE + N_CARDS] != Z_NONE)
+    zones = state[C_ZONE + cards]
+    ctrls = state[C_CTRL + cards]
     masks = np.zeros(N_MASK_ZONES * 2 * MASK_WORDS, dtype=np.uint64)
-    zones = state[C_ZONE:C_ZONE + N_CARDS]
-    ctrls = state[C_CTRL:C_CTRL + N_CARDS]
-    for card in np.flatnonzero(zones != Z_NONE):
-        slot = (int(zones[card]) * 2 + int(ctrls[card])) * MASK_WORDS + (card >> 6)
-        masks[slot] |= np.uint64(1) << np.uint64(card & 63)
+    np.bitwise_or.at(masks, (zones * 2 + ctrls) * MASK_WORDS + (cards >> 6),
+                     np.left_shift(np.uint64(1), (cards & 63).astype(np.uint64)))
     state[C_MASKS:C_MASKS + masks.size] = masks.view(np.int64)
     return state
