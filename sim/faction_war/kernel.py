@@ -381,10 +381,11 @@ def _discard_actions(state, rules, out):
 def _placement_actions(state, rules, out):
     """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending.
 
-    One pass over the hand emits the normal cards and notes the placeable
-    ♦/♠/♣ face cards as bits (`face_bit`: bit order is card-id order); one
-    pass over the field notes p's face cards per row the same way, so the
-    face-card actions (and displacement choices) follow without rescans.
+    One walk over the hand's mask emits the normal cards and notes the
+    placeable ♦/♠/♣ face cards as bits (`face_bit`: bit order is card-id
+    order); a walk over each own row's mask notes p's face cards there the
+    same way, so the face-card actions (and displacement choices) follow
+    from set bits alone.
     """
     player = state[S_DECIDER]
     normal_placed = state[S_NORMAL_PLACED]

@@ -22,7 +22,7 @@ from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUI
                                          heal, is_alien, is_normal_card, move_card,
                                          original_number, owner_of, shuffle_deck, sort_segment,
                                          special_placement_cost, suit_of_card)
-from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot
+from sim.faction_war.kernel_masks import NORMAL_WORDS, WORD_SHIFT, count_kind, lowest_bit, mask_slot
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS,
                                     CT_EXTRA_PAIRS, CT_EXTRA_PLACED, CT_K_ACTIVATIONS,
                                     CT_SPLIT_REBIRTH, MAX_PACKS, N_ROWS, P_COUNT, P_EXCLUDED,
@@ -151,15 +151,10 @@ def _field_word(state, player, word):
 
 @nb.njit(cache=True)
 def _field_normals(state, rules, player):
-    """Normal cards `player` controls on the three rows (one pass)."""
+    """Normal cards `player` controls on the three rows."""
     n = 0
-    for word in range(MASK_WORDS):
-        bits = _field_word(state, player, word)
-        while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
-            bits &= bits - 1
-            if is_normal_card(card):
-                n += 1
+    for row in range(N_ROWS):
+        n += count_kind(state, mask_slot(Z_ROW0 + row, player), NORMAL_WORDS)
     return n
 
 

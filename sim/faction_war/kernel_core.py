@@ -29,8 +29,8 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
-from sim.faction_war.kernel_masks import (WORD_SHIFT, count_cards, has_rank, lowest_bit, mask_slot,
-                                          place_card)
+from sim.faction_war.kernel_masks import (FACE_WORDS, NORMAL_WORDS, WORD_SHIFT, count_cards, count_kind, has_rank,
+                                          lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
 
 jit_cache.install()
@@ -489,16 +489,7 @@ def _pick_key(state, rules, card, exclude, largest, j_order, spared):
 @nb.njit(cache=True)
 def count_normals(state, rules, player, row):
     """Normal cards `player` controls in row `row`."""
-    slot = mask_slot(Z_ROW0 + row, player)
-    n = 0
-    for word in range(MASK_WORDS):
-        bits = state[slot + word]
-        while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
-            bits &= bits - 1
-            if is_normal_card(card):
-                n += 1
-    return n
+    return count_kind(state, mask_slot(Z_ROW0 + row, player), NORMAL_WORDS)
 
 
 @nb.njit(cache=True)
@@ -631,12 +622,8 @@ def leave_faces(state, rules, player, row):
 
 @nb.njit(cache=True)
 def count_faces(state, rules, player, row):
-    base = player * CARDS_PER_PLAYER
-    n = 0
-    for card in range(base, base + cards_per_player_in_play(rules)):
-        if on_field_row(state, card, player, row) and is_face_card(card):
-            n += 1
-    return n
+    """Face cards in `player`'s row (face cards never change sides: all the player's own)."""
+    return count_kind(state, mask_slot(Z_ROW0 + row, player), FACE_WORDS)
 
 
 @nb.njit(cache=True)

@@ -24,7 +24,8 @@ from sim.faction_war.layout import (C_ARRIVAL, MASK_WORDS,
                                     Z_GRAVE, Z_HAND, Z_ROW0)
 from sim.faction_war.rules import (FA5_ONE_PER_TURN, FA9_DAMAGE, FA10_ORDER, FA18_BOTH_PLAYERS_ROW,
                                    FA18_ONE_PLAYER_ROW, R_FA5, R_FA9, R_FA10, R_FA18)
-from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot, set_controller
+from sim.faction_war.kernel_masks import (FACE_WORDS, WORD_SHIFT, count_kind, lowest_bit, mask_slot,
+                                          set_controller)
 from sim.rng import nb_below
 
 J_BIT = 1
@@ -203,22 +204,13 @@ def A_encode(kind, a, b, c):
 
 @nb.njit(cache=True)
 def _all_row_faces(state, rules):
-    """`kernel_core.count_faces` of every (player, row) in one pass: count (p * 3 + row)
-    in bits 8k..8k+7.
-
-    Only the player's own ids count (face cards never change sides), and a count
-    never exceeds 24 face cards (two packs), so 8 bits suffice."""
+    """`kernel_core.count_faces` of every (player, row): count (p * 3 + row) in bits
+    8k..8k+7 (a row holds at most 24 face cards, two packs, so 8 bits suffice).
+    Face cards never change sides, so p's rows hold only p's own."""
     counts = 0
     for p in range(2):
         for row in range(N_ROWS):
-            slot = mask_slot(Z_ROW0 + row, p)
-            for word in range(MASK_WORDS):
-                bits = state[slot + word]
-                while bits != 0:
-                    card = (word << WORD_SHIFT) + lowest_bit(bits)
-                    bits &= bits - 1
-                    if is_face_card(card):
-                        counts += 1 << (8 * (p * N_ROWS + row))
+            counts += count_kind(state, mask_slot(Z_ROW0 + row, p), FACE_WORDS) << (8 * (p * N_ROWS + row))
     return counts
 
 

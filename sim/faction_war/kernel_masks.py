@@ -7,7 +7,16 @@ match (listing legal actions, the strategies' summaries). The masks answer
 it directly: for each zone and controller, four int64 words whose bit
 `card & 63` of word `card >> 6` is set while the card is there (ids 0..215).
 Set bits are visited lowest first, so a walk over a mask meets the cards in
-ascending id order, the order every list of the engine contract uses.
+ascending id order, the order every list of the engine contract uses. The
+walk is written out where it is needed (numba has no cheap iterator; a
+generator measured 2.4x slower, a next-card cursor 10x):
+
+    for word in range(MASK_WORDS):
+        bits = state[mask_slot(zone, ctrl) + word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            ...
 
 They are derived data with one writer: every change of a card's zone or
 controller goes through `place_card` / `set_controller` (kernel_core's
@@ -154,3 +163,30 @@ def has_rank(state, zone, ctrl, rank):
         if state[slot + word] & RANK_WORDS[rank, word]:
             return True
     return False
+
+
+# ---- counting by card kind ----------------------------------------------------------------
+def _kind_words(normal: bool):
+    """Constant masks of every normal card id (or every face card id), any owner and pack."""
+    words = np.zeros(MASK_WORDS, dtype=np.uint64)
+    for card in range(2 * CARDS_PER_PLAYER):
+        code = card % CARDS_PER_PACK
+        if code < 4 * SUIT_RUN and (code % SUIT_RUN < 10) == normal:
+            words[card >> WORD_SHIFT] |= np.uint64(1) << np.uint64(card & BIT_MASK)
+    return words.view(np.int64)
+
+
+NORMAL_WORDS = _kind_words(True)
+FACE_WORDS = _kind_words(False)
+
+
+@nb.njit(cache=True, inline="always")
+def count_kind(state, slot, kind_words):
+    """How many cards of the mask at `slot` are also in `kind_words` (NORMAL_WORDS, FACE_WORDS)."""
+    count = 0
+    for word in range(MASK_WORDS):
+        bits = state[slot + word] & kind_words[word]
+        while bits != 0:
+            bits &= bits - 1
+            count += 1
+    return count
