@@ -14,9 +14,12 @@ action taken, how many actions were legal), then times each piece of
 - choose          the strategy call on those views
 - full loop       `batch._play_batch` on the same seeds (matches/s)
 
-Per-match costs (mean calls per match x ns per call) add up to roughly the
-full loop, so the biggest items are what to attack first. Numbers are one
-core; repeat on a shared machine and compare medians.
+Per-match costs (mean calls per match x ns per call) overstate the pieces:
+each recorded state comes cold from a large array. The second table is the
+trustworthy one: the real match loop run again with one piece called a
+second time at every step (on a scratch copy where it writes), so the
+difference to the plain loop is that piece's marginal cost in place.
+Numbers are one core; repeat on a shared machine and compare medians.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from sim.faction_war.rules import Rules  # noqa: E402
 from sim.rng import nb_match_seed  # noqa: E402
 from strategies import STRATEGY_IDS  # noqa: E402
 from strategies.dispatch import choose  # noqa: E402
+from strategies.features import summarize  # noqa: E402
 from strategies.view import build_view  # noqa: E402
 from sim.faction_war import actions as A  # noqa: E402
 
@@ -178,6 +182,67 @@ def time_new_match(rules, cell, n):
     return total
 
 
+MARGINAL_PIECES = ("legal_actions", "build_view", "view + summary", "view + choose", "state copy",
+                   "state copy + apply_action")
+
+
+@nb.njit
+def marginal_loop(rules, cell, chunk_seed, n_matches, piece):
+    """`batch.play_match`'s loop, with piece `piece` (1-based in MARGINAL_PIECES, 0: none)
+    done once more per step on scratch buffers; returns a checksum."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(batch.LEGAL_CAPACITY, dtype=np.int64)
+    legal2 = np.zeros(batch.LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    view2 = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(2, dtype=np.int64)
+    total = 0
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, i)
+        K.new_match(state, rules, cell[0], cell[1], cell[2], cell[3], cell[4], seed)
+        for seat in range(2):
+            policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+        while not K.is_over(state):
+            n_legal = K.legal_actions(state, rules, legal)
+            if piece == 1:
+                total += K.legal_actions(state, rules, legal2)
+            index = 0
+            if n_legal > 1:
+                decider = state[S_DECIDER]
+                if piece >= 2 and piece <= 4:
+                    build_view(state, rules, decider, view2)
+                    if piece == 3:
+                        summarize(view2, rules, decider)
+                    elif piece == 4:
+                        total += choose(cell[5 + decider], view2, rules, legal, n_legal, policy_rng, decider)
+                build_view(state, rules, decider, view)
+                index = choose(cell[5 + decider], view, rules, legal, n_legal, policy_rng, decider)
+            if piece >= 5:
+                scratch[:] = state
+                if piece == 6:
+                    K.apply_action(scratch, rules, legal[index])
+            K.apply_action(state, rules, legal[index])
+    return total
+
+
+def print_marginal(rules, cell, chunk, matches, strategy):
+    """The second table of the module docstring (random play builds no view: view rows skipped)."""
+    marginal_loop(rules, cell, chunk, 2, 6)
+    for piece in range(len(MARGINAL_PIECES) + 1):  # compile every branch first
+        marginal_loop(rules, cell, chunk, 1, piece)
+
+    def best(piece):
+        return min(seconds(marginal_loop, rules, cell, chunk, matches, piece)[0] for _ in range(3)) / matches
+
+    plain = best(0)
+    print("\nmarginal cost in the real loop (us/match; plain loop %.1f us/match):" % (plain * 1e6))
+    for piece, name in enumerate(MARGINAL_PIECES, start=1):
+        if strategy == "random" and 2 <= piece <= 4:
+            continue
+        print("  %-28s %8.1f" % (name, (best(piece) - plain) * 1e6))
+
+
 def seconds(fn, *args):
     start = time.perf_counter()
     result = fn(*args)
@@ -215,7 +280,6 @@ def main(argv=None) -> int:
              int((n_legals > 1).sum())))
 
     per_match = {}
-    n_states = len(actions)
     t, _ = seconds(time_legal, states, rules, reps, np.zeros(8, dtype=np.int64))
     per_match["legal_actions"] = t / reps / played
     t_copy, _ = seconds(time_copy, states, reps)
@@ -243,6 +307,8 @@ def main(argv=None) -> int:
     for key, value in sorted(per_match.items(), key=lambda kv: -kv[1]):
         print("%-16s %10.2f %7.1f%%" % (key, value * 1e6, 100 * value / total))
     print("%-16s %10.2f" % ("sum of pieces", total * 1e6))
+
+    print_marginal(rules, cell, chunk, min(played, 3000), args.strategy)
 
     # per-phase legal and per-kind apply, by timing subsets of the recorded states
     print("\nlegal_actions by phase (us/match, calls/match, ns/call):")
