@@ -4,7 +4,8 @@ A strategy never reads the real state. `build_view` copies it into a
 preallocated buffer (no allocation in the match loop) and removes what the
 player cannot know (F-rules §10):
 - the rule generator word S_RNG is zeroed (future draws are not knowable);
-- the opponent's hand cards and the opponent's deck cards get zone Z_HIDDEN;
+- the opponent's hand cards and the opponent's deck cards get zone Z_HIDDEN,
+  and the opponent's hand and deck masks become one Z_HIDDEN mask;
 - the player's own deck cards keep Z_DECK (which cards remain is known: the
   player saw every other card of the own deck leave it) but both deck order
   arrays are zeroed; deck sizes (S_DECK_COUNT) stay.
@@ -22,7 +23,7 @@ hidden information cannot reach it: it is computed from the view).
 import numba as nb
 
 from sim.faction_war import jit_cache
-from sim.faction_war.kernel_masks import mask_slot
+from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     MASK_WORDS, S_DECK, S_RNG, STATE_SIZE, Z_DECK, Z_HAND, Z_HIDDEN)
 from strategies.features import cards_in_play
@@ -55,20 +56,18 @@ def build_view(state, rules, player, view):
                 view[slot] = state[slot]
     for slot in range(C_MASKS, STATE_SIZE):
         view[slot] = state[slot]
+    # The opponent's hand and deck become one Z_HIDDEN set, in the masks and
+    # in the zone slots of the cards in it.
     opponent = 1 - player
-    base = opponent * CARDS_PER_PLAYER
-    # Hands and decks only ever hold their owner's cards, so the opponent's
-    # ids in play (FA-34) cover every card to hide.
-    for card in range(base, base + in_play):
-        zone = view[C_ZONE + card]
-        if zone == Z_HAND or zone == Z_DECK:
-            view[C_ZONE + card] = Z_HIDDEN
-    # The masks likewise: the opponent's hand and deck become one Z_HIDDEN set.
     hand = mask_slot(Z_HAND, opponent)
     deck = mask_slot(Z_DECK, opponent)
     hidden = mask_slot(Z_HIDDEN, opponent)
     for word in range(MASK_WORDS):
-        view[hidden + word] = view[hand + word] | view[deck + word]
+        bits = view[hand + word] | view[deck + word]
+        view[hidden + word] = bits
         view[hand + word] = 0
         view[deck + word] = 0
+        while bits != 0:
+            view[C_ZONE + (word << WORD_SHIFT) + lowest_bit(bits)] = Z_HIDDEN
+            bits &= bits - 1
     return view
