@@ -21,8 +21,9 @@ import numba as nb
 
 from sim.cards import CARDS_PER_PACK, HEART, JACK
 from sim.faction_war import jit_cache
-from sim.faction_war.kernel_masks import (NORMAL_COUNT, NORMAL_RUN_MASK, NORMAL_SUM, WORD_SHIFT, bit_run,
-                                          lowest_bit, mask_slot, suit_run)
+from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_COUNT, NORMAL_RUN_MASK,
+                                          NORMAL_SUM, NORMAL_WORDS, WORD_SHIFT, bit_run, count_kind,
+                                          has_kind, has_rank, lowest_bit, mask_slot, suit_run)
 from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, MASK_WORDS, N_ROWS,
                                     S_DECK, S_DECK_COUNT, S_FACTION, Z_DECK, Z_EXILE, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
@@ -163,17 +164,11 @@ def summarize(view, rules, seat):
     for r in range(N_ROWS):
         view[G_POLY_LARGEST + r] = -1
     opponent = 1 - seat
-    # the field, row by row (the zone masks give each row's cards directly)
+    # the field, row by row: face cards and jokers from the masks alone, a walk
+    # over the normal cards only (no per-card test of the card's kind)
     for ctrl in range(2):
         for row in range(N_ROWS):
-            at = SCRATCH + (ctrl * N_ROWS + row) * RW
-            slot = mask_slot(Z_ROW0 + row, ctrl)
-            for word in range(MASK_WORDS):
-                bits = view[slot + word]
-                while bits != 0:
-                    card = (word << WORD_SHIFT) + lowest_bit(bits)
-                    bits &= bits - 1
-                    _add_field_card(view, at, card, ctrl, seat)
+            _summarize_row(view, ctrl, row, seat)
     for word in range(MASK_WORDS):  # ascending id: the highest id of a suit is noted last
         bits = view[mask_slot(Z_EXTRA, 0) + word] | view[mask_slot(Z_EXTRA, 1) + word]
         while bits != 0:
@@ -241,28 +236,33 @@ def _empty(view, slot):
 
 
 @nb.njit(cache=True, inline="always")
-def _add_field_card(view, at, card, ctrl, seat):
-    """Count one field card into its (controller, row) block at `at`."""
-    if is_normal(card):
-        number = rank_of(card)
-        view[at + F_NORM] += 1
-        view[at + F_ORIGSUM] += number
-        view[at + F_SUM] += number  # effective = original unless polymorphed (summarize redoes it)
-        if number > view[at + F_MAXORIG]:
-            view[at + F_MAXORIG] = number
-        if number < view[at + F_MINEFF]:
-            view[at + F_MINEFF] = number
-        if ctrl != seat:
-            view[G_OPP_HIST + number] += 1
-    elif is_face(card):
-        view[at + F_FACES] += 1
-        view[at + F_RANKS] |= rank_bit(rank_of(card))
-        if ctrl == seat:
-            view[G_OWN_FACES_FIELD] += 1
-        else:
-            view[G_OPP_FACES_FIELD] += 1
-    elif code_of(card) == 52:
+def _summarize_row(view, ctrl, row, seat):
+    """The (controller, row) block: counts, sums, face ranks, big joker."""
+    at = SCRATCH + (ctrl * N_ROWS + row) * RW
+    slot = mask_slot(Z_ROW0 + row, ctrl)
+    faces = count_kind(view, slot, FACE_WORDS)
+    if faces:
+        view[at + F_FACES] = faces
+        for rank in range(JACK, JACK + 3):
+            if has_rank(view, Z_ROW0 + row, ctrl, rank):
+                view[at + F_RANKS] |= rank_bit(rank)
+        view[(G_OWN_FACES_FIELD if ctrl == seat else G_OPP_FACES_FIELD)] += faces
+    if has_kind(view, slot, BIG_JOKER_WORDS):
         view[at + F_JOKER] = 1
+    for word in range(MASK_WORDS):
+        bits = view[slot + word] & NORMAL_WORDS[word]
+        while bits != 0:
+            number = rank_of((word << WORD_SHIFT) + lowest_bit(bits))
+            bits &= bits - 1
+            view[at + F_NORM] += 1
+            view[at + F_ORIGSUM] += number
+            view[at + F_SUM] += number  # effective = original unless polymorphed (summarize redoes it)
+            if number > view[at + F_MAXORIG]:
+                view[at + F_MAXORIG] = number
+            if number < view[at + F_MINEFF]:
+                view[at + F_MINEFF] = number
+            if ctrl != seat:
+                view[G_OPP_HIST + number] += 1
 
 
 @nb.njit(cache=True)

@@ -58,7 +58,8 @@ from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, F
                                    FA29_AFTER_ACTION, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA4,
                                    R_FA7, R_FA8, R_FA29, R_FACES_PER_ROW, R_HAND_TARGET,
                                    R_HAND_TRIGGER, R_OPENING_HAND, R_TURN_CAP)
-from sim.faction_war.kernel_masks import WORD_SHIFT, count_cards, lowest_bit, mask_slot, place_card
+from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WORDS, WORD_SHIFT, count_cards, has_kind,
+                                          lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
 # The faction modules, and the shared low-level helpers of kernel_core (re-exported here
 # under their old names: strategies and tests import them from the kernel).
@@ -79,7 +80,6 @@ jit_cache.install()
 
 # ---- card arithmetic (sim/cards.py codes) ---------------------------------------
 RANKS_PER_SUIT = 13
-SUITED_CODES = 4 * RANKS_PER_SUIT  # codes below this are suit cards; 52, 53 jokers
 NORMAL_RANKS = 10  # A..10 are normal cards (F-CARD-2); J, Q, K face cards
 FACE_RANKS = 3  # J, Q, K
 FACE_BITS_PER_PACK = 4 * FACE_RANKS  # face cards of one pack, as bits (`face_bit`)
@@ -159,22 +159,16 @@ def row_stats(state, rules, player, row, poly):
     """(cards, normal cards, sum of their effective numbers (F-ATK-3), 1 with a big
     joker) of the row `player` controls; `poly` is `field_poly` of the field."""
     slot = mask_slot(Z_ROW0 + row, player)
-    cards = 0
     normals = 0
     total = 0
-    joker = 0
-    for word in range(MASK_WORDS):
-        bits = state[slot + word]
+    for word in range(MASK_WORDS):  # the normal cards only: no per-card kind test
+        bits = state[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            total += effective_on_field(state, rules, (word << WORD_SHIFT) + lowest_bit(bits), poly)
             bits &= bits - 1
-            cards += 1
-            if is_normal_card(card):
-                normals += 1
-                total += effective_on_field(state, rules, card, poly)
-            elif is_big_joker(card):
-                joker = 1
-    return cards, normals, total, joker
+            normals += 1
+    joker = 1 if has_kind(state, slot, BIG_JOKER_WORDS) else 0
+    return count_cards(state, Z_ROW0 + row, player), normals, total, joker
 
 
 @nb.njit(cache=True, inline="always")
@@ -394,28 +388,26 @@ def _placement_actions(state, rules, out):
     n = 1
     hand_faces = 0
     hand = mask_slot(Z_HAND, player)
-    for word in range(MASK_WORDS):
-        bits = state[hand + word]
+    for word in range(MASK_WORDS):  # normal and face cards walked apart: no per-card kind test
+        bits = state[hand + word] & NORMAL_WORDS[word]
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            code = card % CARDS_PER_PACK
-            if code >= SUITED_CODES:
-                continue  # jokers: later issues
-            suit = code // RANKS_PER_SUIT
-            rank_index = code % RANKS_PER_SUIT
-            if rank_index < NORMAL_RANKS:
-                if suit == HEART:
-                    for row in range(2):
-                        if not (normal_placed >> row) & 1:
-                            out[n] = encode(A.PLACE_NORMAL, card, row, 0)
-                            n += 1
-                else:
-                    row = row_of_suit(suit)
+            suit = suit_of_card(card)
+            if suit == HEART:
+                for row in range(2):
                     if not (normal_placed >> row) & 1:
                         out[n] = encode(A.PLACE_NORMAL, card, row, 0)
                         n += 1
-            elif suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
+            elif not (normal_placed >> row_of_suit(suit)) & 1:
+                out[n] = encode(A.PLACE_NORMAL, card, row_of_suit(suit), 0)
+                n += 1
+        bits = state[hand + word] & FACE_WORDS[word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            suit = suit_of_card(card)
+            if suit != HEART and not (face_placed >> row_of_suit(suit)) & 1:
                 hand_faces |= 1 << face_bit(card)
     if hand_faces == 0:
         return n

@@ -33,7 +33,7 @@ import numpy as np
 from numba.core import config
 
 from sim.faction_war import jit_cache
-from sim.cards import CARDS_PER_PACK
+from sim.cards import BIG_JOKER, CARDS_PER_PACK
 from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS, Z_NONE
 
 jit_cache.install()
@@ -166,18 +166,27 @@ def has_rank(state, zone, ctrl, rank):
 
 
 # ---- counting by card kind ----------------------------------------------------------------
-def _kind_words(normal: bool):
-    """Constant masks of every normal card id (or every face card id), any owner and pack."""
+def _kind_words(is_kind):
+    """Constant mask of every card id (any owner and pack) whose code passes `is_kind`."""
     words = np.zeros(MASK_WORDS, dtype=np.uint64)
     for card in range(2 * CARDS_PER_PLAYER):
-        code = card % CARDS_PER_PACK
-        if code < 4 * SUIT_RUN and (code % SUIT_RUN < 10) == normal:
+        if is_kind(card % CARDS_PER_PACK):
             words[card >> WORD_SHIFT] |= np.uint64(1) << np.uint64(card & BIT_MASK)
     return words.view(np.int64)
 
 
-NORMAL_WORDS = _kind_words(True)
-FACE_WORDS = _kind_words(False)
+NORMAL_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN < 10)
+FACE_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN >= 10)
+BIG_JOKER_WORDS = _kind_words(lambda code: code == BIG_JOKER)
+
+
+@nb.njit(cache=True, inline="always")
+def has_kind(state, slot, kind_words):
+    """True when the mask at `slot` holds a card of `kind_words`."""
+    for word in range(MASK_WORDS):
+        if state[slot + word] & kind_words[word]:
+            return True
+    return False
 
 
 @nb.njit(cache=True, inline="always")
