@@ -265,6 +265,12 @@ def _summarize_row(view, ctrl, row, seat):
                 view[G_OPP_HIST + number] += 1
 
 
+@nb.njit(cache=True, inline="always")
+def _row_normals_word(view, r, word):
+    """Word `word` of the normal cards in row index r, both sides."""
+    return (view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]) & NORMAL_WORDS[word]
+
+
 @nb.njit(cache=True)
 def _polymorph_row(view, rules, opponent, r):
     """Row index r is polymorphed: find the spared largest card, then redo both
@@ -273,35 +279,33 @@ def _polymorph_row(view, rules, opponent, r):
     best_number = 0
     best_order = 0
     for word in range(MASK_WORDS):
-        bits = view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]
+        bits = _row_normals_word(view, r, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if is_normal(card):
-                number = rank_of(card)
-                order = view[C_ORDER + card]
-                if number > best_number or (number == best_number and order < best_order):
-                    best, best_number, best_order = card, number, order
+            number = rank_of(card)
+            order = view[C_ORDER + card]
+            if number > best_number or (number == best_number and order < best_order):
+                best, best_number, best_order = card, number, order
     view[G_POLY_LARGEST + r] = best
     for p in range(2):
         at = SCRATCH + (p * N_ROWS + r) * RW
         view[at + F_SUM] = 0
         view[at + F_MINEFF] = NO_NUMBER
     for word in range(MASK_WORDS):
-        bits = view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]
+        bits = _row_normals_word(view, r, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if is_normal(card):
-                ctrl = view[C_CTRL + card]
-                at = SCRATCH + (ctrl * N_ROWS + r) * RW
-                number = 1 if card != best else best_number
-                view[at + F_SUM] += number
-                if number < view[at + F_MINEFF]:
-                    view[at + F_MINEFF] = number
-                if ctrl == opponent and number != rank_of(card):
-                    view[G_OPP_HIST + rank_of(card)] -= 1
-                    view[G_OPP_HIST + number] += 1
+            ctrl = view[C_CTRL + card]
+            at = SCRATCH + (ctrl * N_ROWS + r) * RW
+            number = 1 if card != best else best_number
+            view[at + F_SUM] += number
+            if number < view[at + F_MINEFF]:
+                view[at + F_MINEFF] = number
+            if ctrl == opponent and number != rank_of(card):
+                view[G_OPP_HIST + rank_of(card)] -= 1
+                view[G_OPP_HIST + number] += 1
 
 
 @nb.njit(cache=True)

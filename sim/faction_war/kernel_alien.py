@@ -132,21 +132,20 @@ def _field_numbers_count(state, rules, player):
     numbers = 0
     n = 0
     for word in range(MASK_WORDS):
-        bits = _field_word(state, player, word)
+        bits = _field_normals_word(state, player, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if is_normal_card(card):
-                numbers |= 1 << effective_on_field(state, rules, card, poly)
-                n += 1
+            numbers |= 1 << effective_on_field(state, rules, card, poly)
+            n += 1
     return numbers, n
 
 
 @nb.njit(cache=True, inline="always")
-def _field_word(state, player, word):
-    """Word `word` of the cards `player` controls on the three rows."""
+def _field_normals_word(state, player, word):
+    """Word `word` of the normal cards `player` controls on the three rows."""
     return (state[mask_slot(Z_ROW0, player) + word] | state[mask_slot(Z_ROW0 + 1, player) + word]
-            | state[mask_slot(Z_ROW0 + 2, player) + word])
+            | state[mask_slot(Z_ROW0 + 2, player) + word]) & NORMAL_WORDS[word]
 
 
 @nb.njit(cache=True)
@@ -175,12 +174,13 @@ def _is_source(state, rules, card, player, excluded):
 
 @nb.njit(cache=True, inline="always")
 def _source_word(state, rules, player, word):
-    """Word `word` of the cards in every zone `_is_source` accepts (before its checks)."""
+    """Word `word` of the normal cards in every zone `_is_source` accepts (before its
+    other checks)."""
     bits = (state[mask_slot(Z_HAND, player) + word] | state[mask_slot(Z_DECK, player) + word]
             | state[mask_slot(Z_GRAVE, player) + word] | state[mask_slot(Z_EXTRA, player) + word])
     if rules[R_FA33] == FA33_WITH_EXILE:
         bits |= state[mask_slot(Z_EXILE, player) + word]
-    return bits
+    return bits & NORMAL_WORDS[word]
 
 
 @nb.njit(cache=True)
@@ -287,12 +287,10 @@ def alien_actions(state, rules, out, n):
             if holder < 0 or state[C_CTRL + holder] == player:
                 holders_ok |= 1 << suit
         for word in range(MASK_WORDS):
-            bits = state[mask_slot(Z_HAND, player) + word]
+            bits = state[mask_slot(Z_HAND, player) + word] & NORMAL_WORDS[word]
             while bits != 0:
                 card = (word << WORD_SHIFT) + lowest_bit(bits)
                 bits &= bits - 1
-                if not is_normal_card(card):
-                    continue
                 suit = suit_of_card(card)
                 if suit != HEART and original_number(card) >= 3 and (holders_ok >> suit) & 1:
                     out[n] = _encode(A.EXTRA_PLACE, card, 0, 0)
@@ -350,12 +348,10 @@ def alien_actions(state, rules, out, n):
         j_order, spared = row_poly(state, rules, row)
         mine = 0
         for word in range(MASK_WORDS):
-            bits = state[mask_slot(Z_ROW0 + row, player) + word]
+            bits = state[mask_slot(Z_ROW0 + row, player) + word] & NORMAL_WORDS[word]
             while bits != 0:
                 card = (word << WORD_SHIFT) + lowest_bit(bits)
                 bits &= bits - 1
-                if not is_normal_card(card):
-                    continue
                 mine += 1
                 number = effective_in_row(state, rules, card, j_order, spared)
                 if rules[R_FA16] == FA16_OWN_ONLY or (opp_numbers >> number) & 1:
@@ -542,15 +538,14 @@ def answer_actions(state, rules, out):
     n = 0
     poly = field_poly(state, rules)
     for word in range(MASK_WORDS):
-        bits = _field_word(state, who, word)
+        bits = _field_normals_word(state, who, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if is_normal_card(card):
-                if k1 and effective_on_field(state, rules, card, poly) != target:
-                    continue
-                out[n] = _encode(A.K_ANSWER, card, 0, 0)
-                n += 1
+            if k1 and effective_on_field(state, rules, card, poly) != target:
+                continue
+            out[n] = _encode(A.K_ANSWER, card, 0, 0)
+            n += 1
     return n
 
 

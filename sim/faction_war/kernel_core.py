@@ -336,12 +336,10 @@ def polymorph_largest(state, rules, row, j_order):
     best_number = -1
     best_order = 1 << 62
     for word in range(MASK_WORDS):
-        bits = _row_word(state, row, 3, word)
+        bits = _row_normals_word(state, row, 3, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if not is_normal_card(card):
-                continue
             order = state[C_ORDER + card]
             if on_arrival and order >= j_order:
                 continue
@@ -429,7 +427,7 @@ def pick_normal(state, rules, row, players, exclude, largest):
     best_order = 1 << 62
     j_order, spared = row_poly(state, rules, row)
     for word in range(MASK_WORDS):
-        bits = _row_word(state, row, players, word)
+        bits = _row_normals_word(state, row, players, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
@@ -451,7 +449,7 @@ def pick_normal(state, rules, row, players, exclude, largest):
     if tied > 1 and rules[R_FA6] == FA6_RANDOM:
         pick = nb_below(state, S_RNG, tied)
         for word in range(MASK_WORDS):
-            bits = _row_word(state, row, players, word)
+            bits = _row_normals_word(state, row, players, word)
             while bits != 0:
                 card = (word << WORD_SHIFT) + lowest_bit(bits)
                 bits &= bits - 1
@@ -464,20 +462,21 @@ def pick_normal(state, rules, row, players, exclude, largest):
 
 
 @nb.njit(cache=True, inline="always")
-def _row_word(state, row, players, word):
-    """Word `word` of the cards in row index `row` controlled by the players in bit set `players`."""
+def _row_normals_word(state, row, players, word):
+    """Word `word` of the normal cards in row index `row` controlled by the players in bit
+    set `players`."""
     bits = 0
     if players & 1:
         bits |= state[mask_slot(Z_ROW0 + row, 0) + word]
     if players & 2:
         bits |= state[mask_slot(Z_ROW0 + row, 1) + word]
-    return bits
+    return bits & NORMAL_WORDS[word]
 
 
 @nb.njit(cache=True, inline="always")
 def _pick_key(state, rules, card, exclude, largest, j_order, spared):
-    """(is a candidate of `pick_normal`, key part 1, key part 2) for a card of the row."""
-    if card == exclude or not is_normal_card(card):
+    """(is a candidate of `pick_normal`, key part 1, key part 2) for a normal card of the row."""
+    if card == exclude:
         return False, 0, 0
     a = effective_in_row(state, rules, card, j_order, spared)
     b = original_number(card)
@@ -497,14 +496,12 @@ def nth_normal(state, rules, player, row, index):
     """The index-th (ascending card id) normal card `player` controls in row `row`."""
     slot = mask_slot(Z_ROW0 + row, player)
     for word in range(MASK_WORDS):
-        bits = state[slot + word]
+        bits = state[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            if index == 0:
+                return (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if is_normal_card(card):
-                if index == 0:
-                    return card
-                index -= 1
+            index -= 1
     return -1
 
 
@@ -654,12 +651,10 @@ def row_sum(state, rules, player, row):
     total = 0
     j_order, spared = row_poly(state, rules, row)
     for word in range(MASK_WORDS):
-        bits = state[slot + word]
+        bits = state[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            total += effective_in_row(state, rules, (word << WORD_SHIFT) + lowest_bit(bits), j_order, spared)
             bits &= bits - 1
-            if is_normal_card(card):
-                total += effective_in_row(state, rules, card, j_order, spared)
     return total
 
 

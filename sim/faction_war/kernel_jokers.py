@@ -19,7 +19,7 @@ from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
                                          original_number, owner_of, packs_in_play, pick_normal,
                                          row_sum, special_placement_cost, suit_of_card)
 from sim.faction_war.kernel_alien import clear_pending
-from sim.faction_war.kernel_masks import WORD_SHIFT, lowest_bit, mask_slot
+from sim.faction_war.kernel_masks import NORMAL_WORDS, WORD_SHIFT, lowest_bit, mask_slot
 from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_ABYSS_EXILES, CT_ATTACKS, MASK_WORDS,
                                     CT_BIG_JOKER_PLACED, CT_DIRECT_ATTACKS, CT_DOUBLED_ATTACKS,
                                     CT_EMPTY_ROW_HITS, CT_JOKER_DUELS, CT_SMALL_JOKER_RESPONSES,
@@ -191,12 +191,10 @@ def exile_points(state, rules, player):
     total = 0
     slot = mask_slot(Z_EXILE, player)
     for word in range(MASK_WORDS):
-        bits = state[slot + word]
+        bits = state[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            total += original_number((word << WORD_SHIFT) + lowest_bit(bits))
             bits &= bits - 1
-            if is_normal_card(card):
-                total += original_number(card)
     return total
 
 
