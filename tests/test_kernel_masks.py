@@ -72,9 +72,12 @@ def test_kind_counts_and_rank_test():
     assert not M.has_rank(state, L.Z_ROW0 + 1, 1, 11)
 
 
-def test_lowest_bit_handles_the_sign_bit():
+def test_lowest_bit_and_popcount_handle_the_sign_bit():
     assert M.lowest_bit(np.int64(-(2**63))) == 63
     assert M.lowest_bit(np.int64(8)) == 3
+    assert M.popcount(np.int64(-1)) == 64
+    assert M.popcount(np.int64(-(2**63))) == 1
+    assert M.popcount(np.int64(0b1011)) == 3
 
 
 def test_a_two_pack_match_keeps_its_masks_in_step():

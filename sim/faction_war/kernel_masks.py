@@ -46,13 +46,34 @@ if config.DISABLE_JIT:  # plain Python (the no-JIT test run): no LLVM intrinsic 
     def lowest_bit(bits):
         """Index of the lowest set bit of a non-zero int64 word."""
         return (int(bits) & -int(bits)).bit_length() - 1
+
+    def popcount(bits):
+        """Set bits of an int64 word."""
+        return bin(int(bits) & 0xFFFFFFFFFFFFFFFF).count("1")
 else:
+    from numba.core import types
     from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _ctpop(typingctx, bits):
+        """LLVM's population count (one `popcnt` instruction on x86-64)."""
+        if not isinstance(bits, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return bits(bits), codegen
 
     @nb.njit(cache=True, inline="always")
     def lowest_bit(bits):
         """Index of the lowest set bit of a non-zero int64 word (one instruction)."""
         return _trailing_zeros(bits)
+
+    @nb.njit(cache=True, inline="always")
+    def popcount(bits):
+        """Set bits of an int64 word (one instruction)."""
+        return _ctpop(bits)
 
 
 @nb.njit(cache=True, inline="always")
@@ -91,10 +112,7 @@ def count_cards(state, zone, ctrl):
     slot = mask_slot(zone, ctrl)
     count = 0
     for word in range(MASK_WORDS):
-        bits = state[slot + word]
-        while bits != 0:
-            bits &= bits - 1
-            count += 1
+        count += popcount(state[slot + word])
     return count
 
 
@@ -194,8 +212,5 @@ def count_kind(state, slot, kind_words):
     """How many cards of the mask at `slot` are also in `kind_words` (NORMAL_WORDS, FACE_WORDS)."""
     count = 0
     for word in range(MASK_WORDS):
-        bits = state[slot + word] & kind_words[word]
-        while bits != 0:
-            bits &= bits - 1
-            count += 1
+        count += popcount(state[slot + word] & kind_words[word])
     return count
