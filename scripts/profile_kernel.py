@@ -64,10 +64,7 @@ def record(rules, cell, chunk_seed, n_matches, capacity):
     m = 0
     played = 0
     for i in range(n_matches):
-        seed = nb_match_seed(chunk_seed, i)
-        K.new_match(state, rules, cell[0], cell[1], cell[2], cell[3], cell[4], seed)
-        for seat in range(2):
-            policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+        batch.start_match(rules, cell, nb_match_seed(chunk_seed, i), state, policy_rng)
         while not K.is_over(state):
             n_legal = K.legal_actions(state, rules, legal)
             index = 0
@@ -199,10 +196,7 @@ def marginal_loop(rules, cell, chunk_seed, n_matches, piece):
     policy_rng = np.zeros(2, dtype=np.int64)
     total = 0
     for i in range(n_matches):
-        seed = nb_match_seed(chunk_seed, i)
-        K.new_match(state, rules, cell[0], cell[1], cell[2], cell[3], cell[4], seed)
-        for seat in range(2):
-            policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+        batch.start_match(rules, cell, nb_match_seed(chunk_seed, i), state, policy_rng)
         while not K.is_over(state):
             n_legal = K.legal_actions(state, rules, legal)
             if piece == 1:

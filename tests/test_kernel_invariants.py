@@ -265,14 +265,19 @@ def test_invariants_hold_under_rule_variants(variant):
         _assert_clean(run_checked(rules, faction0, faction1, np.uint64(77), 1_000, 10))
 
 
-def test_checker_catches_a_broken_state():
-    """The checker is not vacuous: a card moved without its deck slot is caught."""
+def _opening_state():
+    """(rules, state, legal, n_legal, seen) of a fresh match, for the checker's own tests."""
     rules = Rules().to_array()
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     seen = np.zeros(2 * CARDS_PER_PLAYER + 3, dtype=np.int64)
     K.new_match(state, rules, 0, 0, 50, 50, 0, np.uint64(5))
-    n_legal = K.legal_actions(state, rules, legal)
+    return rules, state, legal, K.legal_actions(state, rules, legal), seen
+
+
+def test_checker_catches_a_broken_state():
+    """The checker is not vacuous: a card moved without its deck slot is caught."""
+    rules, state, legal, n_legal, seen = _opening_state()
     assert check_state(state, rules, legal, n_legal, seen) == OK
     top = state[S_DECK + state[S_DECK_COUNT] - 1]
     state[C_ZONE + top] = Z_HAND
@@ -281,12 +286,7 @@ def test_checker_catches_a_broken_state():
 
 def test_checker_catches_a_stale_zone_mask():
     """A zone written without its mask bit (kernel_masks) is caught."""
-    rules = Rules().to_array()
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    seen = np.zeros(2 * CARDS_PER_PLAYER + 3, dtype=np.int64)
-    K.new_match(state, rules, 0, 0, 50, 50, 0, np.uint64(5))
-    n_legal = K.legal_actions(state, rules, legal)
+    rules, state, legal, n_legal, seen = _opening_state()
     hand_card = next(c for c in range(CARDS_PER_PLAYER) if state[C_ZONE + c] == Z_HAND)
     state[C_ZONE + hand_card] = Z_GRAVE
     assert check_state(state, rules, legal, n_legal, seen) == ERR_MASK

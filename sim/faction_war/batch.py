@@ -31,7 +31,7 @@ from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_CO
                                     S_DECIDER, S_END_TYPE, S_FIRST, S_LIFE, S_TURN, S_WINNER,
                                     STATE_SIZE)
 from sim.faction_war.rules import RULES_ARRAY_SIZE
-from sim.rng import MASK64, nb_match_seed, to_signed
+from sim.rng import MASK64, nb_match_seed
 from strategies import STRATEGY_IDS
 from strategies.dispatch import choose, reads_view
 from strategies.view import build_view
@@ -62,12 +62,19 @@ LIFE_MAX = 1_000_000
 # ---- numba ---------------------------------------------------------------------------
 
 @nb.njit(cache=True)
-def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
-    """Play one match with `seed` (uint64) and fill `record`; buffers are reused."""
+def start_match(rules, cell, seed, state, policy_rng):
+    """New match of `cell` with `seed` (uint64) in `state`; each seat's policy generator
+    seeded from the match seed (so a match replays alone, whatever its batch)."""
     K.new_match(state, rules, cell[CELL_FACTION0], cell[CELL_FACTION1], cell[CELL_LIFE0],
                 cell[CELL_LIFE1], cell[CELL_FIRST], seed)
     for seat in range(SEATS):
         policy_rng[seat] = np.int64(nb_match_seed(seed, seat + 1))
+
+
+@nb.njit(cache=True)
+def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
+    """Play one match with `seed` (uint64) and fill `record`; buffers are reused."""
+    start_match(rules, cell, seed, state, policy_rng)
     while not K.is_over(state):
         n_legal = K.legal_actions(state, rules, legal)
         if n_legal == 0:  # cannot happen for a consistent state (invariant test)
@@ -199,10 +206,7 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     view = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
-    K.new_match(state, rules_array, cell[CELL_FACTION0], cell[CELL_FACTION1], cell[CELL_LIFE0],
-                cell[CELL_LIFE1], cell[CELL_FIRST], seed)
-    for seat in range(SEATS):  # from Python the dispatcher returns an unsigned int
-        policy_rng[seat] = to_signed(int(nb_match_seed(seed, seat + 1)))
+    start_match(rules_array, cell, seed, state, policy_rng)
     steps = []
     while not K.is_over(state):
         n_legal = K.legal_actions(state, rules_array, legal)
