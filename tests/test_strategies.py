@@ -38,6 +38,8 @@ from strategies import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRAT
 from strategies.dispatch import choose
 from strategies.view import build_view
 
+from hidden_info import hide_differently
+
 REPO = Path(__file__).resolve().parents[1]
 N_END = L.N_END_TYPES
 COUNTERS_AT = agg.counters_slot(N_END)
@@ -82,36 +84,6 @@ def test_greedy_beats_random_in_mirror_matches(faction):
         assert wins0 > GREEDY_MIN_WIN_RATE and wins1 > GREEDY_MIN_WIN_RATE, (first, wins0, wins1)
 
 
-def _hide_differently(state, player, rng):
-    """A copy of `state` that only differs in what `player` cannot see."""
-    other = state.copy()
-    opponent = 1 - player
-    other[L.S_RNG] = 1234567
-    for seat in (0, 1):  # both deck orders
-        count = other[L.S_DECK_COUNT + seat]
-        deck = L.S_DECK + seat * L.CARDS_PER_PLAYER
-        order = [other[deck + i] for i in range(count)]
-        for i in range(count - 1, 0, -1):
-            j = rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
-        other[deck:deck + count] = order
-    # swap opponent hand cards with opponent deck cards (different contents)
-    hand = [c for c in range(opponent * L.CARDS_PER_PLAYER, (opponent + 1) * L.CARDS_PER_PLAYER)
-            if other[L.C_ZONE + c] == L.Z_HAND]
-    count = other[L.S_DECK_COUNT + opponent]
-    deck = L.S_DECK + opponent * L.CARDS_PER_PLAYER
-    for k in range(min(len(hand), count)):
-        slot = deck + rng.below(count)
-        in_deck, in_hand = other[slot], hand[k]
-        if other[L.C_ZONE + in_deck] != L.Z_DECK:
-            continue
-        other[slot] = in_hand
-        other[L.C_ZONE + in_hand] = L.Z_DECK
-        other[L.C_ZONE + in_deck] = L.Z_HAND
-        hand[k] = in_deck
-    return L.fill_masks(other)
-
-
 @pytest.mark.parametrize("strategy", [STRATEGY_RANDOM, STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE])
 def test_hidden_cards_never_change_a_decision(strategy):
     rules = Rules().to_array()
@@ -128,7 +100,7 @@ def test_hidden_cards_never_change_a_decision(strategy):
         while not K.is_over(state):
             n_legal = K.legal_actions(state, rules, legal)
             player = int(state[L.S_DECIDER])
-            other = _hide_differently(state, player, rng)
+            other = hide_differently(state, player, rng)
             assert K.legal_actions(other, rules, other_legal) == n_legal
             assert np.array_equal(legal[:n_legal], other_legal[:n_legal])
             build_view(state, rules, player, view)

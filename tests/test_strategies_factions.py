@@ -52,6 +52,8 @@ from strategies import features as F
 from strategies.dispatch import choose
 from strategies.view import build_view
 
+from hidden_info import hide_differently
+
 HUMAN, ALIEN = L.HUMAN, L.ALIEN
 ALL_KINDS = {A.END, A.DISCARD, A.PLACE_NORMAL, A.PLACE_FACE, A.DISPEL, A.PLACE_BIG_JOKER,
              A.SMALL_JOKER, A.EXTRA_PLACE, A.EXTRA_PAIR, A.ALIEN_J_MOVE, A.SPECIAL_PICK,
@@ -80,8 +82,9 @@ def play(rules, factions, strategies, seed, life=50, on_decision=None):
     return match
 
 
-def test_random_reaches_every_action_kind_of_the_full_rules():
-    rules = Rules()
+def _kinds_taken(strategy, seeds, wanted):
+    """(action kinds chosen, (DUEL/RESPOND kind, answer) pairs) over mirror matches of
+    `strategy` in all four pairings, stopping once `wanted` and all four answers appeared."""
     chosen = set()
     answers = set()
 
@@ -92,32 +95,26 @@ def test_random_reaches_every_action_kind_of_the_full_rules():
             answers.add((kind, a))
 
     pairings = [(HUMAN, ALIEN), (ALIEN, HUMAN), (ALIEN, ALIEN), (HUMAN, HUMAN)]
-    for seed in range(120):
-        play(rules, pairings[seed % 4], (STRATEGY_RANDOM, STRATEGY_RANDOM), seed, on_decision=record)
-        if chosen >= ALL_KINDS and len(answers) == 4:
+    for k, seed in enumerate(seeds):
+        play(Rules(), pairings[k % 4], (strategy, strategy), seed, on_decision=record)
+        if chosen >= wanted and len(answers) == 4:
             break
+    return chosen, answers
+
+
+ALL_ANSWERS = {(A.DUEL, 0), (A.DUEL, 1), (A.RESPOND_SMALL_JOKER, 0), (A.RESPOND_SMALL_JOKER, 1)}
+
+
+def test_random_reaches_every_action_kind_of_the_full_rules():
+    chosen, answers = _kinds_taken(STRATEGY_RANDOM, range(120), ALL_KINDS)
     assert ALL_KINDS - chosen == set(), sorted(ALL_KINDS - chosen)
-    assert answers == {(A.DUEL, 0), (A.DUEL, 1), (A.RESPOND_SMALL_JOKER, 0), (A.RESPOND_SMALL_JOKER, 1)}
+    assert answers == ALL_ANSWERS
 
 
 def test_greedy_takes_every_decision_kind():
-    rules = Rules()
-    chosen = set()
-    answers = set()
-
-    def record(match, state, decider, actions, index):
-        kind, a, _, _ = A.decode(actions[index])
-        chosen.add(kind)
-        if kind in (A.DUEL, A.RESPOND_SMALL_JOKER):
-            answers.add((kind, a))
-
-    pairings = [(HUMAN, ALIEN), (ALIEN, HUMAN), (ALIEN, ALIEN), (HUMAN, HUMAN)]
-    for seed in range(200):
-        play(rules, pairings[seed % 4], (STRATEGY_GREEDY, STRATEGY_GREEDY), 9000 + seed, on_decision=record)
-        if chosen >= ALL_KINDS - {A.DISCARD} and len(answers) == 4:
-            break
+    chosen, answers = _kinds_taken(STRATEGY_GREEDY, range(9000, 9200), ALL_KINDS - {A.DISCARD})
     assert ALL_KINDS - {A.DISCARD} - chosen == set(), sorted(ALL_KINDS - chosen)
-    assert answers == {(A.DUEL, 0), (A.DUEL, 1), (A.RESPOND_SMALL_JOKER, 0), (A.RESPOND_SMALL_JOKER, 1)}
+    assert answers == ALL_ANSWERS
 
 
 # Greedy won 92-98 % against random in 400 reference matches per pairing and seat
@@ -175,36 +172,6 @@ def test_exile_raises_deep_sea_frequency_over_greedy():
     assert exile >= EXILE_MIN and exile > greedy + 8, (exile, greedy)
 
 
-def _hide_differently(state, player, rng):
-    """A copy of `state` differing only in what `player` cannot see: the rule
-    generator word, both deck orders, the opponent's hand/deck contents."""
-    other = state.copy()
-    opponent = 1 - player
-    other[L.S_RNG] = 1234567
-    for seat in (0, 1):
-        count = other[L.S_DECK_COUNT + seat]
-        deck = L.S_DECK + seat * L.CARDS_PER_PLAYER
-        order = [int(other[deck + i]) for i in range(count)]
-        for i in range(count - 1, 0, -1):
-            j = rng.below(i + 1)
-            order[i], order[j] = order[j], order[i]
-        other[deck:deck + count] = order
-    hand = [c for c in range(opponent * L.CARDS_PER_PLAYER, (opponent + 1) * L.CARDS_PER_PLAYER)
-            if other[L.C_ZONE + c] == L.Z_HAND]
-    count = other[L.S_DECK_COUNT + opponent]
-    deck = L.S_DECK + opponent * L.CARDS_PER_PLAYER
-    for k in range(min(len(hand), count)):
-        slot = deck + rng.below(count)
-        in_deck, in_hand = int(other[slot]), hand[k]
-        if other[L.C_ZONE + in_deck] != L.Z_DECK:
-            continue
-        other[slot] = in_hand
-        other[L.C_ZONE + in_hand] = L.Z_DECK
-        other[L.C_ZONE + in_deck] = L.Z_HAND
-        hand[k] = in_deck
-    return L.fill_masks(other)
-
-
 def test_hidden_information_never_changes_a_decision_under_the_full_rules():
     rules = Rules()
     rules_array = rules.to_array()
@@ -216,7 +183,7 @@ def test_hidden_information_never_changes_a_decision_under_the_full_rules():
     strategy_ids = (STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_RANDOM)
 
     def check(match, state, decider, actions, index):
-        other = _hide_differently(state, decider, rng)
+        other = hide_differently(state, decider, rng)
         build_view(state, rules_array, decider, view)
         build_view(other, rules_array, decider, other_view)
         assert np.array_equal(view, other_view)
