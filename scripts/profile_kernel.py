@@ -38,7 +38,11 @@ import numpy as np  # noqa: E402
 
 from sim.faction_war import batch  # noqa: E402
 from sim.faction_war import kernel as K  # noqa: E402
-from sim.faction_war.layout import (PHASE_NAMES, S_DECIDER, S_PENDING, S_PHASE, STATE_SIZE)  # noqa: E402
+from sim.faction_war import kernel_alien as KA  # noqa: E402
+from sim.faction_war import kernel_human as KH  # noqa: E402
+from sim.faction_war import kernel_jokers as KJ  # noqa: E402
+from sim.faction_war.layout import (PH_ATTACK, PH_PLACEMENT, PHASE_NAMES, S_DECIDER, S_PENDING, S_PHASE,  # noqa: E402
+                                    STATE_SIZE)
 from sim.faction_war.rules import Rules  # noqa: E402
 from sim.rng import nb_match_seed  # noqa: E402
 from strategies import STRATEGY_IDS  # noqa: E402
@@ -180,7 +184,8 @@ def time_new_match(rules, cell, n):
 
 
 MARGINAL_PIECES = ("legal_actions", "build_view", "view + summary", "view + choose", "state copy",
-                   "state copy + apply_action")
+                   "state copy + apply_action", "  placement: base list", "  placement: dispel hook",
+                   "  placement: joker hook", "  placement: alien hook", "  attack list")
 
 
 @nb.njit
@@ -201,6 +206,19 @@ def marginal_loop(rules, cell, chunk_seed, n_matches, piece):
             n_legal = K.legal_actions(state, rules, legal)
             if piece == 1:
                 total += K.legal_actions(state, rules, legal2)
+            elif piece >= 7 and state[S_PENDING] == 0:  # one legal-action piece, outside pending decisions
+                phase = state[S_PHASE]
+                if phase == PH_PLACEMENT:
+                    if piece == 7:
+                        total += K._placement_actions(state, rules, legal2)
+                    elif piece == 8:
+                        total += KH.dispel_actions(state, rules, legal2, 1)
+                    elif piece == 9:
+                        total += KJ.joker_actions(state, rules, legal2, 1)
+                    elif piece == 10:
+                        total += KA.alien_actions(state, rules, legal2, 1)
+                elif phase == PH_ATTACK and piece == 11:
+                    total += K._attack_actions(state, rules, legal2)
             index = 0
             if n_legal > 1:
                 decider = state[S_DECIDER]
@@ -212,7 +230,7 @@ def marginal_loop(rules, cell, chunk_seed, n_matches, piece):
                         total += choose(cell[5 + decider], view2, rules, legal, n_legal, policy_rng, decider)
                 build_view(state, rules, decider, view)
                 index = choose(cell[5 + decider], view, rules, legal, n_legal, policy_rng, decider)
-            if piece >= 5:
+            if piece == 5 or piece == 6:
                 scratch[:] = state
                 if piece == 6:
                     K.apply_action(scratch, rules, legal[index])

@@ -249,20 +249,30 @@ def _summarize_row(view, ctrl, row, seat):
         view[(G_OWN_FACES_FIELD if ctrl == seat else G_OPP_FACES_FIELD)] += faces
     if has_kind(view, slot, BIG_JOKER_WORDS):
         view[at + F_JOKER] = 1
+    # Totals kept in locals and stored once: stores into `view` inside the walk
+    # (the histogram's index is not a constant) would force every running total
+    # through memory on each card.
+    normals = 0
+    total = 0
+    largest = 0
+    smallest = NO_NUMBER
+    opponent_row = ctrl != seat
     for word in range(MASK_WORDS):
         bits = view[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
             number = rank_of((word << WORD_SHIFT) + lowest_bit(bits))
             bits &= bits - 1
-            view[at + F_NORM] += 1
-            view[at + F_ORIGSUM] += number
-            view[at + F_SUM] += number  # effective = original unless polymorphed (summarize redoes it)
-            if number > view[at + F_MAXORIG]:
-                view[at + F_MAXORIG] = number
-            if number < view[at + F_MINEFF]:
-                view[at + F_MINEFF] = number
-            if ctrl != seat:
+            normals += 1
+            total += number
+            largest = max(largest, number)
+            smallest = min(smallest, number)
+            if opponent_row:
                 view[G_OPP_HIST + number] += 1
+    view[at + F_NORM] = normals
+    view[at + F_ORIGSUM] = total
+    view[at + F_SUM] = total  # effective = original unless polymorphed (summarize redoes it)
+    view[at + F_MAXORIG] = largest
+    view[at + F_MINEFF] = smallest
 
 
 @nb.njit(cache=True, inline="always")

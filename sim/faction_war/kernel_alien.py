@@ -22,7 +22,8 @@ from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUI
                                          heal, is_alien, is_normal_card, move_card,
                                          original_number, owner_of, shuffle_deck, sort_segment,
                                          special_placement_cost, suit_of_card)
-from sim.faction_war.kernel_masks import NORMAL_WORDS, WORD_SHIFT, count_kind, lowest_bit, mask_slot
+from sim.faction_war.kernel_masks import (NORMAL_RUN_MASK, NORMAL_WORDS, WORD_SHIFT, count_kind, lowest_bit,
+                                          mask_slot, suit_run)
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS,
                                     CT_EXTRA_PAIRS, CT_EXTRA_PLACED, CT_K_ACTIVATIONS,
                                     CT_SPLIT_REBIRTH, MAX_PACKS, N_ROWS, P_COUNT, P_EXCLUDED,
@@ -42,6 +43,7 @@ MIN_SPECIAL_CARDS = 3  # "any number greater than 2" (F-ALJ-4)
 MAX_SUM = 10  # a moved card's number is at most 10
 COUNT_BITS = 4  # per number 1..10: how many sources (capped at 15)
 BEST_BITS = 5  # per sum 0..10: best count + 1 (0 = impossible)
+J_MOVE_RUN_MASK = NORMAL_RUN_MASK & ~3  # suit-run bits of the numbers 3..10 (F-ALJ-1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -306,21 +308,27 @@ def alien_actions(state, rules, out, n):
         if (state[S_NORMAL_PLACED] >> suit) & 1 and rules[R_FA32] == FA32_REPLACES:
             continue
         target = original_number(holder)
-        # only the suit's normal cards (codes suit*13 + 0..9 of each pack), ascending id
+        # Own normal cards of the suit in a hand (either controller's hand mask, as
+        # a C_ZONE test would see them), ascending id; the first card fixes the
+        # second's rank, so each later pack holds at most one partner.
         packs = per_player // CARDS_PER_PACK
         for first_pack in range(packs):
-            for first_rank in range(NORMAL_RANKS):
-                first = base + first_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + first_rank
-                if state[C_ZONE + first] != Z_HAND:
+            ace = base + first_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT
+            firsts = (suit_run(state, mask_slot(Z_HAND, 0), ace)
+                      | suit_run(state, mask_slot(Z_HAND, 1), ace)) & NORMAL_RUN_MASK
+            while firsts != 0:
+                first_rank = lowest_bit(firsts)
+                firsts &= firsts - 1
+                second_rank = target - 2 - first_rank
+                if second_rank < 0 or second_rank >= NORMAL_RANKS:
                     continue
                 for second_pack in range(first_pack, packs):
-                    lowest = first_rank + 1 if second_pack == first_pack else 0
-                    for second_rank in range(lowest, NORMAL_RANKS):
-                        second = base + second_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + second_rank
-                        if (state[C_ZONE + second] == Z_HAND
-                                and first_rank + second_rank + 2 == target):
-                            out[n] = _encode(A.EXTRA_PAIR, first, second, 0)
-                            n += 1
+                    if second_pack == first_pack and second_rank <= first_rank:
+                        continue
+                    second = base + second_pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + second_rank
+                    if state[C_ZONE + second] == Z_HAND:
+                        out[n] = _encode(A.EXTRA_PAIR, ace + first_rank, second, 0)
+                        n += 1
     # F-ALJ-1: Split Rebirth moves
     extra_blocked = state[S_EXTRA_USED] != 0 and rules[R_FA35] == FA35_USES_IT
     for row in range(N_ROWS):
@@ -330,11 +338,12 @@ def alien_actions(state, rules, out, n):
         # only the row suit's cards numbered 3..10 (codes row*13 + 2..9 of each pack), ascending id
         for owner in range(2):
             for pack in range(per_player // CARDS_PER_PACK):
-                first_code = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + row * RANKS_PER_SUIT
-                for card in range(first_code + 2, first_code + NORMAL_RANKS):
-                    if state[C_ZONE + card] == Z_ROW0 + row and state[C_CTRL + card] == player:
-                        out[n] = _encode(A.ALIEN_J_MOVE, card, 0, 0)
-                        n += 1
+                ace = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + row * RANKS_PER_SUIT
+                movable = suit_run(state, mask_slot(Z_ROW0 + row, player), ace) & J_MOVE_RUN_MASK
+                while movable != 0:
+                    out[n] = _encode(A.ALIEN_J_MOVE, ace + lowest_bit(movable), 0, 0)
+                    movable &= movable - 1
+                    n += 1
     # F-ALK-2: Outer Charge activations
     opponent = 1 - player
     opp_numbers = -1  # `_field_numbers` and `_field_normals` of the opponent, once needed

@@ -19,7 +19,7 @@ from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
                                          original_number, owner_of, packs_in_play, pick_normal,
                                          row_sum, special_placement_cost, suit_of_card)
 from sim.faction_war.kernel_alien import clear_pending
-from sim.faction_war.kernel_masks import NORMAL_WORDS, WORD_SHIFT, lowest_bit, mask_slot
+from sim.faction_war.kernel_masks import JOKER_WORDS, NORMAL_WORDS, WORD_SHIFT, has_kind, lowest_bit, mask_slot
 from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_ABYSS_EXILES, CT_ATTACKS, MASK_WORDS,
                                     CT_BIG_JOKER_PLACED, CT_DIRECT_ATTACKS, CT_DOUBLED_ATTACKS,
                                     CT_EMPTY_ROW_HITS, CT_JOKER_DUELS, CT_SMALL_JOKER_RESPONSES,
@@ -82,6 +82,8 @@ def _rows_with_normals(state, rules, player):
 def joker_actions(state, rules, out, n):
     """F-JOK-1, F-JOK-H-1, F-JOK-A-1 placements; F-JOK-S-1 own-turn use (ascending)."""
     player = state[S_DECIDER]
+    if not has_kind(state, mask_slot(Z_HAND, player), JOKER_WORDS):
+        return n  # every action here plays a joker from the hand; most hands hold none
     alien = is_alien(state, player)
     if big_joker_on_field(state, rules, player)[0] < 0:
         rows_with_normals = -1  # bit r: the player controls a normal card in row r (Alien only)

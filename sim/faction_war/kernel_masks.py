@@ -196,6 +196,7 @@ def _kind_words(is_kind):
 NORMAL_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN < 10)
 FACE_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN >= 10)
 BIG_JOKER_WORDS = _kind_words(lambda code: code == BIG_JOKER)
+JOKER_WORDS = _kind_words(lambda code: code >= 4 * SUIT_RUN)
 
 
 @nb.njit(cache=True, inline="always")
