@@ -182,12 +182,18 @@ def summarize(view, rules, seat):
     deck = mask_slot(Z_DECK, seat)
     hand = mask_slot(Z_HAND, seat)
     hidden = mask_slot(Z_HIDDEN, opponent)
+    deck_points = 0  # running totals in locals, stored once (see _summarize_row)
+    hidden_total = 0
+    hidden_points = 0
+    exile_count = 0
+    exile_points0 = 0
+    exile_points1 = 0
     for pack in range(cards_in_play(rules) // CARDS_PER_PACK):
         own = seat * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
         theirs = opponent * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
         for suit in range(4):
             run = suit_run(view, deck, own + suit * 13)
-            view[G_OWN_DECK_POINTS] += NORMAL_SUM[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
+            deck_points += NORMAL_SUM[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
             run = suit_run(view, hand, own + suit * 13) & NORMAL_RUN_MASK
             view[G_HAND_COUNT + suit] += NORMAL_COUNT[run]
             view[G_HAND_SUM + suit] += NORMAL_SUM[run]
@@ -196,24 +202,34 @@ def summarize(view, rules, seat):
             faces = NORMAL_COUNT[run >> 10]
             view[G_HIDDEN_COUNT + suit] += NORMAL_COUNT[normals]
             view[G_HIDDEN_SUM + suit] += NORMAL_SUM[normals]
-            view[G_HIDDEN_TOTAL] += NORMAL_COUNT[normals] + faces
-            view[G_HIDDEN_POINTS] += NORMAL_SUM[normals] + faces  # a non-normal card is 1 point
-        jokers = NORMAL_COUNT[bit_run(view, deck, own + 52, 2)]
-        view[G_OWN_DECK_POINTS] += jokers
+            hidden_total += NORMAL_COUNT[normals] + faces
+            hidden_points += NORMAL_SUM[normals] + faces  # a non-normal card is 1 point
+        deck_points += NORMAL_COUNT[bit_run(view, deck, own + 52, 2)]
         jokers = NORMAL_COUNT[bit_run(view, hidden, theirs + 52, 2)]
-        view[G_HIDDEN_TOTAL] += jokers
-        view[G_HIDDEN_POINTS] += jokers
+        hidden_total += jokers
+        hidden_points += jokers
         for ctrl in range(2):  # either owner's cards may lie in either exile zone (FA-14)
             exile = mask_slot(Z_EXILE, ctrl)
             if _empty(view, exile):
                 continue
+            points = 0
             for owner in range(2):
                 first = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK
                 for suit in range(4):
                     run = suit_run(view, exile, first + suit * 13)
-                    view[G_EXILE_COUNT] += NORMAL_COUNT[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
-                    view[G_EXILE_POINTS + ctrl] += NORMAL_SUM[run & NORMAL_RUN_MASK]
-                view[G_EXILE_COUNT] += NORMAL_COUNT[bit_run(view, exile, first + 52, 2)]
+                    exile_count += NORMAL_COUNT[run & NORMAL_RUN_MASK] + NORMAL_COUNT[run >> 10]
+                    points += NORMAL_SUM[run & NORMAL_RUN_MASK]
+                exile_count += NORMAL_COUNT[bit_run(view, exile, first + 52, 2)]
+            if ctrl == 0:
+                exile_points0 += points
+            else:
+                exile_points1 += points
+    view[G_OWN_DECK_POINTS] = deck_points
+    view[G_HIDDEN_TOTAL] = hidden_total
+    view[G_HIDDEN_POINTS] = hidden_points
+    view[G_EXILE_COUNT] = exile_count
+    view[G_EXILE_POINTS] = exile_points0
+    view[G_EXILE_POINTS + 1] = exile_points1
     # Polymorph (F-HUJ-1): a Human's row whose face cards are all J. Only such rows
     # (rare) are walked again, to redo their sums with effective numbers.
     for r in range(N_ROWS):

@@ -154,7 +154,7 @@ def hand_size(state, rules, player):
     return count_cards(state, Z_HAND, player)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def row_stats(state, rules, player, row, poly):
     """(cards, normal cards, sum of their effective numbers (F-ATK-3), 1 with a big
     joker) of the row `player` controls; `poly` is `field_poly` of the field."""

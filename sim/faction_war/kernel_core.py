@@ -29,8 +29,8 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
-from sim.faction_war.kernel_masks import (FACE_WORDS, NORMAL_WORDS, WORD_SHIFT, count_cards, count_kind, has_rank,
-                                          lowest_bit, mask_slot, place_card)
+from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WORDS, WORD_SHIFT, count_cards,
+                                          count_kind, has_rank, lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
 
 jit_cache.install()
@@ -245,7 +245,7 @@ def heal(state, rules, player, amount):
 
 # ---- face cards of a row -----------------------------------------------------------
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def earliest_face(state, rules, player, row, rank):
     """The earliest-placed face card of `rank` (JACK..KING) that `player` controls in the row,
     or -1. Face cards never change sides, so only the player's own ids are scanned."""
@@ -266,7 +266,7 @@ def earliest_face(state, rules, player, row, rank):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def alien_face(state, rules, player, row, rank):
     """reference_alien.alien_face: the earliest Alien face card of `rank` in the row, or -1."""
     if not is_alien(state, player):
@@ -485,7 +485,7 @@ def _pick_key(state, rules, card, exclude, largest, j_order, spared):
     return True, a, b
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def count_normals(state, rules, player, row):
     """Normal cards `player` controls in row `row`."""
     return count_kind(state, mask_slot(Z_ROW0 + row, player), NORMAL_WORDS)
@@ -658,13 +658,12 @@ def row_sum(state, rules, player, row):
     return total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def big_joker_in(state, rules, player, row):
     """The big joker `player` controls in the row (lowest id), or -1."""
-    zone = Z_ROW0 + row
-    for owner in range(2):
-        for pack in range(packs_in_play(rules)):
-            card = owner * CARDS_PER_PLAYER + pack * CARDS_PER_PACK + BIG_JOKER
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player:
-                return card
+    slot = mask_slot(Z_ROW0 + row, player)
+    for word in range(MASK_WORDS):
+        bits = state[slot + word] & BIG_JOKER_WORDS[word]
+        if bits != 0:
+            return (word << WORD_SHIFT) + lowest_bit(bits)
     return -1
