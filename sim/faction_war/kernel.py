@@ -67,7 +67,7 @@ from sim.faction_war import kernel_alien as KA
 from sim.faction_war import kernel_human as KH
 from sim.faction_war import kernel_jokers as KJ
 from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, deal_damage,  # noqa: F401
-                                         effective_number, effective_on_field, end_match,
+                                         effective_in_row, effective_number, end_match,
                                          enter_row, field_poly, is_big_joker,
                                          is_face_card, is_normal_card, leave_field, move_card,
                                          original_number, owner_of, pick_normal, row_sum,
@@ -159,12 +159,14 @@ def row_stats(state, rules, player, row, poly):
     """(cards, normal cards, sum of their effective numbers (F-ATK-3), 1 with a big
     joker) of the row `player` controls; `poly` is `field_poly` of the field."""
     slot = mask_slot(Z_ROW0 + row, player)
+    j_order = poly[2 * row]
+    spared = poly[2 * row + 1]
     normals = 0
     total = 0
     for word in range(MASK_WORDS):  # the normal cards only: no per-card kind test
         bits = state[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
-            total += effective_on_field(state, rules, (word << WORD_SHIFT) + lowest_bit(bits), poly)
+            total += effective_in_row(state, rules, (word << WORD_SHIFT) + lowest_bit(bits), j_order, spared)
             bits &= bits - 1
             normals += 1
     joker = 1 if has_kind(state, slot, BIG_JOKER_WORDS) else 0
@@ -440,12 +442,10 @@ def _row_face_bits(state, player, row):
     slot = mask_slot(Z_ROW0 + row, player)
     faces = 0
     for word in range(MASK_WORDS):
-        bits = state[slot + word]
+        bits = state[slot + word] & FACE_WORDS[word]
         while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            faces |= 1 << face_bit((word << WORD_SHIFT) + lowest_bit(bits))
             bits &= bits - 1
-            if is_face_card(card):
-                faces |= 1 << face_bit(card)
     return faces
 
 
