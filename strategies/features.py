@@ -4,11 +4,14 @@
 card in play at most once, `sim/faction_war/kernel_masks.py`) and writes everything the scores need into
 the view's *scratch* region (`view.SCRATCH`, the deck-order slots that
 `build_view` zeroes): per (player, row) counts and sums, face-card ranks,
-big jokers, the Polymorph state, exile counts and points, the own hand per
-suit, the opponent's unseen cards per suit, the extra-zone holders. Every
-score is then O(1) per legal action, and nothing is allocated: the
-strategies run inside the batch kernel's loop (tens of thousands of matches
-per second per core).
+big jokers, the Polymorph state, the extra-zone holders. The pool
+statistics (exile counts and points, the own hand and deck per suit, the
+opponent's unseen cards per suit) are read by few scores (jokers, duels,
+Abyss caution), so `pool_stats(view, rules)` computes them on first use in
+a decision: every reader of those slots calls it first. Every score is
+then O(1) per legal action, and nothing is allocated: the strategies run
+inside the batch kernel's loop (tens of thousands of matches per second per
+core).
 
 Only `sim.cards` numbers, `layout`, `actions` and `rules` constants and the
 layout's mask accessors (`kernel_masks`) are imported — never the kernel — so the strategies do not move when the
@@ -61,7 +64,9 @@ G_OPP_HIST = G + 27  # + number 1..10: the opponent's field normal cards by effe
 G_OWN_FACES_FIELD = G + 38  # own face cards on the field
 G_OPP_FACES_FIELD = G + 39
 G_OWN_DECK_POINTS = G + 40  # F-JOK-A-3 points of the own deck (normal: number, others 1)
-G_END = G + 41
+G_SEAT = G + 41  # the seat the summary is for
+G_POOL_READY = G + 42  # 1 once pool_stats filled the pool slots (exile, hand, hidden, own deck)
+G_END = G + 43
 # free scratch for callers (subset search, plans): from G_END to SCRATCH + SCRATCH_SIZE
 WORK = G_END
 NO_NUMBER = 99
@@ -163,6 +168,7 @@ def summarize(view, rules, seat):
         view[G_ZONE_HOLDER + s] = -1
     for r in range(N_ROWS):
         view[G_POLY_LARGEST + r] = -1
+    view[G_SEAT] = seat  # G_POOL_READY stays 0: pool_stats runs when a score first needs it
     opponent = 1 - seat
     # the field, row by row: face cards and jokers from the masks alone, a walk
     # over the normal cards only (no per-card test of the card's kind)
@@ -177,6 +183,27 @@ def summarize(view, rules, seat):
             suit = suit_of(card)
             if 0 <= suit < 3:
                 view[G_ZONE_HOLDER + suit] = card
+    # Polymorph (F-HUJ-1): a Human's row whose face cards are all J. Only such rows
+    # (rare) are walked again, to redo their sums with effective numbers.
+    for r in range(N_ROWS):
+        poly = False
+        for p in range(2):
+            ranks = view[SCRATCH + (p * N_ROWS + r) * RW + F_RANKS]
+            if ranks == RANK_BIT_J and is_human(view, p):
+                poly = True
+        if poly:
+            _polymorph_row(view, rules, opponent, r)
+
+
+@nb.njit(cache=True)
+def pool_stats(view, rules):
+    """Fill the pool slots (G_EXILE_*, G_HAND_*, G_HIDDEN_*, G_OWN_DECK_POINTS) of the
+    summarised view, once per decision; a no-op when already done."""
+    if view[G_POOL_READY]:
+        return
+    view[G_POOL_READY] = 1
+    seat = view[G_SEAT]
+    opponent = 1 - seat
     # Hands, decks and exile zones suit by suit (kernel_masks.suit_run): a few
     # table lookups instead of a walk over dozens of cards.
     deck = mask_slot(Z_DECK, seat)
@@ -230,16 +257,6 @@ def summarize(view, rules, seat):
     view[G_EXILE_COUNT] = exile_count
     view[G_EXILE_POINTS] = exile_points0
     view[G_EXILE_POINTS + 1] = exile_points1
-    # Polymorph (F-HUJ-1): a Human's row whose face cards are all J. Only such rows
-    # (rare) are walked again, to redo their sums with effective numbers.
-    for r in range(N_ROWS):
-        poly = False
-        for p in range(2):
-            ranks = view[SCRATCH + (p * N_ROWS + r) * RW + F_RANKS]
-            if ranks == RANK_BIT_J and is_human(view, p):
-                poly = True
-        if poly:
-            _polymorph_row(view, rules, opponent, r)
 
 
 @nb.njit(cache=True, inline="always")
@@ -388,6 +405,7 @@ def fewest_cards_for(view, counts_at, skip_number, target, at_least, work_at):
 
 @nb.njit(cache=True, inline="always")
 def opponent_hand_size(view, seat):
+    """The opponent's hand size (needs `pool_stats`)."""
     return view[G_HIDDEN_TOTAL] - view[S_DECK_COUNT + 1 - seat]
 
 

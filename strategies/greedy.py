@@ -187,6 +187,7 @@ def abyss_threat(view, rules, seat, extra_points, style):
             live = True
     if not live:
         return False
+    F.pool_stats(view, rules)
     points = view[F.G_EXILE_POINTS + seat] + extra_points
     if style == STYLE_EXILE:
         return points + EXILE_LIFE_MARGIN >= _life(view, seat)
@@ -222,6 +223,7 @@ def keep_value(view, card, style):
 @nb.njit(cache=True)
 def duel_margin(view, rules, seat, my_row, their_row):
     """Own joker row after the duel put-down minus the opponent's expected (FA-23)."""
+    F.pool_stats(view, rules)
     mine = F.rs(view, seat, my_row, F.F_SUM) + view[F.G_HAND_SUM + my_row]
     with_hearts = rules[R_FA23] == FA23_WITH_HEARTS
     if with_hearts and my_row < 2:
@@ -450,6 +452,7 @@ def joker_hit(view, rules, attacker, row, target):
         return hit + faces * (FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, defender) else 0))
     if target == DIRECT:  # F-JOK-A-3: five deck cards of the defender
         return ABYSS_DIRECT_CARDS * 5
+    F.pool_stats(view, rules)
     theirs = view[F.G_EXILE_POINTS + defender] + F.rs(view, defender, target, F.F_ORIGSUM)
     return (theirs * 2 if doubled else theirs) - view[F.G_EXILE_POINTS + attacker]
 
@@ -552,6 +555,7 @@ def attack_score(view, rules, seat, row, target, style):
         if human:  # F-JOK-H-2: every face card on the field is destroyed (FA-21 "all")
             net = _faces_worth(view, opp) - _faces_worth(view, seat)
             return SCORE_ATTACK_BASE + net * DAMAGE_WEIGHT if net > 0 else SCORE_NEVER
+        F.pool_stats(view, rules)
         hidden = view[F.G_HIDDEN_TOTAL]  # F-JOK-A-3: five random deck cards
         damage = 0
         if hidden > 0:
@@ -566,6 +570,7 @@ def attack_score(view, rules, seat, row, target, style):
             return SCORE_NEVER
         duel = JOKER_DUEL_DAMAGE
     if joker and not human:  # F-JOK-A-2: exile the row, both take their exile points
+        F.pool_stats(view, rules)
         theirs = view[F.G_EXILE_POINTS + opp] + F.rs(view, opp, target, F.F_ORIGSUM)
         if doubled:
             theirs *= 2
@@ -601,6 +606,7 @@ def response_threat(view, rules, seat):
             mask = F.target_mask(view, rules, opp, row)
             if not F.is_human(view, opp) and mask & F.DIRECT_BIT:
                 deck = view[S_DECK_COUNT + seat]
+                F.pool_stats(view, rules)
                 return min(ABYSS_DIRECT_CARDS, deck) * view[F.G_OWN_DECK_POINTS] // max(deck, 1)
             return best_joker_hit(view, rules, opp, row)
     return 0

@@ -211,7 +211,8 @@ def test_hidden_information_never_changes_a_decision_under_the_full_rules():
 
 def test_summary_row_sums_equal_the_reference():
     """`features.summarize` (what every score reads) gives the reference's effective
-    row sums (Polymorph included) and smallest effective numbers, and its exile count."""
+    row sums (Polymorph included) and smallest effective numbers; `pool_stats` (run on
+    first use) adds the exile count, and only then."""
     rules = Rules()
     rules_array = rules.to_array()
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -227,6 +228,9 @@ def test_summary_row_sums_equal_the_reference():
                 smallest = min((match.effective_number(c) for c in normals), default=F.NO_NUMBER)
                 assert F.rs(view, player, row, F.F_MINEFF) == smallest
                 checked["rows"] += 1
+        assert view[F.G_POOL_READY] == 0 and view[F.G_EXILE_COUNT] == 0
+        F.pool_stats(view, rules_array)
+        assert view[F.G_POOL_READY] == 1 and view[F.G_SEAT] == decider
         assert view[F.G_EXILE_COUNT] == match.exile_count()
         checked["polymorphed"] += int((view[F.G_POLY_LARGEST:F.G_POLY_LARGEST + 3] >= 0).any())
 
