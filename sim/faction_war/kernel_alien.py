@@ -6,9 +6,9 @@ Outer Charge activations and the opponent's answers (pending K_ANSWER).
 Call of the Abyss, the Outer Charge passive and Deep-Sea Era act where cards
 leave the field (`kernel_core.leave_field_from`, `exile_card`).
 
-The special-placement feasibility search (most cards among the sources that
-add up to a sum <= 10) is a bounded knapsack over numbers 1..10 kept in two
-int64 words (counts per number, best count per sum), so it allocates nothing.
+The special-placement feasibility search (can the sources still add up to the
+rest of the sum <= 10 with enough cards) keeps its counts per number in one
+int64 word and the reachable sums in two bitsets, so it allocates nothing.
 """
 
 import numba as nb
@@ -42,7 +42,6 @@ from sim.faction_war.rules import (FA11_SPECIAL, FA12_EXILE, FA13_ONE_TOTAL, FA1
 MIN_SPECIAL_CARDS = 3  # "any number greater than 2" (F-ALJ-4)
 MAX_SUM = 10  # a moved card's number is at most 10
 COUNT_BITS = 4  # per number 1..10: how many sources (capped at 15)
-BEST_BITS = 5  # per sum 0..10: best count + 1 (0 = impossible)
 J_MOVE_RUN_MASK = NORMAL_RUN_MASK & ~3  # suit-run bits of the numbers 3..10 (F-ALJ-1)
 
 
@@ -186,21 +185,25 @@ def _source_word(state, rules, player, word):
 
 
 @nb.njit(cache=True)
-def _max_cards(counts, total):
-    """Most cards (counts: 4 bits per number 1..10) adding up to exactly `total` (-1: none)."""
-    best = 1  # best[0] = 0 cards, stored +1; other sums 0 (impossible)
+def _sum_reachable(counts, total, at_least):
+    """True when some of the cards (counts: 4 bits per number 1..10) add up to exactly
+    `total` (1..10) with at least `at_least` (at most 2) cards.
+
+    The reference asks for the most cards (`max_cards_for_sum`) and compares it
+    with what F-ALJ-4 still needs (`count + 1 + most >= 3`), so it only ever
+    needs to know "none / one or more / two or more": two bitsets of reachable
+    sums, one bit per sum, instead of a knapsack per number.
+    """
+    sums = (2 << total) - 1  # bits 0..total
+    one = 0  # bit s: sum s from exactly one card
+    more = 0  # bit s: sum s from two or more cards
     for number in range(1, MAX_SUM + 1):
-        copies = (counts >> (COUNT_BITS * (number - 1))) & 15
-        limit = total // number
-        if copies > limit:
-            copies = limit
+        copies = min((counts >> (COUNT_BITS * (number - 1))) & 15, total // number)
         for _ in range(copies):
-            for s in range(total, number - 1, -1):
-                prev = (best >> (BEST_BITS * (s - number))) & 31
-                cur = (best >> (BEST_BITS * s)) & 31
-                if prev > 0 and prev + 1 > cur:
-                    best = (best & ~(31 << (BEST_BITS * s))) | ((prev + 1) << (BEST_BITS * s))
-    return ((best >> (BEST_BITS * total)) & 31) - 1
+            more |= ((more | one) << number) & sums  # this copy joins an earlier sum
+            one |= (1 << number) & sums
+    reachable = more if at_least >= 2 else (more | one)
+    return (reachable >> total) & 1 != 0
 
 
 @nb.njit(cache=True)
@@ -229,8 +232,8 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
         if rest == 0:
             ok = count + 1 >= MIN_SPECIAL_CARDS
         else:
-            most = _max_cards(counts - (1 << (COUNT_BITS * (number - 1))), rest)
-            ok = most >= 0 and count + 1 + most >= MIN_SPECIAL_CARDS
+            ok = _sum_reachable(counts - (1 << (COUNT_BITS * (number - 1))), rest,
+                                MIN_SPECIAL_CARDS - 1 - count)
         if ok:
             ok_by_number |= 1 << number
     if ok_by_number == 0:
