@@ -132,13 +132,17 @@ def _field_numbers_count(state, rules, player):
     poly = field_poly(state, rules)
     numbers = 0
     n = 0
-    for word in range(MASK_WORDS):
-        bits = _field_normals_word(state, player, word)
-        while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
-            bits &= bits - 1
-            numbers |= 1 << effective_on_field(state, rules, card, poly)
-            n += 1
+    for row in range(N_ROWS):  # row by row: each row's Polymorph state applies to all its cards
+        j_order = poly[2 * row]
+        spared = poly[2 * row + 1]
+        slot = mask_slot(Z_ROW0 + row, player)
+        for word in range(MASK_WORDS):
+            bits = state[slot + word] & NORMAL_WORDS[word]
+            while bits != 0:
+                card = (word << WORD_SHIFT) + lowest_bit(bits)
+                bits &= bits - 1
+                numbers |= 1 << effective_in_row(state, rules, card, j_order, spared)
+                n += 1
     return numbers, n
 
 

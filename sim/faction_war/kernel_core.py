@@ -29,8 +29,8 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
-from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WORDS, WORD_SHIFT, count_cards,
-                                          count_kind, has_rank, lowest_bit, mask_slot, place_card)
+from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT,
+                                          count_cards, count_kind, lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
 
 jit_cache.install()
@@ -248,21 +248,18 @@ def heal(state, rules, player, amount):
 @nb.njit(cache=True, inline="always")
 def earliest_face(state, rules, player, row, rank):
     """The earliest-placed face card of `rank` (JACK..KING) that `player` controls in the row,
-    or -1. Face cards never change sides, so only the player's own ids are scanned."""
-    zone = Z_ROW0 + row
-    if not has_rank(state, zone, player, rank):  # most rows: no such face card at all
-        return -1
+    or -1. Face cards never change sides, so only the player's own ids count."""
+    slot = mask_slot(Z_ROW0 + row, player)
     best = -1
     best_order = 1 << 62
-    base = player * CARDS_PER_PLAYER
-    for pack in range(packs_in_play(rules)):
-        for suit in range(N_SUITS):
-            card = base + pack * CARDS_PER_PACK + suit * RANKS_PER_SUIT + rank - 1
-            if state[C_ZONE + card] == zone and state[C_CTRL + card] == player:
-                order = state[C_ORDER + card]
-                if order < best_order:
-                    best_order = order
-                    best = card
+    for word in range(MASK_WORDS):  # most rows hold no such card: four ANDs and done
+        bits = state[slot + word] & RANK_WORDS[rank, word]
+        while bits != 0:
+            card = (word << WORD_SHIFT) + lowest_bit(bits)
+            bits &= bits - 1
+            if owner_of(card) == player and state[C_ORDER + card] < best_order:
+                best_order = state[C_ORDER + card]
+                best = card
     return best
 
 
