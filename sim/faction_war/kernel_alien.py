@@ -22,8 +22,8 @@ from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUI
                                          heal, is_alien, is_normal_card, move_card,
                                          original_number, owner_of, shuffle_deck, sort_segment,
                                          special_placement_cost, suit_of_card)
-from sim.faction_war.kernel_masks import (NORMAL_RUN_MASK, NORMAL_WORDS, WORD_SHIFT, count_kind, lowest_bit,
-                                          mask_slot, suit_run)
+from sim.faction_war.kernel_masks import (NORMAL_RUN_MASK, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT, card_bit,
+                                          count_kind, lowest_bit, mask_slot, popcount, suit_run)
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS,
                                     CT_EXTRA_PAIRS, CT_EXTRA_PLACED, CT_K_ACTIVATIONS,
                                     CT_SPLIT_REBIRTH, MAX_PACKS, N_ROWS, P_COUNT, P_EXCLUDED,
@@ -42,6 +42,7 @@ from sim.faction_war.rules import (FA11_SPECIAL, FA12_EXILE, FA13_ONE_TOTAL, FA1
 MIN_SPECIAL_CARDS = 3  # "any number greater than 2" (F-ALJ-4)
 MAX_SUM = 10  # a moved card's number is at most 10
 COUNT_BITS = 4  # per number 1..10: how many sources (capped at 15)
+WIDE_BITS = 6  # per number while counting: two packs of both owners hold up to 16
 J_MOVE_RUN_MASK = NORMAL_RUN_MASK & ~3  # suit-run bits of the numbers 3..10 (F-ALJ-1)
 
 
@@ -165,27 +166,18 @@ def _field_normals(state, rules, player):
 # ---- F-ALJ-4 special placement: sources and feasibility ------------------------------
 
 @nb.njit(cache=True, inline="always")
-def _is_source(state, rules, card, player, excluded):
-    """FA-33: normal cards in the player's hand, deck, graveyard (exile), own extra zone."""
-    if not is_normal_card(card) or state[C_CTRL + card] != player:
-        return False
-    zone = state[C_ZONE + card]
-    if zone == Z_HAND or zone == Z_DECK or zone == Z_GRAVE:
-        return True
-    if zone == Z_EXILE:
-        return rules[R_FA33] == FA33_WITH_EXILE
-    return zone == Z_EXTRA and card != excluded
-
-
-@nb.njit(cache=True, inline="always")
-def _source_word(state, rules, player, word):
-    """Word `word` of the normal cards in every zone `_is_source` accepts (before its
-    other checks)."""
+def _source_word(state, rules, player, excluded, word):
+    """Word `word` of the special-placement sources (F-ALJ-4, FA-33): the normal cards
+    `player` controls in the hand, deck, graveyard, own extra zone (not `excluded`,
+    the card whose move opened the placement) and, with FA-33 "with_exile", exile."""
     bits = (state[mask_slot(Z_HAND, player) + word] | state[mask_slot(Z_DECK, player) + word]
-            | state[mask_slot(Z_GRAVE, player) + word] | state[mask_slot(Z_EXTRA, player) + word])
+            | state[mask_slot(Z_GRAVE, player) + word])
     if rules[R_FA33] == FA33_WITH_EXILE:
         bits |= state[mask_slot(Z_EXILE, player) + word]
-    return bits & NORMAL_WORDS[word]
+    extra = state[mask_slot(Z_EXTRA, player) + word]
+    if 0 <= excluded < 2 * CARDS_PER_PLAYER and excluded >> WORD_SHIFT == word:
+        extra &= ~card_bit(excluded)
+    return (bits | extra) & NORMAL_WORDS[word]
 
 
 @nb.njit(cache=True)
@@ -216,18 +208,16 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
 
     Appended to out[n:] when `write`; returns the new n (or n + how many there are).
     """
-    counts = 0
+    wide = 0  # sources per number 1..10, WIDE_BITS each (at most 16 cards of a number)
     for word in range(MASK_WORDS):
-        bits = _source_word(state, rules, player, word)
-        while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
-            bits &= bits - 1
-            if _is_source(state, rules, card, player, excluded):
-                number = original_number(card)
-                if number <= MAX_SUM:
-                    shift = COUNT_BITS * (number - 1)
-                    if ((counts >> shift) & 15) < 15:
-                        counts += 1 << shift
+        bits = _source_word(state, rules, player, excluded, word)
+        if bits != 0:
+            for number in range(1, MAX_SUM + 1):
+                wide += popcount(bits & RANK_WORDS[number, word]) << (WIDE_BITS * (number - 1))
+    counts = 0  # COUNT_BITS per number, capped at 15 (enough: a sum <= 10)
+    for number in range(1, MAX_SUM + 1):
+        copies = (wide >> (WIDE_BITS * (number - 1))) & ((1 << WIDE_BITS) - 1)
+        counts |= min(copies, 15) << (COUNT_BITS * (number - 1))
     ok_by_number = 0  # bit v: a card of number v may be picked
     for number in range(1, MAX_SUM + 1):
         if number > remaining or not (counts >> (COUNT_BITS * (number - 1))) & 15:
@@ -243,12 +233,10 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
     if ok_by_number == 0:
         return n
     for word in range(MASK_WORDS):
-        bits = _source_word(state, rules, player, word)
+        bits = _source_word(state, rules, player, excluded, word)
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
-            if not _is_source(state, rules, card, player, excluded):
-                continue
             if not (ok_by_number >> original_number(card)) & 1:
                 continue
             suit = suit_of_card(card)
