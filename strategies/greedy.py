@@ -156,11 +156,10 @@ KEEP_BIG_JOKER = 13
 KEEP_HELD = 100
 # scratch (features.WORK onwards)
 W_COUNTS = F.WORK  # + number 1..10: special-placement source counts
-W_DP = F.WORK + 11  # 11 slots: subset search
-W_PICK_TOTAL = F.WORK + 22  # + number 1..10: fewest cards after picking that number (-1)
-W_PLAN = F.WORK + 33  # destiny plan: 6 cards
-W_PLAN_STATE = F.WORK + 39  # 0 none, 1 hold, 2 fire
-W_SPECIAL_MIN = F.WORK + 40  # fewest cards of the open special placement (-1 none)
+W_PICK_TOTAL = F.WORK + 11  # + number 1..10: fewest cards after picking that number (-1)
+W_PLAN = F.WORK + 22  # destiny plan: 6 cards
+W_PLAN_STATE = F.WORK + 28  # 0 none, 1 hold, 2 fire
+W_SPECIAL_MIN = F.WORK + 29  # fewest cards of the open special placement (-1 none)
 PLAN_NONE, PLAN_HOLD, PLAN_FIRE = 0, 1, 2
 
 
@@ -259,8 +258,7 @@ def prepare_special(view, rules, seat, target, count, excluded):
     for number in range(1, 11):
         total = -1
         if number <= target and view[W_COUNTS + number] > 0:
-            more = F.fewest_cards_for(view, W_COUNTS, number, target - number,
-                                      REBIRTH_CARDS - count - 1, W_DP)
+            more = F.fewest_cards_for(view, W_COUNTS, number, target - number, REBIRTH_CARDS - count - 1)
             if more >= 0:
                 total = count + 1 + more
         view[W_PICK_TOTAL + number] = total
@@ -392,7 +390,7 @@ def _rebirth_score(view, rules, seat, card, style):
     if view[S_DECK_COUNT + seat] < SHORT_DECK and style != STYLE_EXILE:
         return SCORE_NEVER
     F.own_source_counts(view, rules, seat, card, holder, rules[R_FA33] == FA33_WITH_EXILE, W_COUNTS)
-    cards = F.fewest_cards_for(view, W_COUNTS, 0, number, REBIRTH_CARDS, W_DP)
+    cards = F.fewest_cards_for(view, W_COUNTS, 0, number, REBIRTH_CARDS)
     if cards < 0:
         return SCORE_NEVER if style != STYLE_EXILE or holder < 0 else SCORE_REBIRTH
     last_card = F.rs(view, seat, row, F.F_NORM) == 1

@@ -259,14 +259,15 @@ def test_scripted_strategies_play_under_every_rule_switch():
 
 
 def test_special_placement_search_finds_the_fewest_cards():
-    """`features.fewest_cards_for` against brute force over small multisets."""
+    """`features.fewest_cards_for` against brute force over small multisets, and the
+    answers of 9 and 10 cards (the third word of its bitsets) on ones and twos."""
     rng = np.random.default_rng(5)
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    counts_at, work_at = F.WORK, F.WORK + 20
-    for _ in range(200):
+    counts_at = F.WORK
+    for _ in range(300):
         counts = np.zeros(11, dtype=np.int64)
         for number in rng.choice(np.arange(1, 11), size=6, replace=False):
-            counts[number] = rng.integers(1, 3)
+            counts[number] = rng.integers(1, 4)
         view[counts_at:counts_at + 11] = counts
         skip = int(rng.integers(0, 11))
         if skip and counts[skip] == 0:
@@ -281,7 +282,14 @@ def test_special_placement_search_finds_the_fewest_cards():
             size = sum(take)
             if size >= at_least and sum(n * k for n, k in zip(range(1, 11), take)) == target:
                 expected = size if expected < 0 else min(expected, size)
-        assert F.fewest_cards_for(view, counts_at, skip, target, at_least, work_at) == expected
+        assert F.fewest_cards_for(view, counts_at, skip, target, at_least) == expected
+    view[counts_at:counts_at + 11] = 0
+    view[counts_at + 1] = 10
+    view[counts_at + 2] = 1
+    assert F.fewest_cards_for(view, counts_at, 2, 10, 0) == 10  # ten ones
+    assert F.fewest_cards_for(view, counts_at, 0, 10, 10) == 10
+    assert F.fewest_cards_for(view, counts_at, 0, 10, 0) == 9  # eight ones and the two
+    assert F.fewest_cards_for(view, counts_at, 0, 9, 10) == -1
 
 
 def test_unknown_strategy_names_list_the_new_strategies():
