@@ -17,7 +17,7 @@ import numba as nb
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, SMALL_JOKER
 from sim.faction_war import jit_cache
-from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, MASK_WORDS,
+from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, MASK_WORDS, N_ROWS,
                                     CARDS_PER_PLAYER, CT_HUMAN_PENALTY, CT_OUTER_CHARGE,
                                     CT_SPECIAL_PLACED,
                                     END_DEEP_SEA, END_DEEP_SEA_DRAW, END_DOUBLE_KO, END_LIFE,
@@ -364,7 +364,14 @@ def row_poly(state, rules, row):
 @nb.njit(cache=True)
 def field_poly(state, rules):
     """`row_poly` of the three rows: (j0, spared0, j1, spared1, j2, spared2)."""
-    if not is_human(state, 0) and not is_human(state, 1):
+    human_jacks = 0  # Polymorph needs a Human J on the field; most fields have none
+    for player in range(2):
+        if is_human(state, player):
+            for row in range(N_ROWS):
+                slot = mask_slot(Z_ROW0 + row, player)
+                for word in range(MASK_WORDS):
+                    human_jacks |= state[slot + word] & RANK_WORDS[JACK, word]
+    if human_jacks == 0:
         return (0, -1, 0, -1, 0, -1)
     j0, s0 = row_poly(state, rules, 0)
     j1, s1 = row_poly(state, rules, 1)
