@@ -25,8 +25,8 @@ import numba as nb
 from sim.cards import CARDS_PER_PACK, HEART, JACK
 from sim.faction_war import jit_cache
 from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_COUNT, NORMAL_RUN_MASK,
-                                          NORMAL_SUM, NORMAL_WORDS, WORD_SHIFT, bit_run, count_kind,
-                                          has_kind, has_rank, lowest_bit, mask_slot, suit_run)
+                                          NORMAL_SUM, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT, bit_run,
+                                          lowest_bit, mask_slot, popcount, suit_run)
 from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, HUMAN, MASK_WORDS, N_ROWS,
                                     S_DECK, S_DECK_COUNT, S_FACTION, Z_DECK, Z_EXILE, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
@@ -270,28 +270,34 @@ def _empty(view, slot):
 
 @nb.njit(cache=True, inline="always")
 def _summarize_row(view, ctrl, row, seat):
-    """The (controller, row) block: counts, sums, face ranks, big joker."""
+    """The (controller, row) block: counts, sums, face ranks, big joker.
+
+    One pass over the row's mask words, every total in a local and stored
+    once: a store into `view` inside the walk (the histogram's index is not a
+    constant) would otherwise force each running total through memory.
+    """
     at = SCRATCH + (ctrl * N_ROWS + row) * RW
     slot = mask_slot(Z_ROW0 + row, ctrl)
-    faces = count_kind(view, slot, FACE_WORDS)
-    if faces:
-        view[at + F_FACES] = faces
-        for rank in range(JACK, JACK + 3):
-            if has_rank(view, Z_ROW0 + row, ctrl, rank):
-                view[at + F_RANKS] |= rank_bit(rank)
-        view[(G_OWN_FACES_FIELD if ctrl == seat else G_OPP_FACES_FIELD)] += faces
-    if has_kind(view, slot, BIG_JOKER_WORDS):
-        view[at + F_JOKER] = 1
-    # Totals kept in locals and stored once: stores into `view` inside the walk
-    # (the histogram's index is not a constant) would force every running total
-    # through memory on each card.
+    faces = 0
+    ranks = 0
+    joker = 0
     normals = 0
     total = 0
     largest = 0
     smallest = NO_NUMBER
     opponent_row = ctrl != seat
     for word in range(MASK_WORDS):
-        bits = view[slot + word] & NORMAL_WORDS[word]
+        cards = view[slot + word]
+        if cards == 0:
+            continue
+        face_bits = cards & FACE_WORDS[word]
+        if face_bits != 0:
+            faces += popcount(face_bits)
+            for rank in range(JACK, JACK + 3):
+                if face_bits & RANK_WORDS[rank, word]:
+                    ranks |= rank_bit(rank)
+        joker |= cards & BIG_JOKER_WORDS[word]
+        bits = cards & NORMAL_WORDS[word]
         while bits != 0:
             number = rank_of((word << WORD_SHIFT) + lowest_bit(bits))
             bits &= bits - 1
@@ -301,6 +307,12 @@ def _summarize_row(view, ctrl, row, seat):
             smallest = min(smallest, number)
             if opponent_row:
                 view[G_OPP_HIST + number] += 1
+    if faces:
+        view[at + F_FACES] = faces
+        view[at + F_RANKS] = ranks
+        view[(G_OWN_FACES_FIELD if ctrl == seat else G_OPP_FACES_FIELD)] += faces
+    if joker != 0:
+        view[at + F_JOKER] = 1
     view[at + F_NORM] = normals
     view[at + F_ORIGSUM] = total
     view[at + F_SUM] = total  # effective = original unless polymorphed (summarize redoes it)
