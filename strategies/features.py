@@ -320,47 +320,53 @@ def _summarize_row(view, ctrl, row, seat):
     view[at + F_MINEFF] = smallest
 
 
-@nb.njit(cache=True, inline="always")
-def _row_normals_word(view, r, word):
-    """Word `word` of the normal cards in row index r, both sides."""
-    return (view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word]) & NORMAL_WORDS[word]
-
-
 @nb.njit(cache=True)
 def _polymorph_row(view, rules, opponent, r):
-    """Row index r is polymorphed: find the spared largest card, then redo both
-    players' sums, smallest numbers and the opponent histogram for that row."""
+    """Row index r is polymorphed: find the spared card (the largest original
+    number, the earliest placed among equals), then redo both players' sums,
+    smallest numbers and the opponent histogram for that row.
+
+    Every other normal card there counts 1, so the row blocks' counts and
+    largest numbers give the new sums without a walk; only the few cards of
+    the largest number and the opponent's cards (for the histogram) are visited.
+    """
+    blocks = (SCRATCH + r * RW, SCRATCH + (N_ROWS + r) * RW)  # (player 0, player 1) blocks of row r
+    best_number = max(view[blocks[0] + F_MAXORIG], view[blocks[1] + F_MAXORIG])
     best = -1
-    best_number = 0
     best_order = 0
+    if best_number > 0:
+        for word in range(MASK_WORDS):
+            bits = ((view[mask_slot(Z_ROW0 + r, 0) + word] | view[mask_slot(Z_ROW0 + r, 1) + word])
+                    & NORMAL_WORDS[word] & RANK_WORDS[best_number, word])
+            while bits != 0:
+                card = (word << WORD_SHIFT) + lowest_bit(bits)
+                bits &= bits - 1
+                if best < 0 or view[C_ORDER + card] < best_order:
+                    best = card
+                    best_order = view[C_ORDER + card]
+    view[G_POLY_LARGEST + r] = best
+    for p in range(2):
+        at = blocks[p]
+        normals = view[at + F_NORM]
+        if normals == 0:
+            view[at + F_SUM] = 0
+            view[at + F_MINEFF] = NO_NUMBER
+        elif view[C_CTRL + best] == p:
+            view[at + F_SUM] = best_number + normals - 1
+            view[at + F_MINEFF] = 1 if normals > 1 else best_number
+        else:
+            view[at + F_SUM] = normals
+            view[at + F_MINEFF] = 1
+    slot = mask_slot(Z_ROW0 + r, opponent)  # the opponent's polymorphed cards now show 1
     for word in range(MASK_WORDS):
-        bits = _row_normals_word(view, r, word)
+        bits = view[slot + word] & NORMAL_WORDS[word]
         while bits != 0:
             card = (word << WORD_SHIFT) + lowest_bit(bits)
             bits &= bits - 1
             number = rank_of(card)
-            order = view[C_ORDER + card]
-            if number > best_number or (number == best_number and order < best_order):
-                best, best_number, best_order = card, number, order
-    view[G_POLY_LARGEST + r] = best
-    for p in range(2):
-        at = SCRATCH + (p * N_ROWS + r) * RW
-        view[at + F_SUM] = 0
-        view[at + F_MINEFF] = NO_NUMBER
-    for word in range(MASK_WORDS):
-        bits = _row_normals_word(view, r, word)
-        while bits != 0:
-            card = (word << WORD_SHIFT) + lowest_bit(bits)
-            bits &= bits - 1
-            ctrl = view[C_CTRL + card]
-            at = SCRATCH + (ctrl * N_ROWS + r) * RW
-            number = 1 if card != best else best_number
-            view[at + F_SUM] += number
-            if number < view[at + F_MINEFF]:
-                view[at + F_MINEFF] = number
-            if ctrl == opponent and number != rank_of(card):
-                view[G_OPP_HIST + rank_of(card)] -= 1
-                view[G_OPP_HIST + number] += 1
+            if card != best and number != 1:
+                view[G_OPP_HIST + number] -= 1
+                view[G_OPP_HIST + 1] += 1
 
 
 @nb.njit(cache=True)
