@@ -13,8 +13,8 @@ then O(1) per legal action, and nothing is allocated: the strategies run
 inside the batch kernel's loop (tens of thousands of matches per second per
 core).
 
-Only `sim.cards` numbers, `layout`, `actions` and `rules` constants and the
-layout's mask accessors (`kernel_masks`) are imported — never the kernel — so the strategies do not move when the
+Only `sim.cards` numbers, `layout`, `actions` and `rules` constants, the
+card tables (`card_tables`) and the layout's mask accessors (`kernel_masks`) are imported — never the kernel — so the strategies do not move when the
 kernel's internals are reorganised. Effective numbers follow F-HUJ-1 with
 FA-26 "continuous" (a strategy's estimate; the engine stays the authority on
 what is legal).
@@ -24,6 +24,7 @@ import numba as nb
 
 from sim.cards import CARDS_PER_PACK, HEART, JACK
 from sim.faction_war import jit_cache
+from sim.faction_war.card_tables import CARD_NUMBER, CARD_SUIT
 from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_COUNT, NORMAL_RUN_MASK,
                                           NORMAL_SUM, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT, bit_run,
                                           lowest_bit, mask_slot, popcount, suit_run)
@@ -81,26 +82,22 @@ def code_of(card):
 
 @nb.njit(cache=True, inline="always")
 def suit_of(card):
-    code = card % CARDS_PER_PACK
-    return code // 13 if code < 52 else -1
+    return CARD_SUIT[card]
 
 
 @nb.njit(cache=True, inline="always")
 def rank_of(card):
-    code = card % CARDS_PER_PACK
-    return code % 13 + 1 if code < 52 else 0
+    return CARD_NUMBER[card]
 
 
 @nb.njit(cache=True, inline="always")
 def is_normal(card):
-    code = card % CARDS_PER_PACK
-    return code < 52 and code % 13 < 10
+    return 1 <= CARD_NUMBER[card] <= 10
 
 
 @nb.njit(cache=True, inline="always")
 def is_face(card):
-    code = card % CARDS_PER_PACK
-    return code < 52 and code % 13 >= 10
+    return CARD_NUMBER[card] > 10
 
 
 @nb.njit(cache=True, inline="always")

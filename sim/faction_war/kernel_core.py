@@ -29,6 +29,7 @@ from sim.faction_war.rules import (FA6_RANDOM, FA14_OWNER, FA17_DRAW, FA20_GRAVE
                                    FA24_DRAW, FA24_TURN_PLAYER_WINS, FA26_ON_ARRIVAL,
                                    FA29_EACH_STEP, FA34_TWO, FA36_STARTING_LIFE, R_FA6, R_FA14,
                                    R_FA17, R_FA20, R_FA24, R_FA26, R_FA29, R_FA34, R_FA36)
+from sim.faction_war.card_tables import CARD_NUMBER, CARD_SUIT
 from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT,
                                           count_cards, count_kind, lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
@@ -57,28 +58,24 @@ def owner_of(card):
 
 @nb.njit(cache=True, inline="always")
 def suit_of_card(card):
-    """Suit 0..3 (♦ ♠ ♣ ♥), or -1 for a joker."""
-    code = card % CARDS_PER_PACK
-    return code // RANKS_PER_SUIT if code < SUITED_CODES else -1
+    """Suit 0..3 (♦ ♠ ♣ ♥), or -1 for a joker (card_tables: a lookup)."""
+    return CARD_SUIT[card]
 
 
 @nb.njit(cache=True, inline="always")
 def original_number(card):
     """Rank 1..13 of a suit card (A=1 .. K=13), 0 for a joker."""
-    code = card % CARDS_PER_PACK
-    return code % RANKS_PER_SUIT + 1 if code < SUITED_CODES else 0
+    return CARD_NUMBER[card]
 
 
 @nb.njit(cache=True, inline="always")
 def is_normal_card(card):
-    code = card % CARDS_PER_PACK
-    return code < SUITED_CODES and code % RANKS_PER_SUIT < NORMAL_RANKS
+    return 1 <= CARD_NUMBER[card] <= NORMAL_RANKS
 
 
 @nb.njit(cache=True, inline="always")
 def is_face_card(card):
-    code = card % CARDS_PER_PACK
-    return code < SUITED_CODES and code % RANKS_PER_SUIT >= NORMAL_RANKS
+    return CARD_NUMBER[card] > NORMAL_RANKS
 
 
 @nb.njit(cache=True, inline="always")
