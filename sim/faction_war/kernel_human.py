@@ -24,8 +24,8 @@ from sim.faction_war.layout import (C_ARRIVAL, MASK_WORDS,
                                     Z_GRAVE, Z_HAND, Z_ROW0)
 from sim.faction_war.rules import (FA5_ONE_PER_TURN, FA9_DAMAGE, FA10_ORDER, FA18_BOTH_PLAYERS_ROW,
                                    FA18_ONE_PLAYER_ROW, R_FA5, R_FA9, R_FA10, R_FA18)
-from sim.faction_war.kernel_masks import (FACE_WORDS, WORD_SHIFT, count_kind, lowest_bit, mask_slot,
-                                          set_controller)
+from sim.faction_war.kernel_masks import (FACE_WORDS, HEART_FACE_WORDS, WORD_SHIFT, count_kind, has_kind,
+                                          lowest_bit, mask_slot, set_controller)
 from sim.rng import nb_below
 
 J_BIT = 1
@@ -162,6 +162,8 @@ def dispel_actions(state, rules, out, n):
     if rules[R_FA5] == FA5_ONE_PER_TURN and state[S_HEARTS_USED] >= 1:
         return n
     player = state[S_DECIDER]
+    if not has_kind(state, mask_slot(Z_HAND, player), HEART_FACE_WORDS):
+        return n  # no ♥ J/Q/K in hand: the usual case, answered from the mask
     start = n
     scope = rules[R_FA18]
     base = player * CARDS_PER_PLAYER

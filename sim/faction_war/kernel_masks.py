@@ -33,7 +33,7 @@ import numpy as np
 from numba.core import config
 
 from sim.faction_war import jit_cache
-from sim.cards import BIG_JOKER, CARDS_PER_PACK
+from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
 from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS, Z_NONE
 
 jit_cache.install()
@@ -197,6 +197,7 @@ NORMAL_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN 
 FACE_WORDS = _kind_words(lambda code: code < 4 * SUIT_RUN and code % SUIT_RUN >= 10)
 BIG_JOKER_WORDS = _kind_words(lambda code: code == BIG_JOKER)
 JOKER_WORDS = _kind_words(lambda code: code >= 4 * SUIT_RUN)
+HEART_FACE_WORDS = _kind_words(lambda code: code // SUIT_RUN == HEART and code % SUIT_RUN >= 10)  # Dispellers
 
 
 @nb.njit(cache=True, inline="always")
