@@ -18,7 +18,10 @@ Per-match costs (mean calls per match x ns per call) overstate the pieces:
 each recorded state comes cold from a large array. The second table is the
 trustworthy one: the real match loop run again with one piece called a
 second time at every step (on a scratch copy where it writes), so the
-difference to the plain loop is that piece's marginal cost in place.
+difference to the plain loop is that piece's marginal cost in place. Its
+indented rows split the legal-action listing: the placement list, the
+Dispeller, joker and Alien hooks (placement steps outside pending
+decisions) and the attack list.
 Numbers are one core; repeat on a shared machine and compare medians.
 """
 
