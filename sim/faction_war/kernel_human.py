@@ -272,6 +272,9 @@ def check_destiny(state, rules, player):
     """F-HUW-1 / FA-10: 8-9-10 (or 10-9-8) and J-Q-K (or K-Q-J) placed this turn."""
     if not is_human(state, player) or state[S_PHASE] == PH_OVER:
         return
+    for row in range(N_ROWS):  # the usual case, from the masks: some own row holds no face card
+        if not has_kind(state, mask_slot(Z_ROW0 + row, player), FACE_WORDS):
+            return
     turn = state[S_TURN]
     # the lowest-id own normal and face card placed this turn on each own row
     n0, f0 = _arrived_this_turn(state, player, 0, turn)
