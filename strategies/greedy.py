@@ -641,6 +641,15 @@ def pending_score(view, rules, action, seat, pending):
 
 
 # ---- the shared chooser ----------------------------------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _lists_kind(legal, n_legal, kind):
+    """Some legal action is of `kind`."""
+    for i in range(n_legal):
+        if F.kind_of(legal[i]) == kind:
+            return True
+    return False
+
+
 @nb.njit(cache=True)
 def choose_styled(view, rules, legal, n_legal, seat, style):
     """Index of the highest-scoring legal action for greedy or a variant."""
@@ -653,7 +662,8 @@ def choose_styled(view, rules, legal, n_legal, seat, style):
     if pending == PENDING_SPECIAL:
         prepare_special(view, rules, seat, view[S_PENDING + P_TARGET], view[S_PENDING + P_COUNT],
                         view[S_PENDING + P_EXCLUDED])
-    elif view[S_PENDING + P_KEPT_TARGET] > 0 and phase != PH_DISCARD:
+    elif view[S_PENDING + P_KEPT_TARGET] > 0 and _lists_kind(legal, n_legal, A.SPECIAL_PICK):
+        # FA-15 "kept": only the listed picks read the search (not attacks or discards)
         prepare_special(view, rules, seat, view[S_PENDING + P_KEPT_TARGET], 0,
                         view[S_PENDING + P_KEPT_EXCLUDED])
     best_index = 0
