@@ -9,13 +9,13 @@ Polymorph (the effective number) and the Human penalty live in
 import numba as nb
 import numpy as np
 
-from sim.cards import CARDS_PER_PACK, HEART
+from sim.cards import HEART
 from sim.faction_war import actions as A
-from sim.faction_war.kernel_core import (JACK, KING, QUEEN, RANKS_PER_SUIT, count_normals,
+from sim.faction_war.kernel_core import (JACK, KING, QUEEN, count_normals,
                                          cards_per_player_in_play, deal_damage, end_match,
                                          is_face_card, is_human, is_normal_card, leave_field,
                                          move_card, nth_normal, on_field_row, original_number, owner_of,
-                                         pick_normal, row_effect, sort_segment)
+                                         pick_normal, row_effect, sort_segment, suit_of_card)
 from sim.faction_war.layout import (C_ARRIVAL, MASK_WORDS,
                                     C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
                                     CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,
@@ -161,19 +161,16 @@ def dispel_actions(state, rules, out, n):
     """DISPEL actions of the decider appended to out[n:], ascending; returns the new n."""
     if rules[R_FA5] == FA5_ONE_PER_TURN and state[S_HEARTS_USED] >= 1:
         return n
-    player = state[S_DECIDER]
-    if not has_kind(state, mask_slot(Z_HAND, player), HEART_FACE_WORDS):
-        return n  # no ♥ J/Q/K in hand: the usual case, answered from the mask
+    hand = mask_slot(Z_HAND, state[S_DECIDER])
     start = n
     scope = rules[R_FA18]
-    base = player * CARDS_PER_PLAYER
     per_player = cards_per_player_in_play(rules)
     faces = -1  # face cards per (player, row), 8 bits each (`_all_row_faces`), once needed
-    for pack in range(per_player // CARDS_PER_PACK):
-        for rank_index in range(10, 13):
-            heart = base + pack * CARDS_PER_PACK + HEART * RANKS_PER_SUIT + rank_index
-            if state[C_ZONE + heart] != Z_HAND:
-                continue
+    for word in range(MASK_WORDS):  # the ♥ J/Q/K in hand, ascending id; usually none at all
+        dispellers = state[hand + word] & HEART_FACE_WORDS[word]
+        while dispellers != 0:
+            heart = (word << WORD_SHIFT) + lowest_bit(dispellers)
+            dispellers &= dispellers - 1
             if faces < 0:
                 faces = _all_row_faces(state, rules)
             for p in range(2):
@@ -240,11 +237,6 @@ def dispel(state, rules, heart, target, where):
 
 # ---- F-HUW-1 Destiny ----------------------------------------------------------------------
 
-@nb.njit(cache=True)
-def _suit(card):
-    return (card % CARDS_PER_PACK) // RANKS_PER_SUIT
-
-
 @nb.njit(cache=True, inline="always")
 def _arrived_this_turn(state, player, row, turn):
     """(lowest-id normal card, lowest-id face card) owned by `player` that arrived on
@@ -292,9 +284,9 @@ def check_destiny(state, rules, player):
         return
     # suits: ♦/♥ 8-10 in row 1, ♠/♥ 9 in row 2, ♣ in row 3, face cards of the row's suit
     # (placement guarantees this; a sandbox position may not)
-    s0, s1, s2 = _suit(n0), _suit(n1), _suit(n2)
+    s0, s1, s2 = suit_of_card(n0), suit_of_card(n1), suit_of_card(n2)
     if not ((s0 == 0 or s0 == HEART) and (s1 == 1 or s1 == HEART) and s2 == 2
-            and _suit(f0) == 0 and _suit(f1) == 1 and _suit(f2) == 2):
+            and suit_of_card(f0) == 0 and suit_of_card(f1) == 1 and suit_of_card(f2) == 2):
         return
     if rules[R_FA10] == FA10_ORDER:
         o = (state[C_ORDER + n0], state[C_ORDER + n1], state[C_ORDER + n2],
