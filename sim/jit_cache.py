@@ -1,84 +1,97 @@
-"""Sound numba caching for the engine: a cache entry is valid only for the
+"""Sound numba caching for game engines: a cache entry is valid only for the
 exact engine sources it was compiled from.
 
 numba's `cache=True` checks only the source file of the cached function
 itself. Kernel code also freezes constants and inlines code from other
-modules — state slots (`layout.py`), rules slots and reading indices
-(`rules.py`: reordering an FA switch's readings changes `FA8_ANY_CARD`),
-action kinds, the generator (`sim/rng.py`). Without this module an edit to
-one of those leaves stale machine code in `__pycache__` that silently plays
-by the old layout or readings (it happened: FA-8's readings were reordered
-and cached kernels kept the old indices).
+modules — state slots, rules slots and reading indices (reordering a rules
+switch's readings changes its constants), action kinds, the generator
+(`sim/rng.py`). Without this module an edit to one of those leaves stale
+machine code in `__pycache__` that silently plays by the old layout or
+readings (it happened: a switch's readings were reordered and cached kernels
+kept the old indices).
 
-Trade-off: the stamp of every engine function (`ENGINE_DIRS`, and test
-modules) is extended by one fingerprint of all engine sources (`ENGINE_SOURCES`), so
-editing any of them recompiles every project kernel once (~15 s cold),
-instead of trusting developers to clear caches. It plugs into numba's cache
-locator list (`numba.core.caching.CacheImpl._locator_classes`); should a
-future numba drop that hook, `install()` does nothing and numba's own
-per-file check applies.
+Each game declares its engine once (`Engine`: the folders whose functions get
+the stamp, and the globs of every file their kernels may freeze in), in its
+own package, and its engine modules call `install(ENGINE)` before defining a
+cached kernel. This module names no game.
 
-Every engine module calls `install()` before defining a cached kernel
-(kernel.py does; modules importing the kernel get it through that import).
+Trade-off: the stamp of every engine function is extended by one fingerprint
+of all that engine's sources, so editing any of them recompiles every kernel
+of that game once (~15 s cold), instead of trusting developers to clear
+caches. It plugs into numba's cache locator list
+(`numba.core.caching.CacheImpl._locator_classes`); should a future numba drop
+that hook, `install()` does nothing and numba's own per-file check applies.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-# Globs (relative to the project root) of every file whose constants or code
-# compiled kernels may freeze in.
-ENGINE_SOURCES = (
-    "sim/cards.py", "sim/rng.py", "sim/aggregate.py",
-    "sim/faction_war/layout.py", "sim/faction_war/rules.py", "sim/faction_war/actions.py",
-    "sim/faction_war/kernel*.py", "sim/faction_war/card_tables.py", "sim/faction_war/batch.py",
-    "sim/faction_war/jit_cache.py",
-    "strategies/*.py",
-)
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+COMMON_SOURCES = ("sim/cards.py", "sim/rng.py", "sim/aggregate.py", "sim/jit_cache.py")
 
+
+@dataclass(frozen=True)
+class Engine:
+    """One game's compiled engine.
+
+    - `dirs`: folders (relative to the project root) whose cached functions get
+      the engine stamp; a file belongs to the first registered engine naming
+      its folder, so the choice depends only on the file.
+    - `sources`: globs of every file whose constants or code its kernels may
+      freeze in (`COMMON_SOURCES` are added).
+    - `test_prefix`: test modules `tests/<prefix>*.py` that compile checkers over
+      this engine get its stamp too (other cached test code keeps numba's own).
+    """
+
+    name: str
+    dirs: tuple[str, ...]
+    sources: tuple[str, ...]
+    test_prefix: str | None = None
+
+
+TEST_DIR = "tests"
+_ENGINES: dict[str, Engine] = {}
 _fingerprint_cache: dict[tuple, bytes] = {}
 
 
-def engine_fingerprint() -> bytes:
-    """SHA-256 over the engine sources' paths and contents.
+def engine_fingerprint(engine: Engine | None = None) -> bytes:
+    """SHA-256 over an engine's sources' paths and contents (default: the only
+    registered engine).
 
     Memoized on each file's mtime and size, as numba memoizes its own
     per-file hashes.
     """
-    files = sorted({path for pattern in ENGINE_SOURCES for path in PROJECT_ROOT.glob(pattern)})
-    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    if engine is None:
+        (engine,) = _ENGINES.values()
+    patterns = COMMON_SOURCES + tuple(engine.sources)
+    files = sorted({path for pattern in patterns for path in PROJECT_ROOT.glob(pattern)})
+    key = (engine.name,) + tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
     if key not in _fingerprint_cache:
         digest = hashlib.sha256()
         for path in files:
             digest.update(str(path.relative_to(PROJECT_ROOT)).encode())
             digest.update(path.read_bytes())
-        _fingerprint_cache.clear()
         _fingerprint_cache[key] = digest.digest()
     return _fingerprint_cache[key]
 
 
-# Functions whose cache entries get the engine stamp: the engine's own
-# modules and the test modules that compile checkers over the engine. Other
-# cached code (sim/rng.py, sim/aggregate.py, the toy game) is self-contained
-# and keeps numba's per-file stamp. The choice depends only on the file, never
-# on import order, so two processes never fight over one cache entry.
-ENGINE_DIRS = ("sim/faction_war", "strategies")
-TEST_DIR = "tests"
-TEST_PREFIX = "test_"
-
-
-def _is_engine_file(py_file: str) -> bool:
+def engine_of_file(py_file: str) -> Engine | None:
+    """The registered engine a source file belongs to, or None (numba's own stamp)."""
     try:
         relative = Path(os.path.abspath(py_file)).relative_to(PROJECT_ROOT)
     except (OSError, ValueError):
-        return False
+        return None
     folder = relative.parent.as_posix()
-    if folder in ENGINE_DIRS:
-        return True
-    return folder == TEST_DIR and relative.name.startswith(TEST_PREFIX)
+    for engine in _ENGINES.values():
+        if folder in engine.dirs:
+            return engine
+        if folder == TEST_DIR and engine.test_prefix and relative.name.startswith(engine.test_prefix):
+            return engine
+    return None
 
 
 def _make_locators():
@@ -88,13 +101,17 @@ def _make_locators():
         """Mixin: the function's own stamp plus the engine fingerprint."""
 
         def get_source_stamp(self):
-            return (super().get_source_stamp(), engine_fingerprint())
+            return (super().get_source_stamp(), engine_fingerprint(self._cardbalance_engine))
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if not _is_engine_file(py_file):
+            engine = engine_of_file(py_file)
+            if engine is None:
                 return None
-            return super().from_function(py_func, py_file)
+            locator = super().from_function(py_func, py_file)
+            if locator is not None:
+                locator._cardbalance_engine = engine
+            return locator
 
     # numba >= 0.61 names them without the leading underscore
     user_provided = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
@@ -142,10 +159,11 @@ def compile_calls_without_literals() -> bool:
     return True
 
 
-def install() -> bool:
-    """Put the engine-aware locators first in numba's list (idempotent), and
-    compile calls without literal specialisation."""
+def install(engine: Engine) -> bool:
+    """Register `engine`, put the engine-aware locators first in numba's list
+    (idempotent), and compile calls without literal specialisation."""
     global _installed
+    _ENGINES.setdefault(engine.name, engine)
     if _installed:
         return True
     compile_calls_without_literals()

@@ -37,7 +37,7 @@ import numpy as np
 from sim import aggregate as agg
 from sim import rng
 from sim.errors import CardbalanceError
-from sim.registry import GameSpec, register
+from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, register
 
 GAME_NAME = "toy"
 FACTIONS = ("red", "blue")
@@ -131,6 +131,20 @@ def strategy_id(name: str) -> int:
 
 def cell_array(faction0, faction1, life0, life1, first, strategy0, strategy1) -> np.ndarray:
     return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
+
+
+# grid dimensions, in cell order
+PAIRING = Dimension("pairing", CHOICE, "pairing (seat 0's colour vs seat 1's)", values=tuple(PAIRINGS), key="pairings",
+                    columns=lambda name: {"faction0": FACTIONS[PAIRINGS[name][0]], "faction1": FACTIONS[PAIRINGS[name][1]]})
+LIFE = Dimension("life", PER_SEAT, "starting life", low=1, high=100_000, default=(10, 20), single=(50, 50))
+FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
+
+
+def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
+    """`GameSpec.cell_array`: {pairing, life, first} -> the kernel's cell array."""
+    faction0, faction1 = PAIRINGS[values["pairing"]]
+    life0, life1 = LIFE.check(values["life"])
+    return cell_array(faction0, faction1, life0, life1, FIRST.check(values["first"]), strategy0, strategy1)
 
 
 # ---- numba engine -------------------------------------------------------------
@@ -287,12 +301,12 @@ def replay_log(rules, cell, match_seed) -> list[str]:
 
 def make_spec() -> GameSpec:
     return GameSpec(
-        name=GAME_NAME, factions=FACTIONS, pairings=dict(PAIRINGS), end_types=END_TYPES,
+        name=GAME_NAME, dimensions=(PAIRING, LIFE, FIRST), end_types=END_TYPES,
         special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
-        behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, strategy_names=strategy_names,
-        strategy_id=strategy_id, cell_array=cell_array, play_batch=play_batch,
-        play_paired_batch=play_paired_batch, replay_log=replay_log,
-        extra={"reference_play_match": reference_play_match, "module": __name__},
+        behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
+        strategy_names=strategy_names, strategy_id=strategy_id, cell_array=cell_of, play_batch=play_batch,
+        play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
+        modules=(__name__,),
     )
 
 

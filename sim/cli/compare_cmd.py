@@ -49,7 +49,8 @@ def add_parser(subparsers):
                         help="BASE TWEAK (presets or TOML files); BASE alone with --write-baseline; "
                              "TWEAK alone with --baseline")
     parser.add_argument("--sweep", metavar="FILE", help="take the grid from a sweep file (its 'rules' list is ignored)")
-    parser.add_argument("--game", help="game of the built-in grid (default faction_war)")
+    from sim.cli.options import add_game_option
+    add_game_option(parser, "game of the built-in grid")
     parser.add_argument("--fail-if", action="append", default=[], metavar="EXPR",
                         help="gate expression; fail when it is shown to hold (repeatable)")
     parser.add_argument("--baseline", metavar="FILE", help="compare TWEAK against a snapshot written by --write-baseline")

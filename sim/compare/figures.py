@@ -19,6 +19,7 @@ from pathlib import Path
 from joblib import Parallel, delayed
 
 from sim import aggregate as agg
+from sim.registry import PER_SEAT
 from sim.sweep.grid import build_plan, parse_sweep
 from sim.sweep.seeds import chunk_seed
 
@@ -35,10 +36,16 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
     game = setup.game
     grid = {**setup.grid, "seed": setup.seed, "rules": [arm.source], "matches": result.matches_per_cell,
             "chunk_size": setup.batch}
-    life = getattr(arm.rules, "life", None) if setup.life_from_rules else None
-    if life is not None:  # built-in grid: this arm starts at its own rules' life
-        life0, life1 = (life, life) if isinstance(life, int) else life
-        grid.update(life=[life0] if life0 == life1 else [], life_pairs=[] if life0 == life1 else [[life0, life1]])
+    if setup.life_from_rules and game.rules_cell_values:  # built-in grid: this arm plays its own rules' values
+        for name, value in game.rules_cell_values(arm.rules).items():
+            dimension = game.dimension(name)
+            value = dimension.check(value, "rules")
+            if dimension.kind == PER_SEAT:
+                equal = value[0] == value[1]
+                grid.update({dimension.sweep_key: [value[0]] if equal else [],
+                             dimension.sweep_key + "_pairs": [] if equal else [list(value)]})
+            else:
+                grid[dimension.sweep_key] = [value]
     plan = build_plan(parse_sweep(grid, "compare grid"), game)
     plan.rules = {arm.source: arm.rules}
     rules_array = arm.rules.to_array()

@@ -33,10 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.stats import half_width
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.sweep import runfolder
-from sim.sweep.grid import Plan, matches_for_half_width, wilson_half_width
+from sim.sweep.grid import Plan, matches_for_half_width
 from sim.sweep.progress import Progress
 from sim.sweep.seeds import chunk_seed
 
@@ -137,7 +138,7 @@ def cell_half_width(vector: np.ndarray, n_end_types: int) -> float:
     n = int(vector[agg.A_MATCHES])
     seat0 = int(vector[agg.A_OUTCOMES:agg.A_OUTCOMES + n_end_types].sum())
     seat1 = int(vector[agg.A_OUTCOMES + n_end_types:agg.A_OUTCOMES + 2 * n_end_types].sum())
-    return max(wilson_half_width(seat0, n), wilson_half_width(seat1, n))
+    return float(max(half_width(seat0, n), half_width(seat1, n)))
 
 
 def next_target(vector: np.ndarray, target: int, precision: float, max_matches: int,
