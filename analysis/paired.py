@@ -78,8 +78,11 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
 
 
 def _life_label(cell) -> str:
+    """The per-seat axis in a scope name: its dimension's name and value ('life50', 'life30-60';
+    analysis/dimensions.py maps any game's axis onto life0/life1)."""
+    name = cell.get("axis_name") or "life"
     life0, life1 = int(cell["life0"]), int(cell["life1"])
-    return "life%d" % life0 if life0 == life1 else "life%d-%d" % (life0, life1)
+    return "%s%d" % (name, life0) if life0 == life1 else "%s%d-%d" % (name, life0, life1)
 
 
 def scope_cells(cells) -> dict[str, list[int]]:

@@ -152,6 +152,8 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a readable run: lengths.parquet lacks column(s) %s."
                                % (path, ", ".join(missing)))
     results = results.sort_values("cell", kind="stable").reset_index(drop=True)
+    from analysis.dimensions import add_roles
+    results = add_roles(results, meta.get("dimensions"))
     int_columns = {column for dimension in meta.get("dimensions", ()) if dimension.get("kind") in ("per_seat", "seat")
                    for column in dimension.get("columns", ())}
     for column in cell_columns(meta):

@@ -100,7 +100,7 @@ def write_baseline(path, result) -> dict:
     sums = result.base_arm_sums()
     n = [int(result.matches_per_cell)] * len(setup.cells)
     metrics = setup.metrics
-    base_table = paired.unpaired_table(setup.cells, n, sums, n, sums, metrics, setup.z)
+    base_table = paired.unpaired_table(setup.role_cells, n, sums, n, sums, metrics, setup.z)
     readable = {}
     for row in base_table.itertuples(index=False):
         readable.setdefault(row.scope, {})[row.metric] = {"value": row.base, "low": row.base_low, "high": row.base_high}

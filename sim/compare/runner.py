@@ -36,6 +36,7 @@ from joblib import Parallel, delayed
 
 from analysis import gate as gates
 from analysis import paired
+from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
@@ -115,8 +116,13 @@ class CompareSetup:
         return paired.metric_catalogue(self.game.end_types, self.game.special_end_types)
 
     @property
+    def role_cells(self) -> list[dict]:
+        """The cells with the roles analysis reads (analysis/dimensions.py)."""
+        return add_roles_to_cells(self.cells, [d.describe() for d in self.game.dimensions])
+
+    @property
     def scopes(self) -> list[str]:
-        return list(paired.scope_cells(self.cells))
+        return list(paired.scope_cells(self.role_cells))
 
     @property
     def mode(self) -> str:
@@ -342,12 +348,12 @@ class CompareResult:
 def _table(setup: CompareSetup, n: np.ndarray, sums, arm_sums) -> pd.DataFrame:
     metrics = setup.metrics
     if setup.mode == "paired":
-        return paired.paired_table(setup.cells, n, sums, metrics, setup.z)
+        return paired.paired_table(setup.role_cells, n, sums, metrics, setup.z)
     if setup.mode == "baseline":
         baseline = setup.baseline
-        return paired.unpaired_table(setup.cells, baseline.matches_per_cell, baseline.sums, n, arm_sums, metrics, setup.z)
+        return paired.unpaired_table(setup.role_cells, baseline.matches_per_cell, baseline.sums, n, arm_sums, metrics, setup.z)
     # single arm: the played arm is BASE; report it against itself (delta 0, no gates).
-    return paired.unpaired_table(setup.cells, n, arm_sums, n, arm_sums, metrics, setup.z)
+    return paired.unpaired_table(setup.role_cells, n, arm_sums, n, arm_sums, metrics, setup.z)
 
 
 def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
