@@ -286,6 +286,8 @@ class GameSpec:
     - `default_sweep`: the built-in sweep (a sweep-file mapping).
     - `modules`: modules a fresh interpreter imports to register and compile
       the game (the bench's compile probe).
+    - `examples`: words the command-line help of the default game uses (keys
+      p0, p1, setup, scope, choices, end_type; see sim/cli/options.py).
     """
 
     name: str
@@ -311,6 +313,7 @@ class GameSpec:
     rules_cell_values: Callable[[Any], dict] | None = None
     default_sweep: dict = field(default_factory=dict)
     modules: tuple[str, ...] = ()
+    examples: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
     def dimension(self, name: str) -> Dimension:

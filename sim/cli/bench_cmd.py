@@ -7,24 +7,25 @@ import argparse
 ORDER = 60
 
 EPILOG = """examples:
-  cardbalance bench                       about a minute: every pairing, random and greedy mirrors
+  cardbalance bench                       about a minute: every {series}, random and greedy mirrors
   cardbalance bench --json > bench.json   the same, for machines
   cardbalance bench --seconds 5 --all-cores-seconds 20
                                           longer, steadier measurements
-  cardbalance bench --pairings human_vs_alien --no-compile
-                                          one pairing, skip the cold-compile probe (~15 s)
+  cardbalance bench {choices} --no-compile
+                                          one {series}, skip the cold-compile probe (~15 s)
   cardbalance bench --no-compile --scaling-matches 1000000
                                           also the 1-worker vs all-workers speed-up on 10^6 matches
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import example_words
     parser = subparsers.add_parser(
         "bench", help="measure matches/s (numba and reference engines), compile times and memory",
         description="Measure matches per second per core on the numba engine and the reference engine "
                     "(and their ratio) for random and greedy mirror matches of each pairing, matches per second "
                     "on all cores, numba compile time cold and cached, and peak memory.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     from sim.cli.options import add_dimension_options, add_game_option
     add_game_option(parser, "game to measure")
     parser.add_argument("--seconds", type=float, default=1.0,

@@ -18,9 +18,9 @@ from sim.errors import CardbalanceError
 ORDER = 20
 EXAMPLES = """examples:
   cardbalance compare default deck-out-draw
-        paired comparison on the built-in grid (every pairing at the rules' life, greedy:greedy,
+        paired comparison on the built-in grid (every {series} at the rules' {axis}, greedy:greedy,
         both first-player orders); prints a Markdown summary
-  cardbalance compare default tweak.toml --fail-if 'human_vs_alien.winrate.delta > 0.02' \\
+  cardbalance compare default tweak.toml --fail-if '{scope}.winrate.delta > 0.02' \\
         --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
         the CI gate: exit 0 pass, 1 a gate failed, 2 usage error, 3 inconclusive at --max-matches
   cardbalance compare default --write-baseline balance/baseline.json --min-matches 20000
@@ -30,21 +30,22 @@ EXAMPLES = """examples:
 
 gate expressions (docs/ci-gate.md):
   FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
-  FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.winrate.delta
-  SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: winrate, seat1_winrate, draws,
-  first_player_advantage, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
+  FIELD = SCOPE.METRIC.STAT, e.g. {scope_axis}.winrate.delta
+  SCOPE: all, <{series}>, <{series}>@{axis}<L>; METRIC: winrate, seat1_winrate, draws,
+  first_player_advantage, turns, one per end type (e.g. {end_type}); STAT: delta, abs_delta, base, tweak
   'X > t' fails when the whole 95 % interval of X is above t, passes when it is entirely at or
   below t, and is undecided otherwise (more matches are played, up to --max-matches).
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import example_words
     parser = subparsers.add_parser(
         "compare", help="compare two rule sets with paired matches; CI gate with exit codes",
         description="Play BASE and TWEAK rules on the same grid with common random numbers (match i of\n"
                     "both arms starts from the same seed) and report every balance metric's paired\n"
                     "difference with its interval; gate the result with --fail-if expressions.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("arms", nargs="+", metavar="RULES",
                         help="BASE TWEAK (presets or TOML files); BASE alone with --write-baseline; "
                              "TWEAK alone with --baseline")

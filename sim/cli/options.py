@@ -66,3 +66,16 @@ def dimension_values(args, game) -> dict:
         else:
             values[name] = dimension.parse_text(text, "--" + name)
     return values
+
+
+GENERIC_EXAMPLES = {"p0": "greedy", "p1": "random", "setup": "", "setup2": "--first 1", "scope": "all",
+                    "scope_axis": "all", "choices": "", "end_type": "an end type", "series": "series",
+                    "axis": "per-seat value", "preset": "default"}
+
+
+def example_words() -> dict:
+    """The default game's words for help examples (`GameSpec.examples`), generic where it has none."""
+    try:
+        return {**GENERIC_EXAMPLES, **get_game(DEFAULT_GAME).examples}
+    except Exception:  # help must print even if the default game cannot load
+        return dict(GENERIC_EXAMPLES)

@@ -6,21 +6,22 @@ from sim.errors import CardbalanceError
 
 ORDER = 20
 EXAMPLES = """examples:
-  cardbalance play --p0 human:greedy --p1 alien:random --life 50 --seed 7
-  cardbalance play --p0 alien:greedy --p1 alien:greedy --life 30,60 --first 1 --rules two-packs
+  cardbalance play --p0 {p0} --p1 {p1} {setup} --seed 7
+  cardbalance play --p0 {p0} --p1 {p0} {setup2} --rules {preset}
   cardbalance play --from runs/RUN --cell 3 --match 1207     replay one match of a sweep
-Players are written in the game's notation (Faction War: faction:strategy, factions
-human, alien). Same seed, same log.
+  cardbalance play --game NAME ...                            another registered game
+Players are written in the game's notation (e.g. {p0}). Same seed, same log.
 """
 
 
 def add_parser(subparsers):
     from sim.cli.options import add_dimension_options, add_game_option
+    from sim.cli.options import example_words
     parser = subparsers.add_parser("play", help="play one match and print its turn-by-turn log",
-                                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   epilog=EXAMPLES.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_option(parser)
-    parser.add_argument("--p0", default=None, help="seat 0 in the game's notation (Faction War default human:greedy)")
-    parser.add_argument("--p1", default=None, help="seat 1 in the game's notation (Faction War default alien:greedy)")
+    parser.add_argument("--p0", default=None, help="seat 0 in the game's notation (default: the game's, GameSpec.players)")
+    parser.add_argument("--p1", default=None, help="seat 1 in the game's notation (default: the game's)")
     add_dimension_options(parser)  # e.g. --life (default: the rules' life), --first (default: a coin flip)
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--rules", default="default", help="rules preset or TOML file")

@@ -3,7 +3,7 @@
 ORDER = 30
 EXAMPLES = """examples:
   cardbalance rules                    the default rules, every key documented
-  cardbalance rules two-packs          a preset (the game's presets: see --help of --game)
+  cardbalance rules {preset}          a preset of the default game ({presets})
   cardbalance rules my-tweak.toml      a rules file; changed values are marked
   cardbalance rules --check my.toml    validate only: exit 0 or one error line, exit 2
   cardbalance rules --game NAME        another registered game's rules
@@ -13,8 +13,11 @@ EXAMPLES = """examples:
 def add_parser(subparsers):
     import argparse
     from sim.cli.options import add_game_option
+    from sim.cli.options import example_words
+    from sim.registry import get_game
+    presets = ", ".join(get_game().rules_presets)
     parser = subparsers.add_parser("rules", help="print or validate rules (TOML file or preset)",
-                                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   epilog=EXAMPLES.format(presets=presets, **example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", nargs="?", default="default", help="preset name or TOML file")
     add_game_option(parser, "game of the rules")
     parser.add_argument("--check", action="store_true", help="validate only")
