@@ -6,8 +6,9 @@ line's), seat 0 first, and each mirror strategy pair (random:random,
 greedy:greedy) it measures matches per second on one core for the numba
 engine (`GameSpec.play_batch`) and for the plain-Python reference engine
 (`GameSpec.reference_play_match`, one match per call) on the same
-cells, and their ratio; then matches per second on all cores (joblib/loky,
-the sweep's own chunk task, workers already warm); the numba compile time
+cells, and their ratio; then matches per second on all cores (the one
+executor of sweep and compare, `sim/executor.py`, playing the sweep's own
+chunk task, workers already warm); the numba compile time
 cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
 fresh interpreter with the normal cache); and the peak resident memory.
 
@@ -30,8 +31,8 @@ import numpy as np
 
 from sim.errors import CardbalanceError
 from sim.registry import CHOICE, PER_SEAT, SEAT, get_game
-from sim.sweep.runner import peak_rss_bytes, play_chunk
-from sim.sweep.seeds import chunk_seed
+from sim.executor import Chunk, Executor
+from sim.sweep.runner import peak_rss_bytes, play_aggregate
 
 BENCH_STRATEGIES = ("random", "greedy")
 DEFAULT_SECONDS = 1.0
@@ -64,6 +65,15 @@ def _rate_reference(reference, rules, cell_array, seconds: float) -> tuple[float
             return played / elapsed, played
 
 
+def _bench_chunks(game, cells, count: int, size: int, offset: int = 0) -> list[Chunk]:
+    """`count` chunks of `size` matches, the cells in turn (chunk numbers from `offset`)."""
+    chunks = []
+    for k in range(count):
+        rules_array, cell_array = cells[k % len(cells)]
+        chunks.append(Chunk(k % len(cells), offset + k, size, play_aggregate, (game.play_batch, rules_array, cell_array)))
+    return chunks
+
+
 def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float) -> tuple[float, int, int]:
     """(matches/s, matches, workers) over all cores, after a warm-up that starts the workers."""
     import joblib
@@ -71,19 +81,12 @@ def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float
     # chunks of about 0.1 s each, enough of them to keep every worker busy for `seconds`
     chunk = max(1, int(per_core_rate * 0.1))
     n_chunks = max(workers * 2, int(round(seconds / 0.1)) * workers)
-    parallel = joblib.Parallel(n_jobs=workers, backend="loky")
-
-    def tasks(count, offset):
-        for k in range(count):
-            rules_array, cell_array = cells[k % len(cells)]
-            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
-                                             chunk_seed(ROOT_SEED, k % len(cells), offset + k), chunk, 0, k)
-
-    parallel(tasks(workers * 2, 10**6))  # start the workers, load the kernels from the cache
-    started = time.perf_counter()
-    results = parallel(tasks(n_chunks, 0))
-    elapsed = time.perf_counter() - started
-    played = sum(int(vector[0]) for _, _, vector, _ in results)
+    with Executor(ROOT_SEED, workers) as pool:  # the sweep's executor: same tasks, same pool
+        pool.run_all(_bench_chunks(game, cells, workers * 2, chunk, 10**6))  # start the workers, load the kernels
+        started = time.perf_counter()
+        results = pool.run_all(_bench_chunks(game, cells, n_chunks, chunk))
+        elapsed = time.perf_counter() - started
+    played = sum(int(done.value[0]) for done in results.values())
     return played / elapsed, played, workers
 
 
@@ -93,24 +96,15 @@ SCALING_CHUNK = 2000  # matches per task of the scaling measurement
 def _scaling(game, cells, workers: int, n_matches: int) -> dict:
     """Wall time of the same `n_matches` (cells in turn, fixed chunks) on 1 worker and on
     `workers`: the speed-up a sweep gets from more cores, start-up excluded."""
-    import joblib
-
     n_chunks = max(1, -(-n_matches // SCALING_CHUNK))
-
-    def tasks(count, size):
-        for k in range(count):
-            rules_array, cell_array = cells[k % len(cells)]
-            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
-                                             chunk_seed(ROOT_SEED, k % len(cells), k), size, 0, k)
-
     seconds = {}
     for n_jobs in (1, workers):
-        parallel = joblib.Parallel(n_jobs=n_jobs, backend="loky")
-        parallel(tasks(2 * n_jobs, 1))  # start the workers, load the kernels from the cache
-        started = time.perf_counter()
-        results = parallel(tasks(n_chunks, SCALING_CHUNK))
-        seconds[n_jobs] = time.perf_counter() - started
-    played = sum(int(vector[0]) for _, _, vector, _ in results)
+        with Executor(ROOT_SEED, n_jobs) as pool:
+            pool.run_all(_bench_chunks(game, cells, 2 * n_jobs, 1, 10**6))  # start the workers, load the kernels
+            started = time.perf_counter()
+            results = pool.run_all(_bench_chunks(game, cells, n_chunks, SCALING_CHUNK))
+            seconds[n_jobs] = time.perf_counter() - started
+    played = sum(int(done.value[0]) for done in results.values())
     return {"matches": played, "workers": workers, "one_worker_s": round(seconds[1], 3),
             "all_workers_s": round(seconds[workers], 3), "speedup": round(seconds[1] / seconds[workers], 2)}
 

@@ -66,6 +66,11 @@ def add_parser(subparsers):
                         help="cap per cell; gates still undecided there are inconclusive (default 20000)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (joblib; -1 = all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
+    parser.add_argument("--scheduler", help="dask scheduler address (with --backend dask; default: a local cluster)")
+    parser.add_argument("--resume", metavar="DIR",
+                        help="keep every finished batch in DIR; the same command run again plays only the missing ones")
     parser.add_argument("--summary-md", metavar="FILE", help="write the Markdown summary here (e.g. for a PR comment)")
     parser.add_argument("--json", metavar="FILE", help="write the machine-readable result here ('-' = stdout)")
     parser.add_argument("--figures", metavar="DIR",
@@ -110,8 +115,18 @@ def run(args) -> int:
                            fail_if=args.fail_if, batch=args.batch, min_matches=args.min_matches,
                            max_matches=args.max_matches, confidence=args.confidence, baseline=baseline,
                            grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
+    if args.scheduler and args.backend != "dask":
+        raise CardbalanceError("--scheduler needs --backend dask.")
     progress = None if args.quiet else (lambda line: print("compare: " + line, file=sys.stderr))
-    result = runner.run(setup, n_jobs=args.jobs, progress=progress)
+    client = None
+    if args.backend == "dask":
+        from sim import executor
+        client = executor.connect_dask(args.scheduler, args.jobs)
+    try:
+        result = runner.run(setup, n_jobs=args.jobs, progress=progress, backend=args.backend, resume=args.resume)
+    finally:
+        if client is not None:
+            executor.close_dask(client)
     data = runner.result_json(result)
     if args.write_baseline:
         baseline_io.write_baseline(args.write_baseline, result)

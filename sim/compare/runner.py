@@ -6,7 +6,10 @@ seed (same shuffled decks, seats and generator state): the game's
 sums (sim/aggregate.py). Seeds follow the sweep's scheme
 (`sim.sweep.seeds.chunk_seed(root, cell, batch)`, match i of a batch from
 `sim.rng.match_seed`), so batch b of cell c is the same matches whatever
-the number of jobs and whatever order joblib runs them in.
+the number of jobs, the backend and whatever order they finish in: batches
+run on the one executor (`sim/executor.py`: joblib loky, or dask), and with a
+resume folder every finished batch is kept, so a killed comparison run again
+plays only the batches it lacks.
 
 Sequential stopping: every cell gets one batch per round; after each round
 the comparison table is rebuilt and every gate expression evaluated on its
@@ -24,24 +27,26 @@ seed) and every delta is an unpaired difference.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from analysis import gate as gates
 from analysis import paired
 from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.executor import Chunk, ChunkStore, Executor
 from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
 from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
-from sim.sweep.seeds import chunk_seed
+from sim.sweep.runfolder import write_json_atomic
 
 DEFAULT_BATCH = 1000
 DEFAULT_MAX_MATCHES = 20_000
@@ -282,11 +287,11 @@ def _cell_array(game: GameSpec, cell: dict):
 
 # ---- playing --------------------------------------------------------------------
 
-def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
+def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, *, seed, n_matches):
     return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
 
 
-def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, seed, n_matches, n_end_types):
+def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, *, seed, n_matches, n_end_types):
     """Paired sums when the arms need different cell arrays (e.g. starting lives).
 
     The game's paired kernel takes one cell for both arms, so each match is
@@ -307,7 +312,7 @@ def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, seed, n
     return out
 
 
-def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
+def _single_task(play: Callable, rules_array, cell_array, *, seed, n_matches, n_end_types):
     return paired.arm_sums_from_aggregate(play(rules_array, cell_array, seed, 0, n_matches), n_end_types)
 
 
@@ -375,8 +380,38 @@ def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
     return results
 
 
-def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | None = None) -> CompareResult:
-    """Play rounds of one batch per cell until the gates are decided or the cap is reached."""
+def resume_store(setup: CompareSetup, folder) -> ChunkStore:
+    """`--resume DIR`: every finished batch of this comparison is kept in DIR (one file
+    per cell and round); running the same comparison again plays only the missing
+    ones. DIR remembers what it belongs to and refuses another comparison."""
+    folder = Path(folder)
+    identity = {"game": setup.game.name, "behaviour_version": setup.game.behaviour_version, "mode": setup.mode,
+                "base": setup.base.rules.stable_hash() if setup.base is not None else None,
+                "tweak": setup.tweak.rules.stable_hash() if setup.tweak is not None else None,
+                "seed": setup.seed, "batch": setup.batch, "cells": setup.cells}
+    marker = folder / "compare.json"
+    if marker.is_file():
+        try:
+            stored = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            stored = None
+        if stored != json.loads(json.dumps(identity, default=str)):
+            raise CardbalanceError("--resume %s holds the batches of another comparison (other rules, grid, seed "
+                                   "or batch); give a new folder." % folder)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(marker, identity)
+    n_metrics = agg.paired_metric_count(len(setup.game.end_types))
+    shape = (n_metrics, agg.PAIRED_STATS) if setup.mode == "paired" else (n_metrics, 2)
+    return ChunkStore(folder, name="c%06d-k%06d-n%d.npy", with_size=True, valid=lambda value, size: value.shape == shape)
+
+
+def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | None = None,
+        backend: str = "loky", resume=None) -> CompareResult:
+    """Play rounds of one batch per cell until the gates are decided or the cap is reached.
+
+    Batches run on the one executor (sim/executor.py): loky or dask; with
+    `resume` (a folder) finished batches are kept and reused."""
     started = time.perf_counter()
     n_cells = len(setup.cells)
     n_metrics = agg.paired_metric_count(len(setup.game.end_types))
@@ -396,24 +431,28 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     rounds = 0
     matches = 0
     stop_reason = ""
-    with Parallel(n_jobs=n_jobs) as parallel:
+    store = resume_store(setup, resume) if resume is not None else None
+    with Executor(setup.seed, n_jobs, backend, store=store) as pool:
         while True:
             size = min(setup.batch, setup.max_matches - matches)
-            seeds = [chunk_seed(setup.seed, cell, rounds) for cell in range(n_cells)]
-            if setup.mode == "paired":
-                tasks = (delayed(_paired_task)(setup.game.play_paired_batch, rules_a, rules_b,
-                                               setup.cell_arrays[cell], seeds[cell], size)
-                         if np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]) else
-                         delayed(_paired_by_matches)(setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
-                                                     setup.tweak_cell_arrays[cell], seeds[cell], size, n_end_types)
-                         for cell in range(n_cells))
-                for cell, out in enumerate(parallel(tasks)):
-                    sums[cell] += out
-            else:
-                tasks = (delayed(_single_task)(setup.game.play_batch, played_array, played_cells[cell],
-                                               seeds[cell], size, n_end_types) for cell in range(n_cells))
-                for cell, out in enumerate(parallel(tasks)):
-                    arm_sums[cell] += out
+            chunks = []  # chunk number = round: batch b of cell c has seed chunk_seed(seed, c, b)
+            for cell in range(n_cells):
+                if setup.mode != "paired":
+                    chunks.append(Chunk(cell, rounds, size, _single_task, (setup.game.play_batch, played_array,
+                                                                           played_cells[cell]),
+                                        {"n_end_types": n_end_types}))
+                elif np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]):
+                    chunks.append(Chunk(cell, rounds, size, _paired_task, (setup.game.play_paired_batch, rules_a,
+                                                                           rules_b, setup.cell_arrays[cell])))
+                else:
+                    chunks.append(Chunk(cell, rounds, size, _paired_by_matches,
+                                        (setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
+                                         setup.tweak_cell_arrays[cell]), {"n_end_types": n_end_types}))
+            for done in pool.run(chunks):
+                if setup.mode == "paired":
+                    sums[done.chunk.cell] += done.value
+                else:
+                    arm_sums[done.chunk.cell] += done.value
             n += size
             matches += size
             rounds += 1
