@@ -170,6 +170,11 @@ def test_figures_replay_exactly_the_compared_matches_for_both_arms(tmp_path):
         assert list(results["matches"]) == [300] * len(result.setup.cells)
         assert np.array_equal(seat0_wins, result.sums[:, agg.METRIC_SEAT0_WIN, column])
         assert np.array_equal(results["turns_sum"].to_numpy(), result.sums[:, agg.METRIC_TURNS, column])
+    # drawn again into the same folder: the stored chunks are read, nothing is played
+    import json as json_module
+    figures.write_side_by_side(result, tmp_path / "fig")
+    meta = json_module.loads((tmp_path / "fig" / "base-run" / "meta.json").read_text())
+    assert meta["counts"]["chunks_resumed"] == meta["counts"]["chunks"] == 2 * len(result.setup.cells)
 
 
 def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
