@@ -248,6 +248,14 @@ class Dimension:
 
 # ---- the game ----------------------------------------------------------------------------
 
+def parse_pair(text: str) -> tuple[str, str]:
+    """"greedy:random" -> ("greedy", "random"): a strategy pair, seat 0 then seat 1."""
+    parts = str(text).split(":")
+    if len(parts) != 2 or not all(parts):
+        raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % text)
+    return parts[0], parts[1]
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the shared layers need to run and read one game.
@@ -335,7 +343,6 @@ class GameSpec:
         return {d.name: d.single for d in self.dimensions}
 
     def strategy_pair(self, text: str) -> tuple[str, str]:
-        from strategies import parse_pair
         pair = parse_pair(text)
         for name in pair:
             self.strategy_id(name)  # raises CardbalanceError listing the known names

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.errors import CardbalanceError
+from sim.registry import parse_pair  # noqa: F401  (the "seat0:seat1" notation, shared with the grid)
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,3 @@ class StrategyTable:
         raise CardbalanceError("strategy id %r is unknown; known ids: %s." % (
             identifier, ", ".join("%d (%s)" % (v, k) for k, v in self.ids.items())))
 
-
-def parse_pair(text: str) -> tuple[str, str]:
-    """"greedy:random" -> ("greedy", "random") (names are checked by the game's table)."""
-    parts = str(text).split(":")
-    if len(parts) != 2 or not all(parts):
-        raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % text)
-    return parts[0], parts[1]
