@@ -60,6 +60,13 @@ class lazy:  # noqa: N801 - used like a function in declarations
 CHOICE, PER_SEAT, SEAT = "choice", "per_seat", "seat"
 
 
+def per_seat_label(a: int, b: int) -> str:
+    """The one label of a per-seat value: "50" when the seats are equal, else "30/60"
+    (seat 0 / seat 1). Compare scopes write it with '-' ("life30-60"), the one
+    character their expressions allow there."""
+    return str(int(a)) if int(a) == int(b) else "%d/%d" % (int(a), int(b))
+
+
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -235,8 +242,7 @@ class Dimension:
     def label(self, value) -> str:
         """The one label format: "50", "30/60" (seats unequal), a name or a seat."""
         if self.kind == PER_SEAT:
-            a, b = int(value[0]), int(value[1])
-            return str(a) if a == b else "%d/%d" % (a, b)
+            return per_seat_label(value[0], value[1])
         return str(value)
 
     def describe(self) -> dict:

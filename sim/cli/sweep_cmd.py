@@ -136,16 +136,16 @@ def fallback_summary(run_dir: Path) -> str:
     """A plain win-rate table straight from results.parquet."""
     import pandas as pd
 
+    from sim.registry import per_seat_label
     from sim.sweep import runfolder
     frame = pd.read_parquet(Path(run_dir) / runfolder.RESULTS)
     meta = runfolder.load_meta(run_dir)
     ends = meta["end_types"]
     dimensions = meta.get("dimensions", ())
 
-    def label(row, dimension):  # the one label format (sim.registry.Dimension.label)
+    def label(row, dimension):
         if dimension["kind"] == "per_seat":
-            a, b = (int(row[c]) for c in dimension["columns"])
-            return str(a) if a == b else "%d/%d" % (a, b)
+            return per_seat_label(*(row[column] for column in dimension["columns"]))
         return str(row[dimension["name"]])
 
     lines = ["%-4s %-34s %-22s %-10s %8s %7s %7s %7s %7s" % (

@@ -287,11 +287,11 @@ def _cell_array(game: GameSpec, cell: dict):
 
 # ---- playing --------------------------------------------------------------------
 
-def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, *, seed, n_matches):
+def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
     return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
 
 
-def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, *, seed, n_matches, n_end_types):
+def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, seed, n_matches, n_end_types):
     """Paired sums when the arms need different cell arrays (e.g. starting lives).
 
     The game's paired kernel takes one cell for both arms, so each match is
@@ -312,7 +312,7 @@ def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, *, seed
     return out
 
 
-def _single_task(play: Callable, rules_array, cell_array, *, seed, n_matches, n_end_types):
+def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
     return paired.arm_sums_from_aggregate(play(rules_array, cell_array, seed, 0, n_matches), n_end_types)
 
 

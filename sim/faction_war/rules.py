@@ -90,13 +90,14 @@ NUMBERS: dict[str, tuple[str, int, int]] = {
 }
 MAX_FACE_CARDS_PER_ROW = 4
 LIFE_MIN, LIFE_MAX = 1, 1_000_000  # starting life's range (the grid's `life` dimension, game.py)
+DEFAULT_LIFE = (50, 50)  # the designer's default starting life: one-match commands and the compare grid
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every number and switch of one Faction War rule set (immutable)."""
 
-    life: tuple[int, int] = (50, 50)
+    life: tuple[int, int] = DEFAULT_LIFE
     opening_hand: int = 5
     draws_per_turn: int = 2
     hand_limit_trigger: int = 7
