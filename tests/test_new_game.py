@@ -52,6 +52,17 @@ def test_sweep_stores_the_games_own_dimensions(duel_run):
     assert (duel_run / "report" / "report.html").is_file()
 
 
+def test_sweep_without_a_file_runs_the_games_own_default_sweep(tmp_path, capsys):
+    code, _, _ = _run(capsys, "sweep", *GAME, "--out", str(tmp_path / "run"), "--jobs", "1", "--quiet", "--no-report")
+    meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert code == 0 and meta["game"] == "toy_duel" and meta["sweep"]["hp"] == [8, 12]
+    assert meta["counts"] == {**meta["counts"], "cells": 8, "matches": 8 * 400}
+    sweep = tmp_path / "fw.toml"
+    sweep.write_text('pairings = ["human_vs_alien"]\nmatches = 10\n')
+    code, _, err = _run(capsys, "sweep", str(sweep), *GAME, "--out", str(tmp_path / "no"))
+    assert code == 2 and "--game toy_duel differs from the sweep file's game faction_war" in err
+
+
 def test_report_renders_the_run_from_its_metadata(duel_run, tmp_path, capsys):
     code, out, _ = _run(capsys, "report", str(duel_run), "--out", str(tmp_path / "rep"), *GAME)
     assert code == 0
