@@ -1,6 +1,6 @@
 """The compare gate's threshold expressions: tokenizer, parser, evaluation.
 
-A designer writes `--fail-if 'human_vs_alien.winrate.delta > 0.02'`; CI
+A designer writes `--fail-if 'all.winrate.delta > 0.02'` (or a series scope); CI
 fails when that statement is *shown* to hold. Expressions are parsed by a
 small recursive-descent parser (never `eval`), so a typo is a usage error
 that names the offending token and its column instead of arbitrary code.
@@ -12,7 +12,7 @@ Grammar (documented for designers in docs/ci-gate.md):
     conjunction := primary ( "and" primary )*
     primary     := comparison | "(" disjunction ")"
     comparison  := FIELD OPERATOR NUMBER
-    FIELD       := SCOPE "." METRIC "." STAT       e.g. human_vs_alien@life50.winrate.delta
+    FIELD       := SCOPE "." METRIC "." STAT       e.g. all.winrate.delta
     OPERATOR    := ">" | ">=" | "<" | "<="
     NUMBER      := ["+" | "-"] digits ["." digits] [exponent] ["%"]   ("2%" is 0.02)
 
@@ -44,7 +44,7 @@ _TOKEN_PATTERNS = (
     ("OPERATOR", r">=|<=|>|<"),
     ("LPAREN", r"\("),
     ("RPAREN", r"\)"),
-    # Segments may carry '@', ':' and '-' (scopes like human_vs_alien@life30-60).
+    # Segments may carry '@', ':' and '-' (scopes like <series>@<axis>30-60).
     ("NAME", r"[A-Za-z_][A-Za-z0-9_@:\-]*(?:\.[A-Za-z_][A-Za-z0-9_@:\-]*)*"),
 )
 _TOKEN_RE = re.compile("|".join("(?P<%s>%s)" % pair for pair in _TOKEN_PATTERNS))
@@ -167,7 +167,7 @@ class _Parser:
             return node
         if token.kind == "NAME":
             return self.comparison()
-        self.fail(token, "a field such as human_vs_alien.winrate.delta or '('")
+        self.fail(token, "a field such as all.winrate.delta or '('")
 
     def comparison(self) -> Comparison:
         token = self.take()
@@ -195,7 +195,7 @@ class _Parser:
 def parse(text: str) -> Node:
     """Parse one --fail-if expression; GateSyntaxError names the bad token."""
     if not text or not text.strip():
-        raise GateSyntaxError("gate expression is empty; write e.g. 'human_vs_alien.winrate.delta > 0.02'.")
+        raise GateSyntaxError("gate expression is empty; write e.g. 'all.winrate.delta > 0.02'.")
     return _Parser(text).expression()
 
 

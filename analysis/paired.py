@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import Z95, wilson_interval
+from sim.registry import per_seat_label
 from sim import aggregate as agg
 
 RATE, MEAN = "rate", "mean"
@@ -78,8 +79,9 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
 
 
 def _life_label(cell) -> str:
-    life0, life1 = int(cell["life0"]), int(cell["life1"])
-    return "life%d" % life0 if life0 == life1 else "life%d-%d" % (life0, life1)
+    """The per-seat axis in a scope name: its dimension's name and value ('life50', 'life30-60';
+    analysis/dimensions.py maps any game's axis onto life0/life1)."""
+    return (cell.get("axis_name") or "life") + per_seat_label(cell["life0"], cell["life1"]).replace("/", "-")
 
 
 def scope_cells(cells) -> dict[str, list[int]]:

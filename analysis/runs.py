@@ -26,8 +26,9 @@ RUN_FORMAT = "cardbalance-run"
 # (sim/sweep) records its own in meta.json. See `supported_format_version`.
 RUN_FORMAT_VERSION = 1
 
-CELL_COLUMNS = ("cell", "pairing", "faction0", "faction1", "life0", "life1", "first",
-                "strategy0", "strategy1", "rules")
+# Cell columns every game's runs have; the game's own (its grid dimensions') are
+# read from the run's metadata (`cell_columns`, written by sim/sweep/runfolder.py).
+COMMON_CELL_COLUMNS = ("cell", "strategy0", "strategy1", "rules")
 # What a balance question is asked about: a cell without its first player.
 # Every combination is played with both first-player orders, which the
 # analysis pools (see analysis/tables.py).
@@ -80,15 +81,17 @@ class Run:
         return bool(self.meta.get("complete", False))
 
     @property
+    def cell_columns(self) -> tuple[str, ...]:
+        return cell_columns(self.meta)
+
+    @property
+    def dimensions(self) -> tuple[dict, ...]:
+        """The run's grid dimensions as its metadata describes them (`Dimension.describe`)."""
+        return tuple(self.meta.get("dimensions", ()))
+
+    @property
     def faction_names(self) -> tuple[str, ...]:
-        names = self.meta.get("factions")
-        if names:
-            return tuple(names)
-        try:
-            from sim.registry import get_game
-            return tuple(get_game(self.game).factions)
-        except CardbalanceError:
-            return ()
+        return tuple(self.meta.get("factions", ()))  # runs of format 1 before dimensions were stored
 
     def faction_label(self, faction) -> str:
         """The faction's name: runs store names; an integer code is looked up in the game's factions."""
@@ -97,6 +100,14 @@ class Run:
             return text
         names, index = self.faction_names, int(text)
         return names[index] if 0 <= index < len(names) else "faction %d" % index
+
+
+def cell_columns(meta: dict) -> tuple[str, ...]:
+    """A run's cell columns, from its metadata: `cell_columns`, else the keys of its stored cells."""
+    if meta.get("cell_columns"):
+        return tuple(meta["cell_columns"])
+    cells = meta.get("cells") or [{}]
+    return tuple(cells[0]) or COMMON_CELL_COLUMNS
 
 
 def outcome_columns(end_types) -> list[str]:
@@ -131,7 +142,7 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
                                "`cardbalance sweep --resume %s`." % (path, path))
     results = _read_parquet(path, "results.parquet")
     lengths = _read_parquet(path, "lengths.parquet")
-    required = list(CELL_COLUMNS) + list(SUM_COLUMNS) + outcome_columns(meta["end_types"])
+    required = list(cell_columns(meta)) + list(SUM_COLUMNS) + outcome_columns(meta["end_types"])
     missing = [column for column in required if column not in results.columns]
     if missing:
         raise CardbalanceError("'%s' is not a readable run: results.parquet lacks column(s) %s."
@@ -141,8 +152,13 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a readable run: lengths.parquet lacks column(s) %s."
                                % (path, ", ".join(missing)))
     results = results.sort_values("cell", kind="stable").reset_index(drop=True)
-    for column in ("pairing", "faction0", "faction1", "strategy0", "strategy1", "rules"):
-        results[column] = results[column].astype(str)
+    from analysis.dimensions import add_roles
+    results = add_roles(results, meta.get("dimensions"))
+    int_columns = {column for dimension in meta.get("dimensions", ()) if dimension.get("kind") in ("per_seat", "seat")
+                   for column in dimension.get("columns", ())}
+    for column in cell_columns(meta):
+        if column != "cell" and column not in int_columns and results[column].dtype == object:
+            results[column] = results[column].astype(str)
     return Run(path=path, meta=meta, results=results, lengths=lengths)
 
 

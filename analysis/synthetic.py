@@ -21,10 +21,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.runs import RUN_FORMAT, CELL_COLUMNS, supported_format_version
+from analysis.runs import RUN_FORMAT, supported_format_version
 
 CELL_DEFAULTS = {"pairing": "red_vs_blue", "faction0": "red", "faction1": "blue", "life0": 20, "life1": 20,
                  "first": 0, "strategy0": "greedy", "strategy1": "greedy", "rules": "default"}
+CELL_COLUMNS = ("cell", *CELL_DEFAULTS)  # the cell columns of the synthetic runs
 
 
 def write_synthetic_run(path, cells, *, game: str = "toy", factions=("red", "blue"),

@@ -31,6 +31,7 @@ from analysis import stats
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import DEFAULT_DELTA, check_delta, classify
 from sim.errors import CardbalanceError
+from sim.registry import per_seat_label
 
 GROUP = list(GROUP_COLUMNS)
 LABELS = ["life", "variant"]
@@ -47,9 +48,7 @@ def _with_outcome_totals(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _labels(frame: pd.DataFrame) -> pd.DataFrame:
-    equal = frame["life0"] == frame["life1"]
-    frame["life"] = np.where(equal, frame["life0"].astype(str),
-                             frame["life0"].astype(str) + "/" + frame["life1"].astype(str))
+    frame["life"] = [per_seat_label(a, b) for a, b in zip(frame["life0"], frame["life1"])]
     frame["variant"] = frame["strategy0"] + ":" + frame["strategy1"] + " " + frame["rules"]
     frame["mirror"] = frame["faction0"] == frame["faction1"]
     return frame

@@ -25,12 +25,13 @@ Which rate ("relevant rate"), decided here once for every report:
   win: the decisive share is an exact binomial proportion given the number of
   decisive matches, so its Wilson interval is exact in meaning, whereas
   "wins + ½ draws" is not binomial. Both agree when there are no draws.
-- Non-mirror pairing (e.g. human_vs_alien): seat 0 holds the first faction
-  of the pairing, so this is "human's share of the decided matches against
-  alien". Mirror pairing (human_vs_human): it is the seat-0 share, which is
+- Non-mirror series (the two seats hold different sides, e.g. two factions):
+  seat 0 holds the series' first side, so this is "the first side's share of
+  the decided matches against the second". Mirror series (the same side in
+  both seats): it is the seat-0 share, which is
   ½ by symmetry when lives and strategies are equal — any verdict other than
   balanced/undecided there flags an asymmetry of lives, strategies or the
-  engine itself (a useful check, not a faction result).
+  engine itself (a useful check, not a result about a side).
 - The first-player verdict uses the same rule on the first player's decisive
   win share, pooled over both first-player orders (so it cancels faction).
 """

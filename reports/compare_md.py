@@ -159,11 +159,9 @@ def render(data: dict, figures: dict | None = None) -> str:
             lines.append("An inconclusive gate is not a pass: its interval still straddles the threshold at "
                          "--max-matches. Raise --max-matches or accept the uncertainty explicitly.")
             lines.append("")
-    pairings = []
-    for cell in data["grid"]:
-        if cell["pairing"] not in pairings:
-            pairings.append(cell["pairing"])
-    life_scopes = [scope for scope in by_scope if "@life" in scope]
+    # scopes come in grid order: all, then each series and its per-seat values (analysis/paired.py)
+    pairings = [scope for scope in by_scope if scope != "all" and "@" not in scope]
+    life_scopes = [scope for scope in by_scope if "@" in scope and ":" not in scope]
     # With one starting life per pairing the pairing rows would repeat the life rows.
     one_life = len({scope.split("@", 1)[1] for scope in life_scopes}) <= 1
     lines += ["### Faction win rate per pairing and life", "",

@@ -26,9 +26,9 @@ if str(REPO) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from sim.faction_war import batch  # noqa: E402
+from strategies.faction_war import batch  # noqa: E402
 from sim.faction_war.rules import AMBIGUITIES, Rules  # noqa: E402
-from strategies import STRATEGY_IDS  # noqa: E402
+from strategies.faction_war import STRATEGY_IDS  # noqa: E402
 
 PAIRINGS = ((0, 0), (0, 1), (1, 0), (1, 1))
 STRATEGY_PAIRS = (("greedy", "greedy"), ("random", "random"), ("greedy", "random"),

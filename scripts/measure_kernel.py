@@ -29,7 +29,7 @@ if str(REPO) not in sys.path:
 _FIRST_CALL = """
 import time
 start = time.perf_counter()
-from sim.faction_war import batch
+from strategies.faction_war import batch
 from sim.faction_war.rules import Rules
 rules = Rules().to_array()
 batch.play_batch(rules, batch.cell_array(0, 0, 50, 50, 0, 1, 0), 1, 0, 1)
@@ -48,7 +48,7 @@ def first_call_seconds(cache_dir: str) -> float:
 def throughput(strategy: int, matches: int) -> tuple[float, float]:
     """(matches per second, mean turns) of one single-threaded batch."""
     from sim import aggregate as agg
-    from sim.faction_war import batch
+    from strategies.faction_war import batch
     from sim.faction_war.rules import Rules
 
     rules = Rules().to_array()
@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=50_000, help="matches per measurement (default 50000)")
     args = parser.parse_args(argv)
-    from strategies import STRATEGY_IDS
+    from strategies.faction_war import STRATEGY_IDS
 
     print("Faction War kernel, one core, human vs human, 50 life, default rules")
     for name in ("random", "greedy"):

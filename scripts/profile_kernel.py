@@ -39,7 +39,7 @@ if str(REPO) not in sys.path:
 import numba as nb  # noqa: E402
 import numpy as np  # noqa: E402
 
-from sim.faction_war import batch  # noqa: E402
+from strategies.faction_war import batch  # noqa: E402
 from sim.faction_war import kernel as K  # noqa: E402
 from sim.faction_war import kernel_alien as KA  # noqa: E402
 from sim.faction_war import kernel_human as KH  # noqa: E402
@@ -48,10 +48,10 @@ from sim.faction_war.layout import (PH_ATTACK, PH_PLACEMENT, PHASE_NAMES, S_DECI
                                     STATE_SIZE)
 from sim.faction_war.rules import Rules  # noqa: E402
 from sim.rng import nb_match_seed  # noqa: E402
-from strategies import STRATEGY_IDS  # noqa: E402
-from strategies.dispatch import choose  # noqa: E402
-from strategies.features import summarize  # noqa: E402
-from strategies.view import build_view  # noqa: E402
+from strategies.faction_war import STRATEGY_IDS  # noqa: E402
+from strategies.faction_war.dispatch import choose  # noqa: E402
+from strategies.faction_war.features import summarize  # noqa: E402
+from strategies.faction_war.view import build_view  # noqa: E402
 from sim.faction_war import actions as A  # noqa: E402
 
 MAX_KIND = 32

@@ -1,11 +1,14 @@
 """`cardbalance bench`: how fast the engines are, measured in one run.
 
-For each pairing and each mirror strategy pair (random:random,
+For each value of the game's choice dimensions (Faction War: each pairing),
+its per-seat dimensions at their declared single value (or the command
+line's), seat 0 first, and each mirror strategy pair (random:random,
 greedy:greedy) it measures matches per second on one core for the numba
 engine (`GameSpec.play_batch`) and for the plain-Python reference engine
-(`GameSpec.extra["reference_play_match"]`, one match per call) on the same
-cells, and their ratio; then matches per second on all cores (joblib/loky,
-the sweep's own chunk task, workers already warm); the numba compile time
+(`GameSpec.reference_play_match`, one match per call) on the same
+cells, and their ratio; then matches per second on all cores (the one
+executor of sweep and compare, `sim/executor.py`, playing the sweep's own
+chunk task, workers already warm); the numba compile time
 cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
 fresh interpreter with the normal cache); and the peak resident memory.
 
@@ -27,13 +30,12 @@ import time
 import numpy as np
 
 from sim.errors import CardbalanceError
-from sim.registry import get_game
-from sim.sweep.runner import peak_rss_bytes, play_chunk
-from sim.sweep.seeds import chunk_seed
+from sim.registry import CHOICE, PER_SEAT, SEAT, get_game
+from sim.executor import Chunk, Executor
+from sim.sweep.runner import peak_rss_bytes, play_aggregate
 
 BENCH_STRATEGIES = ("random", "greedy")
 DEFAULT_SECONDS = 1.0
-DEFAULT_LIFE = 50
 FIRST_BATCH = 32
 ROOT_SEED = 2024
 COMPILE_TIMEOUT_S = 600
@@ -63,6 +65,15 @@ def _rate_reference(reference, rules, cell_array, seconds: float) -> tuple[float
             return played / elapsed, played
 
 
+def _bench_chunks(game, cells, count: int, size: int, offset: int = 0) -> list[Chunk]:
+    """`count` chunks of `size` matches, the cells in turn (chunk numbers from `offset`)."""
+    chunks = []
+    for k in range(count):
+        rules_array, cell_array = cells[k % len(cells)]
+        chunks.append(Chunk(k % len(cells), offset + k, size, play_aggregate, (game.play_batch, rules_array, cell_array)))
+    return chunks
+
+
 def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float) -> tuple[float, int, int]:
     """(matches/s, matches, workers) over all cores, after a warm-up that starts the workers."""
     import joblib
@@ -70,19 +81,12 @@ def _rate_all_cores(game, cells, jobs: int, seconds: float, per_core_rate: float
     # chunks of about 0.1 s each, enough of them to keep every worker busy for `seconds`
     chunk = max(1, int(per_core_rate * 0.1))
     n_chunks = max(workers * 2, int(round(seconds / 0.1)) * workers)
-    parallel = joblib.Parallel(n_jobs=workers, backend="loky")
-
-    def tasks(count, offset):
-        for k in range(count):
-            rules_array, cell_array = cells[k % len(cells)]
-            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
-                                             chunk_seed(ROOT_SEED, k % len(cells), offset + k), chunk, 0, k)
-
-    parallel(tasks(workers * 2, 10**6))  # start the workers, load the kernels from the cache
-    started = time.perf_counter()
-    results = parallel(tasks(n_chunks, 0))
-    elapsed = time.perf_counter() - started
-    played = sum(int(vector[0]) for _, _, vector, _ in results)
+    with Executor(ROOT_SEED, workers) as pool:  # the sweep's executor: same tasks, same pool
+        pool.run_all(_bench_chunks(game, cells, workers * 2, chunk, 10**6))  # start the workers, load the kernels
+        started = time.perf_counter()
+        results = pool.run_all(_bench_chunks(game, cells, n_chunks, chunk))
+        elapsed = time.perf_counter() - started
+    played = sum(int(done.value[0]) for done in results.values())
     return played / elapsed, played, workers
 
 
@@ -92,24 +96,15 @@ SCALING_CHUNK = 2000  # matches per task of the scaling measurement
 def _scaling(game, cells, workers: int, n_matches: int) -> dict:
     """Wall time of the same `n_matches` (cells in turn, fixed chunks) on 1 worker and on
     `workers`: the speed-up a sweep gets from more cores, start-up excluded."""
-    import joblib
-
     n_chunks = max(1, -(-n_matches // SCALING_CHUNK))
-
-    def tasks(count, size):
-        for k in range(count):
-            rules_array, cell_array = cells[k % len(cells)]
-            yield joblib.delayed(play_chunk)(game.play_batch, rules_array, cell_array,
-                                             chunk_seed(ROOT_SEED, k % len(cells), k), size, 0, k)
-
     seconds = {}
     for n_jobs in (1, workers):
-        parallel = joblib.Parallel(n_jobs=n_jobs, backend="loky")
-        parallel(tasks(2 * n_jobs, 1))  # start the workers, load the kernels from the cache
-        started = time.perf_counter()
-        results = parallel(tasks(n_chunks, SCALING_CHUNK))
-        seconds[n_jobs] = time.perf_counter() - started
-    played = sum(int(vector[0]) for _, _, vector, _ in results)
+        with Executor(ROOT_SEED, n_jobs) as pool:
+            pool.run_all(_bench_chunks(game, cells, 2 * n_jobs, 1, 10**6))  # start the workers, load the kernels
+            started = time.perf_counter()
+            results = pool.run_all(_bench_chunks(game, cells, n_chunks, SCALING_CHUNK))
+            seconds[n_jobs] = time.perf_counter() - started
+    played = sum(int(done.value[0]) for done in results.values())
     return {"matches": played, "workers": workers, "one_worker_s": round(seconds[1], 3),
             "all_workers_s": round(seconds[workers], 3), "speedup": round(seconds[1] / seconds[workers], 2)}
 
@@ -121,11 +116,11 @@ started = time.perf_counter()
 import importlib
 for module in {modules!r}:
     importlib.import_module(module)
-from sim.registry import get_game
+from sim.registry import CHOICE, PER_SEAT, SEAT, get_game
 import numpy as np
 game = get_game({game!r})
 rules = game.load_rules({rules!r})
-cell = game.cell_array(0, 0, {life}, {life}, 0, {strategy}, {strategy})
+cell = np.array({cell!r}, dtype=np.int64)
 imported = time.perf_counter()
 game.play_batch(rules.to_array(), cell, np.uint64(1), 0, 1)
 done = time.perf_counter()
@@ -133,11 +128,10 @@ print(json.dumps({{"import_s": imported - started, "first_batch_s": done - impor
 """
 
 
-def _compile_probe(game, rules_name: str, life: int, cold: bool) -> dict:
+def _compile_probe(game, rules_name: str, cell_array, cold: bool) -> dict:
     """Import time and first-batch time (compile or cache load) in a fresh interpreter."""
-    modules = [game.extra["module"]] if game.extra.get("module") else []
-    code = _COMPILE_PROBE.format(path=[p for p in sys.path if p], modules=modules, game=game.name,
-                                 rules=rules_name, life=life, strategy=0)
+    code = _COMPILE_PROBE.format(path=[p for p in sys.path if p], modules=list(game.modules), game=game.name,
+                                 rules=rules_name, cell=[int(v) for v in cell_array])
     env = dict(os.environ)
     with tempfile.TemporaryDirectory(prefix="cardbalance-numba-cold-") as empty_cache:
         if cold:
@@ -153,41 +147,55 @@ def _compile_probe(game, rules_name: str, life: int, cold: bool) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, reference_seconds: float | None = None,
-              pairings=None, strategies=BENCH_STRATEGIES, life: int = DEFAULT_LIFE, rules_name: str = "default",
-              jobs: int = -1, all_cores_seconds: float = 3.0, compile_times: bool = True,
-              scaling_matches: int = 0) -> dict:
-    """Measure everything; returns a JSON-ready dict (see `format_report`)."""
+def bench_cells(game, choices: dict | None = None, values: dict | None = None) -> list[dict]:
+    """{dimension: value} of every measured cell: each value of every choice dimension
+    (or those in `choices`), every other dimension at `values` or its single value,
+    seat 0 first."""
+    choices, values = dict(choices or {}), dict(values or {})
+    combos = [{}]
+    for dimension in game.dimensions:
+        if dimension.kind == CHOICE:
+            options = [dimension.check(v) for v in choices.get(dimension.name) or dimension.values]
+        elif dimension.kind == SEAT:
+            options = [dimension.check(values.get(dimension.name, 0))]
+        else:
+            options = [dimension.check(values.get(dimension.name, dimension.single))]
+        combos = [{**combo, dimension.name: option} for combo in combos for option in options]
+    return combos
+
+
+def run_bench(game_name: str | None = None, seconds: float = DEFAULT_SECONDS, reference_seconds: float | None = None,
+              choices: dict | None = None, strategies=BENCH_STRATEGIES, values: dict | None = None,
+              rules_name: str = "default", jobs: int = -1, all_cores_seconds: float = 3.0,
+              compile_times: bool = True, scaling_matches: int = 0) -> dict:
+    """Measure everything; returns a JSON-ready dict (see `format_report`).
+
+    `choices`: {choice dimension: values to measure}; `values`: {other dimension: value}."""
     game = get_game(game_name)
     if seconds <= 0 or all_cores_seconds <= 0:
         raise CardbalanceError("--seconds must be a positive number of seconds (got %g)." % min(seconds, all_cores_seconds))
-    if isinstance(life, bool) or not isinstance(life, int) or life < 1:
-        raise CardbalanceError("--life must be a positive integer (got %r)." % (life,))
     if jobs == 0 or jobs < -1:
         raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % jobs)
     if isinstance(scaling_matches, bool) or not isinstance(scaling_matches, int) or scaling_matches < 0:
         raise CardbalanceError("--scaling-matches must be 0 (skip) or a positive number of matches (got %r)."
                                % (scaling_matches,))
     reference_seconds = seconds if reference_seconds is None else reference_seconds
-    pairings = list(pairings or game.pairings)
-    for pairing in pairings:
-        if pairing not in game.pairings:
-            raise CardbalanceError("pairing '%s' is unknown for %s; known pairings: %s."
-                                   % (pairing, game.name, ", ".join(game.pairings)))
+    cell_values = bench_cells(game, choices, values)
     strategy_ids = {name: game.strategy_id(name) for name in strategies}
     rules = game.load_rules(rules_name)
     rules_array = np.ascontiguousarray(rules.to_array())
-    reference = game.extra.get("reference_play_match")
+    reference = game.reference_play_match
+    fixed = {d.name: d.label(cell_values[0][d.name]) for d in game.dimensions if d.kind != CHOICE}
 
     started = time.perf_counter()
     rows, cells = [], []
-    for pairing in pairings:
-        faction0, faction1 = game.pairings[pairing]
+    for values_of_cell in cell_values:
+        labels = {d.name: d.label(values_of_cell[d.name]) for d in game.dimensions if d.kind == CHOICE}
         for name, strategy in strategy_ids.items():
-            cell_array = np.ascontiguousarray(game.cell_array(faction0, faction1, life, life, 0, strategy, strategy))
+            cell_array = np.ascontiguousarray(game.cell_array(values_of_cell, strategy, strategy))
             cells.append((rules_array, cell_array))
             numba_rate, numba_matches = _rate_numba(game, rules_array, cell_array, seconds)
-            row = {"pairing": pairing, "strategies": "%s:%s" % (name, name),
+            row = {**labels, "cell": " ".join(labels.values()), "strategies": "%s:%s" % (name, name),
                    "numba_matches_per_s": round(numba_rate, 1), "numba_matches": numba_matches,
                    "reference_matches_per_s": None, "reference_matches": 0, "ratio": None}
             if reference is not None:
@@ -200,17 +208,17 @@ def run_bench(game_name: str = "faction_war", seconds: float = DEFAULT_SECONDS, 
     scaling = _scaling(game, cells, workers, scaling_matches) if scaling_matches else None
     compile_info = {}
     if compile_times:
-        compile_info = {"cold": _compile_probe(game, rules_name, life, cold=True),
-                        "cached": _compile_probe(game, rules_name, life, cold=False)}
+        compile_info = {"cold": _compile_probe(game, rules_name, cells[0][1], cold=True),
+                        "cached": _compile_probe(game, rules_name, cells[0][1], cold=False)}
     import numba
     return {
         "game": game.name, "behaviour_version": game.behaviour_version, "rules": rules_name,
-        "rules_hash": rules.stable_hash(), "life": life, "seconds_per_measurement": seconds,
+        "rules_hash": rules.stable_hash(), **fixed, "seconds_per_measurement": seconds,
         "per_core": rows,
         "reference_engine": "available" if reference is not None else
-        "not provided by this game (GameSpec.extra['reference_play_match'])",
+        "not provided by this game (GameSpec.reference_play_match)",
         "all_cores": {"workers": workers, "matches_per_s": round(all_rate, 1), "matches": all_matches,
-                      "cells": "every (pairing, mirror strategy) above, in turn"},
+                      "cells": "every (cell, mirror strategy) above, in turn"},
         "scaling": scaling,
         "compile": compile_info,
         "peak_rss_bytes": peak_rss_bytes(),
@@ -226,15 +234,18 @@ def _mib(value) -> str:
 
 def format_report(result: dict) -> str:
     """The bench as a plain-text table."""
-    lines = ["cardbalance bench: %s (behaviour %d, rules %s %s), life %d, %.1f s per measurement" % (
-        result["game"], result["behaviour_version"], result["rules"], result["rules_hash"], result["life"],
+    game = get_game(result["game"])
+    fixed = "".join(", %s %s" % (d.name, result[d.name]) for d in game.dimensions if d.kind == PER_SEAT)
+    lines = ["cardbalance bench: %s (behaviour %d, rules %s %s)%s, %.1f s per measurement" % (
+        result["game"], result["behaviour_version"], result["rules"], result["rules_hash"], fixed,
         result["seconds_per_measurement"])]
-    header = "%-16s %-16s %16s %16s %8s" % ("pairing", "strategies", "numba m/s/core", "reference m/s", "ratio")
+    choice = " ".join(d.name for d in game.dimensions if d.kind == CHOICE) or "cell"
+    header = "%-16s %-16s %16s %16s %8s" % (choice, "strategies", "numba m/s/core", "reference m/s", "ratio")
     lines += ["", header, "-" * len(header)]
     for row in result["per_core"]:
         reference = "-" if row["reference_matches_per_s"] is None else "%.1f" % row["reference_matches_per_s"]
         ratio = "-" if row["ratio"] is None else "%.0fx" % row["ratio"]
-        lines.append("%-16s %-16s %16.0f %16s %8s" % (row["pairing"], row["strategies"], row["numba_matches_per_s"],
+        lines.append("%-16s %-16s %16.0f %16s %8s" % (row["cell"], row["strategies"], row["numba_matches_per_s"],
                                                         reference, ratio))
     if result["reference_engine"] != "available":
         lines.append("reference engine: %s" % result["reference_engine"])

@@ -1,25 +1,273 @@
-"""The game registry: what the sweep runner, analysis and compare need to know
-about a rule set, so that they stay generic over games.
+"""The game registry: what every command needs to know about a rule set, so
+that the shared layers (sweep, compare, bench, analysis, reports, CLI) stay
+generic over games.
 
-Each game package registers one `GameSpec`. Faction War is the first entry;
-the poker duel and the web-novel card game will add theirs. Tests may
-register small fake games through `register`.
+Each game declares itself once, in its own package, as a `GameSpec` (its
+grid `Dimension`s, end types, counters, strategies, rules, kernels, position
+format, play log) and is registered here by one line naming that declaration
+by dotted path: the registry imports a game only when it is first asked for
+(`get_game`), so no game module is imported at import time and no import runs
+back up from a game into this module's importers. Tests may register small
+games through `register` (a dotted path or a factory).
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sim.errors import CardbalanceError
 
+DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --game
+
+
+def resolve(path: str) -> Any:
+    """"package.module:attribute" -> that object (imported now)."""
+    module_name, _, attribute = path.partition(":")
+    value = importlib.import_module(module_name)
+    for part in attribute.split(".") if attribute else ():
+        value = getattr(value, part)
+    return value
+
+
+class lazy:  # noqa: N801 - used like a function in declarations
+    """A callable named by dotted path, imported on its first call.
+
+    Lets a game's declaration name code of a higher layer (its match loop in
+    `strategies/<game>/`) without importing it: the declaration stays cheap
+    to load and no module imports upward.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self._target = None
+
+    def __call__(self, *args, **kwargs):
+        if self._target is None:
+            self._target = resolve(self.path)
+        return self._target(*args, **kwargs)
+
+    def __repr__(self):
+        return "lazy(%r)" % self.path
+
+    def __reduce__(self):  # pickles by path (joblib workers resolve it themselves)
+        return (lazy, (self.path,))
+
+
+# ---- grid dimensions -------------------------------------------------------------------
+
+CHOICE, PER_SEAT, SEAT = "choice", "per_seat", "seat"
+
+
+def per_seat_label(a: int, b: int) -> str:
+    """The one label of a per-seat value: "50" when the seats are equal, else "30/60"
+    (seat 0 / seat 1). Compare scopes write it with '-' ("life30-60"), the one
+    character their expressions allow there."""
+    return str(int(a)) if int(a) == int(b) else "%d/%d" % (int(a), int(b))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One axis of a game's grid of cells.
+
+    Kinds:
+    - CHOICE: one of `values` (names). Sweep key `key` (default `name`): a list
+      of names. Cell columns: `name`, plus `columns(value)` (e.g. a pairing's
+      two factions).
+    - PER_SEAT: an integer per seat, from `low` to `high` (e.g. starting life).
+      Sweep keys `key` (equal values, a list) and `key`_pairs (unequal
+      [seat0, seat1] pairs). Cell columns `name`0 and `name`1. Value: a pair.
+    - SEAT: a seat number (who moves first); a sweep always plays both.
+
+    `default` is the sweep's default list (for SEAT: both seats); `single` is
+    the value a one-match command (play, bench, the compare grid) uses when
+    none is given. `label(value)` is the one label format every table and
+    scope uses ("50", "30/60", a name, a seat number).
+    """
+
+    name: str
+    kind: str
+    description: str
+    values: tuple = ()
+    low: int = 0
+    high: int = 0
+    default: tuple = ()
+    single: Any = None
+    key: str | None = None
+    columns: Callable[[Any], dict] | None = None
+
+    @property
+    def sweep_key(self) -> str:
+        return self.key or self.name
+
+    def sweep_keys(self) -> tuple[str, ...]:
+        if self.kind == PER_SEAT:
+            return (self.sweep_key, self.sweep_key + "_pairs")
+        if self.kind == SEAT:
+            return ()
+        return (self.sweep_key,)
+
+    def column_names(self) -> tuple[str, ...]:
+        if self.kind == PER_SEAT:
+            return (self.name + "0", self.name + "1")
+        extra = tuple(self.columns(self.values[0])) if self.columns and self.values else ()
+        return (self.name,) + extra
+
+    def int_columns(self) -> tuple[str, ...]:
+        return self.column_names() if self.kind in (PER_SEAT, SEAT) else ()
+
+    # -- checking ---------------------------------------------------------------------
+    def check_int(self, value, source: str, key: str | None = None) -> int:
+        """The one range check of a PER_SEAT value (e.g. starting life)."""
+        if not _is_int(value) or not self.low <= value <= self.high:
+            raise CardbalanceError("%s: '%s' values must be integers from %d to %d (got %r)."
+                                   % (source, key or self.sweep_key, self.low, self.high, value))
+        return value
+
+    def check(self, value, source: str = "cell", game: str | None = None):
+        """A validated value of this dimension (CHOICE name, PER_SEAT pair, SEAT number)."""
+        if self.kind == CHOICE:
+            if value not in self.values:
+                raise CardbalanceError("%s '%s' is unknown%s; known %ss: %s."
+                                       % (self.name, value, " for %s" % game if game else "", self.name,
+                                          ", ".join(self.values)))
+            return value
+        if self.kind == PER_SEAT:
+            pair = (value, value) if _is_int(value) else tuple(value)
+            if len(pair) != 2:
+                raise CardbalanceError("%s: '%s' must be one integer or a [seat0, seat1] pair (got %r)."
+                                       % (source, self.name, value))
+            return tuple(self.check_int(v, source, self.name) for v in pair)
+        if value not in (0, 1) or not _is_int(value):
+            raise CardbalanceError("%s: '%s' must be 0 or 1 (got %r)." % (source, self.name, value))
+        return value
+
+    def parse_text(self, text: str, option: str):
+        """A command-line value: a name, a seat, or N / N0,N1 for PER_SEAT."""
+        if self.kind == PER_SEAT:
+            try:
+                values = [int(part) for part in str(text).split(",")]
+            except ValueError:
+                values = []
+            if len(values) == 1:
+                values *= 2
+            if len(values) != 2 or not all(self.low <= v <= self.high for v in values):
+                raise CardbalanceError("%s must be an integer from %d to %d or two separated by a comma, e.g. %d or "
+                                       "%d,%d (got %r)." % (option, self.low, self.high, self.single[0],
+                                                            self.single[0], self.single[1] + 1, text))
+            return tuple(values)
+        if self.kind == SEAT:
+            if str(text) not in ("0", "1"):
+                raise CardbalanceError("%s must be 0 or 1 (got %r)." % (option, text))
+            return int(text)
+        return self.check(str(text), option)
+
+    # -- the sweep file ---------------------------------------------------------------
+    def parse_sweep(self, data: dict, source: str) -> dict:
+        """This dimension's sweep keys of a parsed sweep file -> their checked values."""
+        out = {}
+        if self.kind == CHOICE and self.sweep_key in data:
+            value = data[self.sweep_key]
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+                raise CardbalanceError("%s: '%s' must be a list of strings (got %r)." % (source, self.sweep_key, value))
+            if len(set(value)) != len(value):
+                raise CardbalanceError("%s: '%s' lists a value twice (%s)." % (source, self.sweep_key, ", ".join(value)))
+            out[self.sweep_key] = tuple(value)
+        elif self.kind == PER_SEAT:
+            key, pairs_key = self.sweep_keys()
+            if key in data:
+                values = data[key]
+                if _is_int(values):
+                    values = [values]
+                if not isinstance(values, (list, tuple)):
+                    raise CardbalanceError("%s: '%s' must be a list of positive integers (got %r)." % (source, key, values))
+                out[key] = tuple(self.check_int(v, source, key) for v in values)
+            if pairs_key in data:
+                pairs = data[pairs_key]
+                if not isinstance(pairs, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs):
+                    raise CardbalanceError("%s: '%s' must be a list of [seat0, seat1] pairs (got %r)." % (source, pairs_key, pairs))
+                out[pairs_key] = tuple((self.check_int(a, source, pairs_key), self.check_int(b, source, pairs_key))
+                                       for a, b in pairs)
+        return out
+
+    def defaults(self) -> dict:
+        """Sweep settings when a sweep file leaves this dimension out."""
+        if self.kind == CHOICE:
+            return {self.sweep_key: tuple(self.default)}
+        if self.kind == PER_SEAT:
+            return {self.sweep_key: tuple(self.default), self.sweep_key + "_pairs": ()}
+        return {}
+
+    def grid_values(self, settings: dict, game: str | None = None) -> list:
+        """The values a sweep plays, in cell order (PER_SEAT: equal values, then the extra pairs)."""
+        if self.kind == CHOICE:
+            return [self.check(value, game=game) for value in settings[self.sweep_key]]
+        if self.kind == PER_SEAT:
+            combos = [(v, v) for v in settings[self.sweep_key]]
+            for pair in settings[self.sweep_key + "_pairs"]:
+                if tuple(pair) not in combos:
+                    combos.append(tuple(pair))
+            return combos
+        return list(self.default or (0, 1))
+
+    def empty_message(self) -> str | None:
+        if self.kind == CHOICE:
+            return "'%s' lists no %s" % (self.sweep_key, self.name)
+        if self.kind == PER_SEAT:
+            return "'%s' and '%s_pairs' list no %s" % (self.sweep_key, self.sweep_key, self.description)
+        return None
+
+    # -- cells ------------------------------------------------------------------------
+    def cell_columns(self, value) -> dict:
+        if self.kind == PER_SEAT:
+            return {self.name + "0": int(value[0]), self.name + "1": int(value[1])}
+        if self.kind == SEAT:
+            return {self.name: int(value)}
+        return {self.name: value, **(self.columns(value) if self.columns else {})}
+
+    def value_from_columns(self, row) -> Any:
+        if self.kind == PER_SEAT:
+            return (int(row[self.name + "0"]), int(row[self.name + "1"]))
+        if self.kind == SEAT:
+            return int(row[self.name])
+        return row[self.name]
+
+    def label(self, value) -> str:
+        """The one label format: "50", "30/60" (seats unequal), a name or a seat."""
+        if self.kind == PER_SEAT:
+            return per_seat_label(value[0], value[1])
+        return str(value)
+
+    def describe(self) -> dict:
+        """What a run's meta.json stores, so analysis reads dimensions without the game's code."""
+        return {"name": self.name, "kind": self.kind, "description": self.description,
+                "columns": list(self.column_names()), "sweep_keys": list(self.sweep_keys()),
+                "values": list(self.values), "low": self.low, "high": self.high}
+
+
+# ---- the game ----------------------------------------------------------------------------
+
+def parse_pair(text: str) -> tuple[str, str]:
+    """"greedy:random" -> ("greedy", "random"): a strategy pair, seat 0 then seat 1."""
+    parts = str(text).split(":")
+    if len(parts) != 2 or not all(parts):
+        raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % text)
+    return parts[0], parts[1]
+
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything generic code needs to run and read one game.
+    """Everything the shared layers need to run and read one game.
 
-    - `pairings`: name -> (faction of seat 0, faction of seat 1), e.g.
-      "human_vs_alien" -> (0, 1).
+    - `dimensions`: the grid axes besides strategies and rules, in cell
+      order (a sweep's cells run rules → strategies → these).
     - `end_types`: names indexed by the game's end-type codes (win types and
       draw types together; the outcome row says who won).
     - `special_end_types`: the end types that are special victories.
@@ -27,23 +275,37 @@ class GameSpec:
       effect fired).
     - `length_bins`: bins of the turns histogram (last bin = overflow).
     - `load_rules(name_or_path)`: -> rules object with `.to_array()`,
-      `.stable_hash()`, `.as_dict()`, `.differences_from_default()`.
+      `.stable_hash()`, `.as_dict()`, `.differences_from_default()`;
+      `rules_presets`; `rules_text(rules)` -> the effective rules as TOML
+      (`cardbalance rules`).
     - `behaviour_version`: recorded in runs; reports refuse mismatches.
     - `strategy_id(name)`: strategy name -> int id for the kernel (raises
       CardbalanceError listing the known names); `strategy_names`.
-    - `cell_array(faction0, faction1, life0, life1, first, strategy0, strategy1)`:
-      -> int64 array the kernels read.
+    - `cell_array(values, strategy0, strategy1)`: {dimension name: value},
+      two strategy ids -> int64 array the kernels read (the game's own checks).
     - `play_batch(rules_array, cell_array, chunk_seed, start_index, n_matches)`
       -> aggregate vector (sim/aggregate.py) of matches start_index ..
       start_index + n_matches - 1 of that chunk seed.
     - `play_paired_batch(rules_a, rules_b, cell_array, chunk_seed, start_index, n_matches)`
       -> paired sums for `cardbalance compare` (common random numbers).
     - `replay_log(rules, cell_array, match_seed)` -> list of log lines of one match.
+    - `reference_play_match(rules, cell_array, match_seed)` -> the record of one
+      match on the plain-Python engine (bench, replay checks).
+    - `players`: default `--p0`/`--p1` of `cardbalance play`; `parse_players(p0, p1)`
+      -> ({dimension name: value}, (strategy0 name, strategy1 name)).
+    - `run_scenario(path, legal)` -> (position as a JSON-ready dict, log lines)
+      (`cardbalance scenario`; format in the game's docs).
+    - `rules_from_cell_values(rules)` -> {dimension: value} a rules object sets
+      for the cells of the built-in compare grid (empty when none).
+    - `default_sweep`: the built-in sweep (a sweep-file mapping).
+    - `modules`: modules a fresh interpreter imports to register and compile
+      the game (the bench's compile probe).
+    - `examples`: words the command-line help of the default game uses (keys
+      p0, p1, setup, scope, choices, end_type; see sim/cli/options.py).
     """
 
     name: str
-    factions: tuple[str, ...]
-    pairings: dict[str, tuple[int, int]]
+    dimensions: tuple[Dimension, ...]
     end_types: tuple[str, ...]
     special_end_types: tuple[str, ...]
     counter_names: tuple[str, ...]
@@ -56,24 +318,65 @@ class GameSpec:
     play_batch: Callable[..., Any]
     play_paired_batch: Callable[..., Any] | None = None
     replay_log: Callable[..., Any] | None = None
+    reference_play_match: Callable[..., Any] | None = None
+    rules_presets: tuple[str, ...] = ("default",)
+    rules_text: Callable[[Any], str] | None = None
+    players: tuple[str, str] = ("greedy", "greedy")
+    parse_players: Callable[..., Any] | None = None
+    run_scenario: Callable[..., Any] | None = None
+    rules_cell_values: Callable[[Any], dict] | None = None
+    default_sweep: dict = field(default_factory=dict)
+    modules: tuple[str, ...] = ()
+    examples: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
+    def dimension(self, name: str) -> Dimension:
+        for dimension in self.dimensions:
+            if name in (dimension.name, dimension.sweep_key):
+                return dimension
+        raise CardbalanceError("%s has no grid dimension '%s'; its dimensions: %s."
+                               % (self.name, name, ", ".join(d.name for d in self.dimensions)))
 
-_GAMES: dict[str, Callable[[], GameSpec]] = {}
+    def cell_columns(self) -> tuple[str, ...]:
+        """Columns of a cell in results.parquet and meta.json, in order."""
+        columns = ["cell"]
+        for dimension in self.dimensions:
+            columns += dimension.column_names()
+        return tuple(columns) + ("strategy0", "strategy1", "rules")
+
+    def single_values(self) -> dict:
+        """{dimension: the value a one-match command uses when none is given}."""
+        return {d.name: d.single for d in self.dimensions}
+
+    def strategy_pair(self, text: str) -> tuple[str, str]:
+        pair = parse_pair(text)
+        for name in pair:
+            self.strategy_id(name)  # raises CardbalanceError listing the known names
+        return pair
+
+    def default_players(self, p0: str, p1: str):
+        """`parse_players` for games whose players are just strategy names."""
+        return {}, (self.strategy_pair("%s:%s" % (p0, p1)))
+
+
+_GAMES: dict[str, str | Callable[[], GameSpec]] = {}
 _LOADED: dict[str, GameSpec] = {}
 
 
-def register(name: str, factory: Callable[[], GameSpec]) -> None:
-    """Register a game by a factory (import of numba code stays lazy)."""
-    _GAMES[name] = factory
+def register(name: str, declaration: str | Callable[[], GameSpec]) -> None:
+    """Register a game by the dotted path of its GameSpec ("pkg.module:NAME") or a
+    factory; either is loaded on the first `get_game`."""
+    _GAMES[name] = declaration
     _LOADED.pop(name, None)
 
 
-def get_game(name: str) -> GameSpec:
+def get_game(name: str | None = None) -> GameSpec:
+    name = DEFAULT_GAME if name is None else name
     if name not in _GAMES:
         raise CardbalanceError("game '%s' is unknown; known games: %s." % (name, ", ".join(sorted(_GAMES))))
     if name not in _LOADED:
-        _LOADED[name] = _GAMES[name]()
+        declaration = _GAMES[name]
+        _LOADED[name] = resolve(declaration) if isinstance(declaration, str) else declaration()
     return _LOADED[name]
 
 
@@ -81,9 +384,5 @@ def game_names() -> tuple[str, ...]:
     return tuple(sorted(_GAMES))
 
 
-def _faction_war() -> GameSpec:
-    from sim.faction_war.game import GAME_SPEC
-    return GAME_SPEC
-
-
-register("faction_war", _faction_war)
+# One line per game.
+register("faction_war", "sim.faction_war.game:GAME_SPEC")

@@ -13,7 +13,7 @@ def test_bench_measures_both_engines_all_cores_compile_and_memory(toy_game):
     result = run_bench("toy", seconds=0.05, all_cores_seconds=0.2, jobs=2)
     rows = result["per_core"]
     assert [(row["pairing"], row["strategies"]) for row in rows] == [
-        (pairing, "%s:%s" % (s, s)) for pairing in toy_game.pairings for s in ("random", "greedy")]
+        (pairing, "%s:%s" % (s, s)) for pairing in toy_game.dimension("pairing").values for s in ("random", "greedy")]
     for row in rows:
         assert row["numba_matches"] > 0 and row["reference_matches"] > 0
         assert row["ratio"] == pytest.approx(row["numba_matches_per_s"] / row["reference_matches_per_s"], rel=0.01, abs=0.1)
@@ -34,8 +34,10 @@ def test_bench_cli_json_and_bad_input(capsys, toy_game):
     assert result["compile"] == {}
     assert main(["bench", "--game", "toy", "--pairings", "red_vs_green"]) == 2
     assert "pairing 'red_vs_green' is unknown" in capsys.readouterr().err
-    with pytest.raises(CardbalanceError, match="--life must be a positive integer"):
-        run_bench("toy", life=0)
+    with pytest.raises(CardbalanceError, match="'life' values must be integers from 1 to 100000"):
+        run_bench("toy", values={"life": 0})
+    assert main(["bench", "--game", "toy", "--life", "0"]) == 2
+    assert "--life must be an integer from 1 to 100000" in capsys.readouterr().err
 
 
 def test_bench_scaling_plays_the_same_matches_on_one_and_all_workers(capsys, toy_game):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from analysis import paired
+import toygame
 from sim import aggregate as agg
 from sim.compare import runner
 
@@ -72,7 +73,7 @@ def test_scopes_pool_first_player_orders_and_name_lives():
 
 def test_single_arm_sums_from_an_aggregate_equal_the_paired_kernels_base_column(toy_game):
     rules = toy_game.load_rules("default").to_array()
-    cell = toy_game.cell_array(0, 1, 20, 20, 1, 1, 0)
+    cell = toygame.cell_array(0, 1, 20, 20, 1, 1, 0)
     vector = toy_game.play_batch(rules, cell, 12345, 0, 400)
     sums = toy_game.play_paired_batch(rules, toy_game.load_rules("big-die").to_array(), cell, 12345, 0, 400)
     single = paired.arm_sums_from_aggregate(vector, len(toy_game.end_types))
@@ -84,7 +85,7 @@ def test_match_by_match_pairing_equals_the_paired_kernel(toy_game):
     """The generic path used when the arms' cells differ (e.g. starting lives) plays the same pairs."""
     rules_a = toy_game.load_rules("default").to_array()
     rules_b = toy_game.load_rules("no-heal").to_array()
-    cell = toy_game.cell_array(0, 1, 20, 20, 0, 2, 2)
+    cell = toygame.cell_array(0, 1, 20, 20, 0, 2, 2)
     kernel = toy_game.play_paired_batch(rules_a, rules_b, cell, 99, 0, 300)
     by_match = runner._paired_by_matches(toy_game.play_batch, rules_a, cell, rules_b, cell, 99, 300,
                                          len(toy_game.end_types))

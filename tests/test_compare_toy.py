@@ -170,6 +170,11 @@ def test_figures_replay_exactly_the_compared_matches_for_both_arms(tmp_path):
         assert list(results["matches"]) == [300] * len(result.setup.cells)
         assert np.array_equal(seat0_wins, result.sums[:, agg.METRIC_SEAT0_WIN, column])
         assert np.array_equal(results["turns_sum"].to_numpy(), result.sums[:, agg.METRIC_TURNS, column])
+    # drawn again into the same folder: the stored chunks are read, nothing is played
+    import json as json_module
+    figures.write_side_by_side(result, tmp_path / "fig")
+    meta = json_module.loads((tmp_path / "fig" / "base-run" / "meta.json").read_text())
+    assert meta["counts"]["chunks_resumed"] == meta["counts"]["chunks"] == 2 * len(result.setup.cells)
 
 
 def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
@@ -185,3 +190,29 @@ def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
     # Greedy players never heal, so only the cautious cells can differ between the arms.
     rows = {(row["scope"], row["metric"]): row for row in data["metrics"]}
     assert rows[("blue_vs_blue@greedy:greedy", "turns")]["delta"] == 0.0
+
+
+def test_compare_resumes_from_its_folder_and_refuses_another_comparison(capsys, tmp_path):
+    """--resume DIR keeps every finished batch: a second run plays nothing and gives the same
+    numbers; a killed run (some batch files missing) plays only those; another comparison is refused."""
+    folder = tmp_path / "batches"
+    argv = ["default", "short", *TOY, "--batch", "200", "--min-matches", "600", "--json", "-", "--resume", str(folder)]
+    code, first, _ = _compare(capsys, *argv)
+    stored = sorted(path.name for path in folder.glob("c*.npy"))
+    assert code == 0 and len(stored) == 3 * 2 * 3  # 3 pairings x 2 first players x 3 rounds
+    (folder / stored[0]).unlink()
+    (folder / stored[-1]).unlink()
+    code, second, _ = _compare(capsys, *argv)
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("seconds", "timings")}  # noqa: E731
+    assert code == 0 and strip(first)["metrics"] == strip(second)["metrics"]
+    assert sorted(path.name for path in folder.glob("c*.npy")) == stored
+    code, _, err = _compare(capsys, "default", "big-die", *TOY, "--batch", "200", "--resume", str(folder))
+    assert code == 2 and "holds the batches of another comparison" in err
+
+
+def test_compare_on_dask_gives_the_numbers_of_loky(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    argv = ["default", "short", *TOY, "--batch", "300", "--json", "-"]
+    _, loky, _ = _compare(capsys, *argv)
+    _, dask, _ = _compare(capsys, *argv, "--backend", "dask", "--jobs", "1")
+    assert json.loads(loky)["metrics"] == json.loads(dask)["metrics"]

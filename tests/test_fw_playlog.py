@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from sim import aggregate
-from sim.faction_war import batch
+from strategies.faction_war import batch
 from sim.faction_war import layout as L
-from sim.faction_war.playlog import reference_record
+from strategies.faction_war.playlog import reference_record
 from sim.faction_war.rules import Rules, rules_from_array
 from sim.rng import match_seed
-from strategies import strategy_id
+from strategies.faction_war import strategy_id
 
 
 def test_rules_array_round_trip():

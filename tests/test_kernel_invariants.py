@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from sim.faction_war import kernel as K
-from sim.faction_war.batch import LEGAL_CAPACITY
+from strategies.faction_war.batch import LEGAL_CAPACITY
 from sim.faction_war.kernel_masks import mask_slot
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     HUMAN, N_COUNTERS, P_KIND, P_PLAYER, PENDING_NONE, PH_OVER,

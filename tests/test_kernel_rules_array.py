@@ -10,10 +10,10 @@ changed clause says, and that no new specialization was compiled.
 import numpy as np
 
 from sim import aggregate as agg
-from sim.faction_war import batch as B
+from strategies.faction_war import batch as B
 from sim.faction_war import layout as L
 from sim.faction_war.rules import Rules
-from strategies import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.faction_war import STRATEGY_GREEDY, STRATEGY_RANDOM
 
 N_END = L.N_END_TYPES
 MATCHES = 400
@@ -88,18 +88,22 @@ def test_cached_kernels_are_keyed_on_every_engine_source(tmp_path, monkeypatch):
     before kept the old reading indices (random-play tests then disagreed
     with a fresh compile).
     """
-    from sim.faction_war import jit_cache
+    from sim import jit_cache
     from sim.faction_war import kernel as K
+    from sim.faction_war.engine_cache import ENGINE
 
-    assert jit_cache.install()
+    assert jit_cache.install(ENGINE)
     locator = K.legal_actions._cache._impl._locator
     _, fingerprint = locator.get_source_stamp()
-    assert fingerprint == jit_cache.engine_fingerprint()
+    assert fingerprint == jit_cache.engine_fingerprint(ENGINE)
+    # the match loop and strategies (strategies/faction_war/) are stamped with the same engine
+    from strategies.faction_war import batch
+    assert batch._play_batch._cache._impl._locator.get_source_stamp()[1] == fingerprint
 
     (tmp_path / "sim" / "faction_war").mkdir(parents=True)
     rules_file = tmp_path / "sim" / "faction_war" / "rules.py"
     rules_file.write_text('AMBIGUITIES = {"FA-8": ("any_card", "normal_or_joker")}\n')
     monkeypatch.setattr(jit_cache, "PROJECT_ROOT", tmp_path)
-    before = jit_cache.engine_fingerprint()
+    before = jit_cache.engine_fingerprint(ENGINE)
     rules_file.write_text('AMBIGUITIES = {"FA-8": ("normal_or_joker", "any_card", "normal_only")}\n')
-    assert jit_cache.engine_fingerprint() != before
+    assert jit_cache.engine_fingerprint(ENGINE) != before

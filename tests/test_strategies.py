@@ -26,17 +26,17 @@ from sim import aggregate as agg
 from sim.cards import CARDS_PER_PACK
 from sim.errors import CardbalanceError
 from sim.faction_war import actions as A
-from sim.faction_war import batch as B
+from strategies.faction_war import batch as B
 from sim.faction_war import kernel as K
 from sim.faction_war import layout as L
 from sim.faction_war.rules import Rules
 from sim.registry import get_game
 from sim.rng import PyRng
-from strategies import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
+from strategies.faction_war import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
                         parse_player, strategy_id,
                         strategy_name, strategy_names)
-from strategies.dispatch import choose
-from strategies.view import build_view
+from strategies.faction_war.dispatch import choose
+from strategies.faction_war.view import build_view
 
 from hidden_info import hide_differently
 
@@ -156,7 +156,7 @@ _NO_JIT_SCRIPT = textwrap.dedent("""
     import json
     import numpy as np
     np.seterr(over="ignore")  # SplitMix64 wraps on purpose; numpy scalars warn
-    from sim.faction_war import batch as B
+    from strategies.faction_war import batch as B
     from sim.faction_war.rules import Rules
     rules = Rules().with_changes(ambiguities={"FA-6": "random", "FA-1": "both"}).to_array()
     out = []

@@ -41,16 +41,16 @@ import pytest
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.faction_war import actions as A
-from sim.faction_war import batch as B
+from strategies.faction_war import batch as B
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
 from sim.faction_war.rules import AMBIGUITIES, Rules
 from sim.rng import PyRng, match_seed, to_signed
-from strategies import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
+from strategies.faction_war import (STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM,
                         parse_player, strategy_id, strategy_names)
-from strategies import features as F
-from strategies.dispatch import choose
-from strategies.view import build_view
+from strategies.faction_war import features as F
+from strategies.faction_war.dispatch import choose
+from strategies.faction_war.view import build_view
 
 from hidden_info import hide_differently
 

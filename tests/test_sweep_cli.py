@@ -58,8 +58,8 @@ def test_bad_grid_is_one_line_exit_2_and_no_run_folder(tmp_path, capsys, toy_gam
 
 
 def test_unreachable_scheduler_is_one_line_exit_2_and_no_run_folder(tmp_path, grid_file, capsys, monkeypatch):
-    from sim.sweep import runner
-    monkeypatch.setattr(runner, "CONNECT_TIMEOUT_S", 1)
+    from sim import executor
+    monkeypatch.setattr(executor, "CONNECT_TIMEOUT_S", 1)
     out = tmp_path / "never"
     assert main(["sweep", str(grid_file), "--out", str(out), "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err

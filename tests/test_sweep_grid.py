@@ -2,9 +2,11 @@
 
 import pytest
 
+from analysis.stats import half_width as wilson_half_width
 from sim.errors import CardbalanceError
-from sim.sweep.grid import (DEFAULT_SWEEP, build_plan, default_sweep, life_combinations, load_sweep,
-                            matches_for_half_width, parse_sweep, wilson_half_width)
+from sim.faction_war.game import DEFAULT_SWEEP
+from sim.registry import get_game
+from sim.sweep.grid import build_plan, default_sweep, load_sweep, matches_for_half_width, parse_sweep
 
 TOY = {"game": "toy", "pairings": ["red_vs_red", "red_vs_blue"], "life": [10, 20],
        "life_pairs": [[10, 30]], "strategies": ["greedy:random", "cautious:greedy"], "rules": ["default", "short"],
@@ -28,7 +30,7 @@ def test_grid_has_every_combination_with_both_first_players_in_documented_order(
 
 def test_life_pairs_equal_to_a_listed_life_are_not_doubled():
     spec = parse_sweep({**TOY, "life_pairs": [[10, 10], [30, 60]]})
-    assert life_combinations(spec) == [(10, 10), (20, 20), (30, 60)]
+    assert get_game("toy").dimension("life").grid_values(spec.settings) == [(10, 10), (20, 20), (30, 60)]
 
 
 def test_default_sweep_is_faction_war_three_pairings_eight_lives_both_orders():
@@ -97,6 +99,6 @@ def test_overrides_are_validated_like_the_file():
 def test_wilson_half_width_known_values():
     # 50/100: Wilson 95 % interval is [0.4038, 0.5962] (half-width 0.0962).
     assert wilson_half_width(50, 100) == pytest.approx(0.0962, abs=5e-4)
-    assert wilson_half_width(0, 0) == 1.0
+    assert wilson_half_width(0, 0) == 0.5  # no matches: the interval is all of [0, 1]
     # p = 0.5, ±0.005 needs about 38 400 matches.
     assert matches_for_half_width(0.5, 0.005) == pytest.approx(38415, abs=2)

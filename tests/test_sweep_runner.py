@@ -9,7 +9,8 @@ import pytest
 
 from sim import aggregate as agg
 from sim.sweep import locate_match, runfolder
-from sim.sweep.grid import build_plan, parse_sweep, wilson_half_width
+from analysis.stats import half_width as wilson_half_width
+from sim.sweep.grid import build_plan, parse_sweep
 from sim.cli import main
 from sim.errors import CardbalanceError
 from sim.sweep.runner import check_dask_workers, chunk_sizes, next_target, run_sweep
@@ -125,7 +126,7 @@ def test_any_match_replays_from_run_cell_and_number(tmp_path, toy_game):
             "rules": ["short"], "matches": 250, "chunk_size": 100}
     plan, run_dir = _run(tmp_path, "replay", spec=spec, jobs=1)
     results, _ = _tables(run_dir)
-    reference = toy_game.extra["reference_play_match"]
+    reference = toy_game.reference_play_match
     n_end, n_counters = len(toy_game.end_types), len(toy_game.counter_names)
     for cell in (0, 1):
         total = agg.empty_aggregate(n_end, n_counters, toy_game.length_bins)

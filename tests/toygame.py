@@ -37,7 +37,7 @@ import numpy as np
 from sim import aggregate as agg
 from sim import rng
 from sim.errors import CardbalanceError
-from sim.registry import GameSpec, register
+from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, register
 
 GAME_NAME = "toy"
 FACTIONS = ("red", "blue")
@@ -131,6 +131,20 @@ def strategy_id(name: str) -> int:
 
 def cell_array(faction0, faction1, life0, life1, first, strategy0, strategy1) -> np.ndarray:
     return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
+
+
+# grid dimensions, in cell order
+PAIRING = Dimension("pairing", CHOICE, "pairing (seat 0's colour vs seat 1's)", values=tuple(PAIRINGS), key="pairings",
+                    columns=lambda name: {"faction0": FACTIONS[PAIRINGS[name][0]], "faction1": FACTIONS[PAIRINGS[name][1]]})
+LIFE = Dimension("life", PER_SEAT, "starting life", low=1, high=100_000, default=(10, 20), single=(50, 50))
+FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
+
+
+def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
+    """`GameSpec.cell_array`: {pairing, life, first} -> the kernel's cell array."""
+    faction0, faction1 = PAIRINGS[values["pairing"]]
+    life0, life1 = LIFE.check(values["life"])
+    return cell_array(faction0, faction1, life0, life1, FIRST.check(values["first"]), strategy0, strategy1)
 
 
 # ---- numba engine -------------------------------------------------------------
@@ -287,12 +301,12 @@ def replay_log(rules, cell, match_seed) -> list[str]:
 
 def make_spec() -> GameSpec:
     return GameSpec(
-        name=GAME_NAME, factions=FACTIONS, pairings=dict(PAIRINGS), end_types=END_TYPES,
+        name=GAME_NAME, dimensions=(PAIRING, LIFE, FIRST), end_types=END_TYPES,
         special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
-        behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, strategy_names=strategy_names,
-        strategy_id=strategy_id, cell_array=cell_array, play_batch=play_batch,
-        play_paired_batch=play_paired_batch, replay_log=replay_log,
-        extra={"reference_play_match": reference_play_match, "module": __name__},
+        behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
+        strategy_names=strategy_names, strategy_id=strategy_id, cell_array=cell_of, play_batch=play_batch,
+        play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
+        modules=(__name__,),
     )
 
 
@@ -301,4 +315,83 @@ def register_toy_game() -> None:
     register(GAME_NAME, make_spec)
 
 
+# ---- "toy_duel": the same engine declared with dimensions unlike Faction War's -----------
+# No factions and no pairings: a `bonus` (who rolls the extra die side), starting
+# `hp` per seat, and the first player. It is registered by one line (below) and
+# goes through every command (tests/test_new_game.py), with no code outside this
+# file naming it.
+
+BONUS_SEATS = {"none": (0, 0), "seat0": (1, 0), "seat1": (0, 1), "both": (1, 1)}
+BONUS = Dimension("bonus", CHOICE, "seat(s) rolling one extra die side", values=tuple(BONUS_SEATS))
+HP = Dimension("hp", PER_SEAT, "starting hp", low=1, high=500, default=(8, 12, 16), single=(12, 12))
+DUEL_FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
+ACTIONS = ("attack", "heal")
+POSITION_KEYS = ("rules", "hp", "start_hp", "bonus", "active", "turn", "rng", "actions")
+
+
+def duel_cell(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
+    bonus0, bonus1 = BONUS_SEATS[BONUS.check(values["bonus"])]
+    hp0, hp1 = HP.check(values["hp"])
+    return cell_array(bonus0, bonus1, hp0, hp1, DUEL_FIRST.check(values["first"]), strategy0, strategy1)
+
+
+def duel_scenario(path, legal: bool = False) -> tuple[dict, list[str]]:
+    """A position: {"hp": [a, b], "bonus": name, "active": seat, "turn": n, "rng": state,
+    "actions": ["attack" | "heal", ...]} -> the position after the actions."""
+    from pathlib import Path
+    path = Path(path)
+    if not path.is_file():
+        raise CardbalanceError("scenario file '%s' does not exist." % path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise CardbalanceError("position is not valid JSON: %s." % error) from None
+    unknown = sorted(set(data) - set(POSITION_KEYS))
+    if unknown:
+        raise CardbalanceError("position: unknown key '%s'; allowed: %s." % (unknown[0], ", ".join(POSITION_KEYS)))
+    rules = load_rules(data.get("rules", "default"))
+    hp = list(HP.check(data.get("hp", list(HP.single)), "position"))
+    start = list(HP.check(data.get("start_hp", hp), "position"))
+    bonus = BONUS_SEATS[BONUS.check(data.get("bonus", "none"), "position")]
+    active, turn = DUEL_FIRST.check(data.get("active", 0), "position"), int(data.get("turn", 1))
+    rule_rng = rng.PyRng(int(data.get("rng", 1)) & rng.MASK64)
+    log, winner, end = [], None, None
+    for index, action in enumerate(data.get("actions", [])):
+        if winner is not None:
+            raise CardbalanceError("actions[%d] '%s': the match is over." % (index, action))
+        if action not in ACTIONS:
+            raise CardbalanceError("actions[%d] '%s' is not an action; allowed: %s." % (index, action, ", ".join(ACTIONS)))
+        other = 1 - active
+        if action == "attack":
+            sides = rules.die_sides + bonus[active]
+            roll = rule_rng.below(sides) + 1
+            exact = roll == hp[other]
+            hp[other] -= roll
+            log.append("seat %d attacks, rolls %d; hp %d-%d" % (active, roll, hp[0], hp[1]))
+            if hp[other] <= 0:
+                winner, end = active, END_TYPES[END_EXACT if exact else END_KNOCKOUT]
+        else:
+            hp[active] = min(hp[active] + rules.heal, start[active])
+            log.append("seat %d heals; hp %d-%d" % (active, hp[0], hp[1]))
+        active, turn = other, turn + 1
+    out = {"hp": hp, "start_hp": start, "active": active, "turn": turn, "rng": rule_rng.state}
+    if winner is not None:
+        out.update(winner=winner, end_type=end)
+    if legal:
+        out["legal"] = [] if winner is not None else list(ACTIONS)
+    return out, log
+
+
+DUEL_SPEC = GameSpec(
+    name="toy_duel", dimensions=(BONUS, HP, DUEL_FIRST), end_types=END_TYPES,
+    special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
+    behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
+    strategy_names=strategy_names, strategy_id=strategy_id, cell_array=duel_cell, play_batch=play_batch,
+    play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
+    run_scenario=duel_scenario, modules=(__name__,),
+    default_sweep={"name": "duel", "game": "toy_duel", "bonus": ["none", "seat1"], "hp": [8, 12],
+                   "strategies": ["greedy:cautious"], "matches": 400, "chunk_size": 200},
+)
+
 register_toy_game()  # importing the module is enough (bench's compile probe, subprocess tests)
+register("toy_duel", "toygame:DUEL_SPEC")  # the new game's one registry line

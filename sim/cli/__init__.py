@@ -19,7 +19,7 @@ DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle
 
 Examples:
   cardbalance sweep                          run the default balance sweep and its report
-  cardbalance play --p0 human:greedy --p1 alien:random --life 50 --seed 7
+  cardbalance play --p0 {p0} --p1 {p1} {setup} --seed 7
   cardbalance rules default                  print the effective rules
   cardbalance scenario docs/examples/attack.json --legal
 """
@@ -42,7 +42,8 @@ def _command_modules():
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="cardbalance", description=DESCRIPTION,
+    from sim.cli.options import example_words
+    parser = _Parser(prog="cardbalance", description=DESCRIPTION.format(**example_words()),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True

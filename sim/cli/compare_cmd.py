@@ -18,9 +18,9 @@ from sim.errors import CardbalanceError
 ORDER = 20
 EXAMPLES = """examples:
   cardbalance compare default deck-out-draw
-        paired comparison on the built-in grid (every pairing at the rules' life, greedy:greedy,
+        paired comparison on the built-in grid (every {series} at the rules' {axis}, greedy:greedy,
         both first-player orders); prints a Markdown summary
-  cardbalance compare default tweak.toml --fail-if 'human_vs_alien.winrate.delta > 0.02' \\
+  cardbalance compare default tweak.toml --fail-if '{scope}.winrate.delta > 0.02' \\
         --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
         the CI gate: exit 0 pass, 1 a gate failed, 2 usage error, 3 inconclusive at --max-matches
   cardbalance compare default --write-baseline balance/baseline.json --min-matches 20000
@@ -30,26 +30,28 @@ EXAMPLES = """examples:
 
 gate expressions (docs/ci-gate.md):
   FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
-  FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.winrate.delta
-  SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: winrate, seat1_winrate, draws,
-  first_player_advantage, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
+  FIELD = SCOPE.METRIC.STAT, e.g. {scope_axis}.winrate.delta
+  SCOPE: all, <{series}>, <{series}>@{axis}<L>; METRIC: winrate, seat1_winrate, draws,
+  first_player_advantage, turns, one per end type (e.g. {end_type}); STAT: delta, abs_delta, base, tweak
   'X > t' fails when the whole 95 % interval of X is above t, passes when it is entirely at or
   below t, and is undecided otherwise (more matches are played, up to --max-matches).
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import example_words
     parser = subparsers.add_parser(
         "compare", help="compare two rule sets with paired matches; CI gate with exit codes",
         description="Play BASE and TWEAK rules on the same grid with common random numbers (match i of\n"
                     "both arms starts from the same seed) and report every balance metric's paired\n"
                     "difference with its interval; gate the result with --fail-if expressions.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EXAMPLES.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("arms", nargs="+", metavar="RULES",
                         help="BASE TWEAK (presets or TOML files); BASE alone with --write-baseline; "
                              "TWEAK alone with --baseline")
     parser.add_argument("--sweep", metavar="FILE", help="take the grid from a sweep file (its 'rules' list is ignored)")
-    parser.add_argument("--game", help="game of the built-in grid (default faction_war)")
+    from sim.cli.options import add_game_option
+    add_game_option(parser, "game of the built-in grid")
     parser.add_argument("--fail-if", action="append", default=[], metavar="EXPR",
                         help="gate expression; fail when it is shown to hold (repeatable)")
     parser.add_argument("--baseline", metavar="FILE", help="compare TWEAK against a snapshot written by --write-baseline")
@@ -64,6 +66,11 @@ def add_parser(subparsers):
                         help="cap per cell; gates still undecided there are inconclusive (default 20000)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (joblib; -1 = all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
+    parser.add_argument("--scheduler", help="dask scheduler address (with --backend dask; default: a local cluster)")
+    parser.add_argument("--resume", metavar="DIR",
+                        help="keep every finished batch in DIR; the same command run again plays only the missing ones")
     parser.add_argument("--summary-md", metavar="FILE", help="write the Markdown summary here (e.g. for a PR comment)")
     parser.add_argument("--json", metavar="FILE", help="write the machine-readable result here ('-' = stdout)")
     parser.add_argument("--figures", metavar="DIR",
@@ -108,8 +115,18 @@ def run(args) -> int:
                            fail_if=args.fail_if, batch=args.batch, min_matches=args.min_matches,
                            max_matches=args.max_matches, confidence=args.confidence, baseline=baseline,
                            grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
+    if args.scheduler and args.backend != "dask":
+        raise CardbalanceError("--scheduler needs --backend dask.")
     progress = None if args.quiet else (lambda line: print("compare: " + line, file=sys.stderr))
-    result = runner.run(setup, n_jobs=args.jobs, progress=progress)
+    client = None
+    if args.backend == "dask":
+        from sim import executor
+        client = executor.connect_dask(args.scheduler, args.jobs)
+    try:
+        result = runner.run(setup, n_jobs=args.jobs, progress=progress, backend=args.backend, resume=args.resume)
+    finally:
+        if client is not None:
+            executor.close_dask(client)
     data = runner.result_json(result)
     if args.write_baseline:
         baseline_io.write_baseline(args.write_baseline, result)

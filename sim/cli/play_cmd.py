@@ -6,21 +6,23 @@ from sim.errors import CardbalanceError
 
 ORDER = 20
 EXAMPLES = """examples:
-  cardbalance play --p0 human:greedy --p1 alien:random --life 50 --seed 7
-  cardbalance play --p0 alien:greedy --p1 alien:greedy --life 30,60 --first 1 --rules two-packs
+  cardbalance play --p0 {p0} --p1 {p1} {setup} --seed 7
+  cardbalance play --p0 {p0} --p1 {p0} {setup2} --rules {preset}
   cardbalance play --from runs/RUN --cell 3 --match 1207     replay one match of a sweep
-Players are faction:strategy (factions human, alien). Same seed, same log.
+  cardbalance play --game NAME ...                            another registered game
+Players are written in the game's notation (e.g. {p0}). Same seed, same log.
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import add_dimension_options, add_game_option
+    from sim.cli.options import example_words
     parser = subparsers.add_parser("play", help="play one match and print its turn-by-turn log",
-                                   epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--p0", default="human:greedy", help="seat 0 as faction:strategy (default human:greedy)")
-    parser.add_argument("--p1", default="alien:greedy", help="seat 1 as faction:strategy (default alien:greedy)")
-    parser.add_argument("--life", default=None, help="starting life: N or N0,N1 (default: the rules' life)")
-    parser.add_argument("--first", type=int, choices=(0, 1), default=None,
-                        help="seat that moves first (default: a coin flip from the seed, F-SET-2)")
+                                   epilog=EXAMPLES.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_option(parser)
+    parser.add_argument("--p0", default=None, help="seat 0 in the game's notation (default: the game's, GameSpec.players)")
+    parser.add_argument("--p1", default=None, help="seat 1 in the game's notation (default: the game's)")
+    add_dimension_options(parser)  # e.g. --life (default: the rules' life), --first (default: a coin flip)
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--rules", default="default", help="rules preset or TOML file")
     parser.add_argument("--from", dest="run", default=None, help="a sweep's run folder: replay one of its matches")
@@ -29,55 +31,43 @@ def add_parser(subparsers):
     return parser
 
 
-def _parse_life(text):
-    try:
-        values = [int(part) for part in text.split(",")]
-    except ValueError:
-        values = []
-    if len(values) == 1:
-        values *= 2
-    if len(values) != 2 or min(values) < 1:
-        raise CardbalanceError("--life must be a positive integer or two separated by a comma, e.g. 50 or 30,60 (got %r)." % text)
-    return tuple(values)
-
-
 def run(args) -> int:
     from sim import rng as rng_module
-    from sim.faction_war import layout as L
-    from sim.faction_war.playlog import play_logged
-    from sim.faction_war.rules import load_rules
-    from strategies import parse_player, strategy_name
+    from sim.cli.options import dimension_values
+    from sim.registry import PER_SEAT, SEAT, get_game
 
     if args.run is not None:
         if args.cell is None or args.match is None:
             raise CardbalanceError("--from needs --cell and --match (e.g. --from runs/RUN --cell 0 --match 12).")
         from sim.sweep import locate_match
         game, rules, cell, seed = locate_match(args.run, args.cell, args.match)
-        if game.name != "faction_war":
-            raise CardbalanceError("play --from replays Faction War runs only (this run is %s)." % game.name)
-        factions = (int(cell[0]), int(cell[1]))
-        lives = (int(cell[2]), int(cell[3]))
-        first = int(cell[4])
-        strategies = (int(cell[5]), int(cell[6]))
+        if args.game is not None and args.game != game.name:
+            raise CardbalanceError("--game %s differs from the run's game %s." % (args.game, game.name))
         print("# replay of %s cell %d match %d (seed %d)" % (args.run, args.cell, args.match, seed))
     else:
         if args.cell is not None or args.match is not None:
             raise CardbalanceError("--cell and --match only work together with --from RUN.")
-        rules = load_rules(args.rules)
-        f0, s0 = parse_player(args.p0)
-        f1, s1 = parse_player(args.p1)
-        factions, strategies = (f0, f1), (s0, s1)
-        lives = _parse_life(args.life) if args.life else rules.life
+        game = get_game(args.game)
+        if game.replay_log is None:
+            raise CardbalanceError("game %s has no play log (GameSpec.replay_log)." % game.name)
+        rules = game.load_rules(args.rules)
+        p0 = args.p0 if args.p0 is not None else game.players[0]
+        p1 = args.p1 if args.p1 is not None else game.players[1]
+        player_values, strategies = (game.parse_players or game.default_players)(p0, p1)
+        values = game.single_values()
+        values.update(game.rules_cell_values(rules) if game.rules_cell_values else {})
+        values.update(player_values)
+        values.update(dimension_values(args, game))
         seed = args.seed
         if seed < 0:
             raise CardbalanceError("--seed must be a non-negative integer (got %d)." % seed)
-        first = args.first if args.first is not None else rng_module.below_from_output(rng_module.match_seed(seed, 0), 2)
-    names = ["%s:%s" % (L.FACTION_NAMES[factions[p]], strategy_name(strategies[p])) for p in (0, 1)]
-    print("# p0 = %s, p1 = %s, life %d / %d, seed %d, rules hash %s" % (
-        names[0], names[1], lives[0], lives[1], seed, rules.stable_hash()))
-    match = play_logged(rules, factions, lives, first, strategies, seed)
-    for line in match.events:
+        for dimension in game.dimensions:
+            if dimension.kind == SEAT and getattr(args, "dim_" + dimension.name) is None:
+                # a coin flip from the seed (engine contract: draw 0 of the match seed's stream 0)
+                values[dimension.name] = rng_module.below_from_output(rng_module.match_seed(seed, 0), 2)
+        cell = game.cell_array(values, game.strategy_id(strategies[0]), game.strategy_id(strategies[1]))
+        setup = "".join(", %s %s" % (d.name, d.label(values[d.name])) for d in game.dimensions if d.kind == PER_SEAT)
+        print("# p0 = %s, p1 = %s%s, seed %d, rules hash %s" % (p0, p1, setup, seed, rules.stable_hash()))
+    for line in game.replay_log(rules, cell, seed):
         print(line)
-    if not match.events or not match.events[-1].startswith("match over"):
-        print("match over: %s" % match.outcome_text())
     return 0

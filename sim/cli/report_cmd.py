@@ -38,6 +38,8 @@ def add_parser(subparsers):
     parser.add_argument("--csv", action=argparse.BooleanOptionalAction, default=True,
                         help="write every table as CSV into OUT/tables (default: yes)")
     parser.add_argument("--quiet", action="store_true", help="print only the report's path")
+    from sim.cli.options import add_game_option
+    add_game_option(parser, "check that the run is of this game (the run's metadata names it)")
     return parser
 
 
@@ -47,6 +49,8 @@ def run(args) -> int:
     from reports import build_report
 
     delta = check_delta(DEFAULT_DELTA if args.delta is None else args.delta)
+    if args.game is not None:
+        _check_game(args.run, args.game)
     started = time.perf_counter()
     path = build_report(args.run, out=args.out, delta=delta, csv=args.csv)
     elapsed = time.perf_counter() - started
@@ -61,3 +65,13 @@ def run(args) -> int:
 if __name__ == "__main__":  # pragma: no cover
     from sim.cli import main
     sys.exit(main(["report", *sys.argv[1:]]))
+
+
+def _check_game(run_dir, game: str) -> None:
+    from analysis.runs import load_run
+    from sim.errors import CardbalanceError
+    from sim.registry import get_game
+    get_game(game)  # an unknown name is an error listing the known games
+    found = load_run(run_dir).game
+    if found != game:
+        raise CardbalanceError("--game %s: run '%s' is of game %s." % (game, run_dir, found))

@@ -37,6 +37,8 @@ def add_parser(subparsers):
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", nargs="?", help="sweep file (TOML); default: the built-in default sweep")
     parser.add_argument("--out", help="run folder to create (default: runs/<timestamp>-<sweep name>)")
+    from sim.cli.options import add_game_option
+    add_game_option(parser, "game of the built-in default sweep (a sweep file names its own)")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
@@ -64,7 +66,9 @@ def run(args) -> int:
         meta = runfolder.load_meta(run_dir)
         plan = runfolder.plan_from_meta(meta, run_dir)
     else:
-        spec = load_sweep(args.file) if args.file else default_sweep()
+        spec = load_sweep(args.file) if args.file else default_sweep(args.game)
+        if args.game is not None and args.game != spec.game:
+            raise CardbalanceError("--game %s differs from the sweep file's game %s." % (args.game, spec.game))
         spec = spec.with_overrides(matches=args.matches, precision=args.precision,
                                    max_matches=args.max_matches, seed=args.seed)
         if args.max_matches is not None and spec.precision is None:
@@ -132,18 +136,27 @@ def fallback_summary(run_dir: Path) -> str:
     """A plain win-rate table straight from results.parquet."""
     import pandas as pd
 
+    from sim.registry import per_seat_label
     from sim.sweep import runfolder
     frame = pd.read_parquet(Path(run_dir) / runfolder.RESULTS)
     meta = runfolder.load_meta(run_dir)
     ends = meta["end_types"]
-    lines = ["%-4s %-22s %-9s %-5s %-22s %-10s %8s %7s %7s %7s %7s" % (
-        "cell", "pairing", "life", "first", "strategies", "rules", "matches", "seat0", "seat1", "draw", "turns")]
+    dimensions = meta.get("dimensions", ())
+
+    def label(row, dimension):
+        if dimension["kind"] == "per_seat":
+            return per_seat_label(*(row[column] for column in dimension["columns"]))
+        return str(row[dimension["name"]])
+
+    lines = ["%-4s %-34s %-22s %-10s %8s %7s %7s %7s %7s" % (
+        "cell", " ".join(d["name"] for d in dimensions), "strategies", "rules", "matches", "seat0", "seat1", "draw",
+        "turns")]
     for row in frame.itertuples(index=False):
         row = row._asdict()
         n = max(row["matches"], 1)
         wins = [sum(row["%s_%s" % (prefix, end)] for end in ends) / n for prefix in ("seat0", "seat1", "draw")]
-        lines.append("%-4d %-22s %-9s %-5d %-22s %-10s %8d %6.1f%% %6.1f%% %6.1f%% %7.1f" % (
-            row["cell"], row["pairing"], "%d-%d" % (row["life0"], row["life1"]), row["first"],
+        lines.append("%-4d %-34s %-22s %-10s %8d %6.1f%% %6.1f%% %6.1f%% %7.1f" % (
+            row["cell"], " ".join(label(row, d) for d in dimensions),
             "%s:%s" % (row["strategy0"], row["strategy1"]), row["rules"][:10], row["matches"],
             100 * wins[0], 100 * wins[1], 100 * wins[2], row["turns_sum"] / n))
     return "\n".join(lines)
@@ -164,7 +177,7 @@ def _check_option_combinations(args) -> None:
     if args.resume:
         given = [flag for flag, value in (("FILE", args.file), ("--out", args.out), ("--precision", args.precision),
                                           ("--max-matches", args.max_matches), ("--matches", args.matches),
-                                          ("--seed", args.seed)) if value is not None]
+                                          ("--seed", args.seed), ("--game", args.game)) if value is not None]
         if given:
             raise CardbalanceError("--resume continues a run as it was planned; drop %s (only --jobs, --backend, "
                                    "--scheduler, --quiet and --no-report may change)." % ", ".join(given))

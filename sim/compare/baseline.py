@@ -51,7 +51,7 @@ class Baseline:
     matches_per_cell: np.ndarray  # (cells,)
     sums: np.ndarray              # (cells, metrics, 2): Σx, Σx²
     batch: int = 1000  # matches per cell per round when it was written (part of the match seeds)
-    life_from_rules: bool = False  # TWEAK then starts at its own rules' life, as on the built-in grid
+    life_from_rules: bool = False  # TWEAK then plays its own rules' cell values, as on the built-in grid
 
     def grid_spec(self) -> SweepSpec:
         return parse_sweep(self.grid, "baseline %s grid" % self.path)
@@ -100,7 +100,7 @@ def write_baseline(path, result) -> dict:
     sums = result.base_arm_sums()
     n = [int(result.matches_per_cell)] * len(setup.cells)
     metrics = setup.metrics
-    base_table = paired.unpaired_table(setup.cells, n, sums, n, sums, metrics, setup.z)
+    base_table = paired.unpaired_table(setup.role_cells, n, sums, n, sums, metrics, setup.z)
     readable = {}
     for row in base_table.itertuples(index=False):
         readable.setdefault(row.scope, {})[row.metric] = {"value": row.base, "low": row.base_low, "high": row.base_high}
@@ -112,7 +112,7 @@ def write_baseline(path, result) -> dict:
         "end_types": list(setup.game.end_types),
         "rules": setup.base.describe(),
         "grid": {**setup.grid, "seed": setup.seed},
-        "cells": [{k: v for k, v in cell.items() if k not in ("tweak_life0", "tweak_life1")} for cell in setup.cells],
+        "cells": [{k: v for k, v in cell.items() if not k.startswith("tweak_")} for cell in setup.cells],
         "life_from_rules": setup.life_from_rules,
         "seed": setup.seed,
         "batch": setup.batch,

@@ -2,13 +2,14 @@
 
 The paired kernel keeps only paired sums, which are too little for the
 sweep report's figures (win types by seat, length histograms, counters).
-So each arm is replayed with the game's `play_batch` over exactly the same
-matches as the comparison (same root seed, cells, rounds and batch sizes,
-hence the same match seeds), stored as an ordinary run folder
-(`DIR/base-run`, `DIR/tweak-run`, written with the sweep's run-folder
-helpers), and drawn by the report engineer's `reports.figures`. Reports keep
-reading stored runs; the price is playing every match once more per arm,
-which is why figures are opt-in (`--figures DIR`).
+So each arm is played again by the sweep runner (the one executor) over
+exactly the same matches as the comparison (same root seed, cells, rounds
+and batch sizes, hence the same match seeds), stored as an ordinary run
+folder (`DIR/base-run`, `DIR/tweak-run`), and drawn from that stored run by
+`reports.figures`. A later `--figures` into the same folder for the same
+comparison reads the stored chunks instead of playing them again; the first
+costs every match once more per arm, which is why figures are opt-in
+(`--figures DIR`).
 """
 
 from __future__ import annotations
@@ -16,15 +17,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from joblib import Parallel, delayed
-
-from sim import aggregate as agg
+from sim.registry import PER_SEAT
 from sim.sweep.grid import build_plan, parse_sweep
-from sim.sweep.seeds import chunk_seed
-
-
-def _play(play_batch, rules_array, cell_array, seed, n_matches):
-    return play_batch(rules_array, cell_array, seed, 0, n_matches)
+from sim.sweep.runner import run_sweep
 
 
 def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
@@ -34,33 +29,40 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
     setup = result.setup
     game = setup.game
     grid = {**setup.grid, "seed": setup.seed, "rules": [arm.source], "matches": result.matches_per_cell,
-            "chunk_size": setup.batch}
-    life = getattr(arm.rules, "life", None) if setup.life_from_rules else None
-    if life is not None:  # built-in grid: this arm starts at its own rules' life
-        life0, life1 = (life, life) if isinstance(life, int) else life
-        grid.update(life=[life0] if life0 == life1 else [], life_pairs=[] if life0 == life1 else [[life0, life1]])
+            "chunk_size": setup.batch, "precision": None}
+    if setup.life_from_rules and game.rules_cell_values:  # built-in grid: this arm plays its own rules' values
+        for name, value in game.rules_cell_values(arm.rules).items():
+            dimension = game.dimension(name)
+            value = dimension.check(value, "rules")
+            if dimension.kind == PER_SEAT:
+                equal = value[0] == value[1]
+                grid.update({dimension.sweep_key: [value[0]] if equal else [],
+                             dimension.sweep_key + "_pairs": [] if equal else [list(value)]})
+            else:
+                grid[dimension.sweep_key] = [value]
     plan = build_plan(parse_sweep(grid, "compare grid"), game)
     plan.rules = {arm.source: arm.rules}
-    rules_array = arm.rules.to_array()
-    n_end, n_counters = len(game.end_types), len(game.counter_names)
-    sizes = [min(setup.batch, result.matches_per_cell - k * setup.batch) for k in range(result.rounds)]
-    tasks = [(cell.cell, chunk, size) for cell in plan.cells for chunk, size in enumerate(sizes)]
-    vectors = Parallel(n_jobs=n_jobs)(
-        delayed(_play)(game.play_batch, rules_array, plan.cell_array(plan.cells[cell]),
-                       chunk_seed(setup.seed, cell, chunk), size) for cell, chunk, size in tasks)
-    totals = {cell.cell: agg.empty_aggregate(n_end, n_counters, game.length_bins) for cell in plan.cells}
-    for (cell, _, _), vector in zip(tasks, vectors):
-        totals[cell] += vector
-    results, lengths = runfolder.result_tables(plan, totals, {cell.cell: len(sizes) for cell in plan.cells})
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     meta = runfolder.build_meta(plan, "loky", n_jobs)
-    meta.update(complete=True, counts={"cells": len(plan.cells), "matches": int(results["matches"].sum()),
-                                       "chunks": len(tasks)},
-                compare={"arm": arm.source, "note": "replayed by cardbalance compare --figures"})
-    runfolder.write_parquet_atomic(folder / runfolder.RESULTS, results)
-    runfolder.write_parquet_atomic(folder / runfolder.LENGTHS, lengths)
-    runfolder.write_json_atomic(folder / runfolder.META, meta)
+    # Which matches this folder stores: a folder of the same arm, grid, seed and
+    # batch is continued (its stored chunks are read, not replayed).
+    identity = {"arm": arm.source, "hash": arm.rules.stable_hash(), "seed": setup.seed, "batch": setup.batch,
+                "cells": meta["cells"]}
+    meta["compare"] = {**identity, "note": "one arm's matches of cardbalance compare --figures, as a run"}
+    stored = folder / runfolder.META
+    resume = False
+    if stored.is_file():
+        try:
+            previous = runfolder.load_meta(folder).get("compare", {})
+        except Exception:  # not a readable run: start it again
+            previous = {}
+        resume = {key: previous.get(key) for key in identity} == identity
+    if not resume:
+        for chunk in (folder / runfolder.CHUNKS).glob("c*-k*.npy"):
+            chunk.unlink()  # chunks of another comparison
+        (folder / runfolder.CHUNKS).mkdir(parents=True, exist_ok=True)
+        runfolder.write_json_atomic(stored, meta)
+    run_sweep(plan, folder, jobs=n_jobs, progress="quiet", resume=resume)
     return folder
 
 

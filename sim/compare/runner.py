@@ -6,7 +6,10 @@ seed (same shuffled decks, seats and generator state): the game's
 sums (sim/aggregate.py). Seeds follow the sweep's scheme
 (`sim.sweep.seeds.chunk_seed(root, cell, batch)`, match i of a batch from
 `sim.rng.match_seed`), so batch b of cell c is the same matches whatever
-the number of jobs and whatever order joblib runs them in.
+the number of jobs, the backend and whatever order they finish in: batches
+run on the one executor (`sim/executor.py`: joblib loky, or dask), and with a
+resume folder every finished batch is kept, so a killed comparison run again
+plays only the batches it lacks.
 
 Sequential stopping: every cell gets one batch per round; after each round
 the comparison table is rebuilt and every gate expression evaluated on its
@@ -24,39 +27,51 @@ seed) and every delta is an unpaired difference.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
 from analysis import gate as gates
 from analysis import paired
+from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
-from sim.registry import GameSpec, get_game
+from sim.executor import Chunk, ChunkStore, Executor
+from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
 from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
-from sim.sweep.seeds import chunk_seed
+from sim.sweep.runfolder import write_json_atomic
 
 DEFAULT_BATCH = 1000
 DEFAULT_MAX_MATCHES = 20_000
-DEFAULT_LIFE = 50
 DEFAULT_SEED = 1
 DEFAULT_CONFIDENCE = 0.95
 
 
 def default_grid_spec(game: GameSpec, seed: int = DEFAULT_SEED) -> SweepSpec:
-    """The built-in compare grid: every pairing of the game at life 50, greedy vs
-    greedy (or the game's first strategy), both first-player orders."""
+    """The built-in compare grid: every value of each of the game's choice
+    dimensions (e.g. every pairing), each per-seat dimension at its declared
+    single value (e.g. life 50; each arm then plays its rules' own, see
+    `prepare`), greedy vs greedy (or the game's first strategy), both
+    first-player orders."""
     strategies = game.strategy_names()
     strategy = "greedy" if "greedy" in strategies else strategies[0]
-    return parse_sweep({"name": "compare-default", "game": game.name, "pairings": list(game.pairings),
-                        "life": [DEFAULT_LIFE], "strategies": ["%s:%s" % (strategy, strategy)],
-                        "rules": ["default"], "seed": seed}, "default compare grid")
+    data = {"name": "compare-default", "game": game.name}
+    for dimension in game.dimensions:
+        if dimension.kind == CHOICE:
+            data[dimension.sweep_key] = list(dimension.values)
+        elif dimension.kind == PER_SEAT:
+            a, b = dimension.single
+            data[dimension.sweep_key] = [a] if a == b else []
+            data[dimension.sweep_key + "_pairs"] = [] if a == b else [[a, b]]
+    data.update({"strategies": ["%s:%s" % (strategy, strategy)], "rules": ["default"], "seed": seed})
+    return parse_sweep(data, "default compare grid")
 
 
 @dataclass(frozen=True)
@@ -94,7 +109,7 @@ class CompareSetup:
     grid_source: str = "default"
     grid: dict = field(default_factory=dict)  # the grid's sweep spec (its `rules` unused)
     tweak_cell_arrays: list = field(default_factory=list)  # differ from cell_arrays when the arms' lives do
-    life_from_rules: bool = False  # each arm starts at its rules' `life` (built-in grid)
+    life_from_rules: bool = False  # each arm plays the cell values its rules set (e.g. `life`; built-in grid)
     notes: list = field(default_factory=list)
 
     @property
@@ -106,8 +121,13 @@ class CompareSetup:
         return paired.metric_catalogue(self.game.end_types, self.game.special_end_types)
 
     @property
+    def role_cells(self) -> list[dict]:
+        """The cells with the roles analysis reads (analysis/dimensions.py)."""
+        return add_roles_to_cells(self.cells, [d.describe() for d in self.game.dimensions])
+
+    @property
     def scopes(self) -> list[str]:
-        return list(paired.scope_cells(self.cells))
+        return list(paired.scope_cells(self.role_cells))
 
     @property
     def mode(self) -> str:
@@ -162,7 +182,7 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
         seed = baseline.seed if seed is None else seed
     else:
         if grid is None:
-            game_spec = get_game(game or "faction_war")
+            game_spec = get_game(game)
             spec = default_grid_spec(game_spec)
         else:
             spec = grid
@@ -182,15 +202,18 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
         raise CardbalanceError("name BASE rules (a preset or TOML file), or give --baseline FILE.")
     if base is not None and tweak is not None and game_spec.play_paired_batch is None:
         raise CardbalanceError("game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
-    # Starting life is a cell dimension, but a rules file may set `life` too. On the
-    # built-in grid each arm starts at its own rules' life (so a life tweak is what is
-    # compared); a sweep file's lives override both arms' rules.
+    # A rules file may set cell values too (`GameSpec.rules_cell_values`, e.g.
+    # Faction War's `life`). On the built-in grid each arm plays its own rules'
+    # values (so a life tweak is what is compared); a sweep file's grid sets them
+    # for both arms. The flag keeps its stored name (`life_from_rules`) for the
+    # baseline format.
     notes = []
     if baseline is not None:
         life_from_rules = baseline.life_from_rules
-        if life_from_rules and any(_strip_tweak_life(c) != c for c in baseline.cells):
-            raise CardbalanceError("baseline %s is damaged: its cells carry a TWEAK life." % baseline.path)
-        expected = [{**c, "life0": b["life0"], "life1": b["life1"]} if life_from_rules else c
+        if life_from_rules and any(_strip_tweak(c) != c for c in baseline.cells):
+            raise CardbalanceError("baseline %s is damaged: its cells carry TWEAK values." % baseline.path)
+        ruled = _ruled_columns(game_spec)
+        expected = [{**c, **{k: b[k] for k in ruled}} if life_from_rules else c
                     for c, b in zip(cells, baseline.cells)] if len(cells) == len(baseline.cells) else None
         if expected != baseline.cells:
             raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
@@ -199,23 +222,22 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     else:
         life_from_rules = grid is None
         if life_from_rules:
-            for cell in cells:
-                cell["life0"], cell["life1"] = _rules_life(base.rules, (cell["life0"], cell["life1"]))
+            cells = _with_rules_values(game_spec, cells, base.rules)
     base_arrays = [_cell_array(game_spec, cell) for cell in cells]
     tweak_arrays = base_arrays
     if tweak is not None:
-        tweak_lives = [_rules_life(tweak.rules, (c["life0"], c["life1"])) if life_from_rules
-                       else (c["life0"], c["life1"]) for c in cells]
-        if any(life != (c["life0"], c["life1"]) for life, c in zip(tweak_lives, cells)):
+        tweak_cells = _with_rules_values(game_spec, cells, tweak.rules) if life_from_rules else cells
+        if tweak_cells != cells:
             tweak_arrays = []
-            for cell, (life0, life1) in zip(cells, tweak_lives):
-                cell["tweak_life0"], cell["tweak_life1"] = life0, life1
-                tweak_arrays.append(_cell_array(game_spec, {**cell, "life0": life0, "life1": life1}))
-            notes.append("The arms start at different lives (their rules' `life`); scopes are named after BASE's "
-                         "life, and each match pair still shares its seed.")
-        elif not life_from_rules and base is not None and _rules_life(base.rules, None) != _rules_life(tweak.rules, None):
-            notes.append("BASE and TWEAK set different `life` in their rules, but the sweep grid sets the starting "
-                         "lives of both arms, so that difference is not played.")
+            for cell, tweak_cell in zip(cells, tweak_cells):
+                for key in _ruled_columns(game_spec):
+                    cell["tweak_" + key] = tweak_cell[key]
+                tweak_arrays.append(_cell_array(game_spec, tweak_cell))
+            notes.append("The arms start at different %s (their rules' own); scopes are named after BASE's, "
+                         "and each match pair still shares its seed." % _ruled_description(game_spec))
+        elif not life_from_rules and base is not None and _rules_values(game_spec, base.rules) != _rules_values(game_spec, tweak.rules):
+            notes.append("BASE and TWEAK set different %s in their rules, but the sweep grid sets them for both "
+                         "arms, so that difference is not played." % _ruled_description(game_spec))
     setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=base_arrays, base=base, tweak=tweak, seed=seed,
                          batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
                          baseline=baseline, grid_source=grid_source, grid=spec.as_dict(),
@@ -226,28 +248,41 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     return setup
 
 
-def _rules_life(rules, default):
-    """(life0, life1) a rules object sets, or `default` for games whose rules have none."""
-    life = getattr(rules, "life", None)
-    if life is None:
-        return default
-    if isinstance(life, int):
-        return (life, life)
-    return (int(life[0]), int(life[1]))
+def _rules_values(game: GameSpec, rules) -> dict:
+    """{dimension: checked value} a rules object sets for the cells (none for most games)."""
+    values = game.rules_cell_values(rules) if game.rules_cell_values else {}
+    return {name: game.dimension(name).check(value, "rules") for name, value in values.items()}
 
 
-def _strip_tweak_life(cell: dict) -> dict:
-    return {k: v for k, v in cell.items() if k not in ("tweak_life0", "tweak_life1")}
+def _ruled_columns(game: GameSpec) -> list[str]:
+    if game.rules_cell_values is None:
+        return []
+    names = game.rules_cell_values(game.load_rules("default"))
+    return [column for name in names for column in game.dimension(name).column_names()]
+
+
+def _ruled_description(game: GameSpec) -> str:
+    names = game.rules_cell_values(game.load_rules("default")) if game.rules_cell_values else {}
+    return ", ".join(game.dimension(name).description for name in names)
+
+
+def _with_rules_values(game: GameSpec, cells: list[dict], rules) -> list[dict]:
+    """The cells with the values `rules` sets (e.g. each arm's own starting life)."""
+    columns = {}
+    for name, value in _rules_values(game, rules).items():
+        columns.update(game.dimension(name).cell_columns(value))
+    return [{**cell, **columns} for cell in cells]
+
+
+def _strip_tweak(cell: dict) -> dict:
+    return {k: v for k, v in cell.items() if not k.startswith("tweak_")}
 
 
 def _cell_array(game: GameSpec, cell: dict):
-    for key in ("faction0", "faction1"):
-        if cell[key] not in game.factions:
-            raise CardbalanceError("compare grid: faction '%s' is unknown for %s; known factions: %s."
-                                   % (cell[key], game.name, ", ".join(game.factions)))
-    return game.cell_array(game.factions.index(cell["faction0"]), game.factions.index(cell["faction1"]),
-                           int(cell["life0"]), int(cell["life1"]), int(cell["first"]),
-                           game.strategy_id(cell["strategy0"]), game.strategy_id(cell["strategy1"]))
+    values = {}
+    for dimension in game.dimensions:
+        values[dimension.name] = dimension.check(dimension.value_from_columns(cell), "compare grid")
+    return game.cell_array(values, game.strategy_id(cell["strategy0"]), game.strategy_id(cell["strategy1"]))
 
 
 # ---- playing --------------------------------------------------------------------
@@ -318,12 +353,12 @@ class CompareResult:
 def _table(setup: CompareSetup, n: np.ndarray, sums, arm_sums) -> pd.DataFrame:
     metrics = setup.metrics
     if setup.mode == "paired":
-        return paired.paired_table(setup.cells, n, sums, metrics, setup.z)
+        return paired.paired_table(setup.role_cells, n, sums, metrics, setup.z)
     if setup.mode == "baseline":
         baseline = setup.baseline
-        return paired.unpaired_table(setup.cells, baseline.matches_per_cell, baseline.sums, n, arm_sums, metrics, setup.z)
+        return paired.unpaired_table(setup.role_cells, baseline.matches_per_cell, baseline.sums, n, arm_sums, metrics, setup.z)
     # single arm: the played arm is BASE; report it against itself (delta 0, no gates).
-    return paired.unpaired_table(setup.cells, n, arm_sums, n, arm_sums, metrics, setup.z)
+    return paired.unpaired_table(setup.role_cells, n, arm_sums, n, arm_sums, metrics, setup.z)
 
 
 def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
@@ -345,8 +380,38 @@ def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
     return results
 
 
-def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | None = None) -> CompareResult:
-    """Play rounds of one batch per cell until the gates are decided or the cap is reached."""
+def resume_store(setup: CompareSetup, folder) -> ChunkStore:
+    """`--resume DIR`: every finished batch of this comparison is kept in DIR (one file
+    per cell and round); running the same comparison again plays only the missing
+    ones. DIR remembers what it belongs to and refuses another comparison."""
+    folder = Path(folder)
+    identity = {"game": setup.game.name, "behaviour_version": setup.game.behaviour_version, "mode": setup.mode,
+                "base": setup.base.rules.stable_hash() if setup.base is not None else None,
+                "tweak": setup.tweak.rules.stable_hash() if setup.tweak is not None else None,
+                "seed": setup.seed, "batch": setup.batch, "cells": setup.cells}
+    marker = folder / "compare.json"
+    if marker.is_file():
+        try:
+            stored = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            stored = None
+        if stored != json.loads(json.dumps(identity, default=str)):
+            raise CardbalanceError("--resume %s holds the batches of another comparison (other rules, grid, seed "
+                                   "or batch); give a new folder." % folder)
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(marker, identity)
+    n_metrics = agg.paired_metric_count(len(setup.game.end_types))
+    shape = (n_metrics, agg.PAIRED_STATS) if setup.mode == "paired" else (n_metrics, 2)
+    return ChunkStore(folder, name="c%06d-k%06d-n%d.npy", with_size=True, valid=lambda value, size: value.shape == shape)
+
+
+def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | None = None,
+        backend: str = "loky", resume=None) -> CompareResult:
+    """Play rounds of one batch per cell until the gates are decided or the cap is reached.
+
+    Batches run on the one executor (sim/executor.py): loky or dask; with
+    `resume` (a folder) finished batches are kept and reused."""
     started = time.perf_counter()
     n_cells = len(setup.cells)
     n_metrics = agg.paired_metric_count(len(setup.game.end_types))
@@ -366,24 +431,28 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     rounds = 0
     matches = 0
     stop_reason = ""
-    with Parallel(n_jobs=n_jobs) as parallel:
+    store = resume_store(setup, resume) if resume is not None else None
+    with Executor(setup.seed, n_jobs, backend, store=store) as pool:
         while True:
             size = min(setup.batch, setup.max_matches - matches)
-            seeds = [chunk_seed(setup.seed, cell, rounds) for cell in range(n_cells)]
-            if setup.mode == "paired":
-                tasks = (delayed(_paired_task)(setup.game.play_paired_batch, rules_a, rules_b,
-                                               setup.cell_arrays[cell], seeds[cell], size)
-                         if np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]) else
-                         delayed(_paired_by_matches)(setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
-                                                     setup.tweak_cell_arrays[cell], seeds[cell], size, n_end_types)
-                         for cell in range(n_cells))
-                for cell, out in enumerate(parallel(tasks)):
-                    sums[cell] += out
-            else:
-                tasks = (delayed(_single_task)(setup.game.play_batch, played_array, played_cells[cell],
-                                               seeds[cell], size, n_end_types) for cell in range(n_cells))
-                for cell, out in enumerate(parallel(tasks)):
-                    arm_sums[cell] += out
+            chunks = []  # chunk number = round: batch b of cell c has seed chunk_seed(seed, c, b)
+            for cell in range(n_cells):
+                if setup.mode != "paired":
+                    chunks.append(Chunk(cell, rounds, size, _single_task, (setup.game.play_batch, played_array,
+                                                                           played_cells[cell]),
+                                        {"n_end_types": n_end_types}))
+                elif np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]):
+                    chunks.append(Chunk(cell, rounds, size, _paired_task, (setup.game.play_paired_batch, rules_a,
+                                                                           rules_b, setup.cell_arrays[cell])))
+                else:
+                    chunks.append(Chunk(cell, rounds, size, _paired_by_matches,
+                                        (setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
+                                         setup.tweak_cell_arrays[cell]), {"n_end_types": n_end_types}))
+            for done in pool.run(chunks):
+                if setup.mode == "paired":
+                    sums[done.chunk.cell] += done.value
+                else:
+                    arm_sums[done.chunk.cell] += done.value
             n += size
             matches += size
             rounds += 1

@@ -42,7 +42,7 @@ import numpy as np
 
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.faction_war.layout import (CARDS_PER_PLAYER, CT_DISCARDS, MASK_WORDS,
                                     CT_FACE_DISPLACED, CT_POLYMORPH_PLACED, DIRECT, END_DECK_OUT,
                                     END_DECK_OUT_DRAW, END_TURN_CAP, N_ROWS, P_KIND, PENDING_K1_ANSWER,
@@ -76,7 +76,7 @@ from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, d
 # Before any cached kernel is defined: cache entries are keyed on all engine
 # sources, not just this file (numba alone would keep kernels compiled
 # against an old layout or old rules reading indices).
-jit_cache.install()
+engine_cache.install()
 
 # ---- card arithmetic (sim/cards.py codes) ---------------------------------------
 RANKS_PER_SUIT = 13

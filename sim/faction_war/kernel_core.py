@@ -16,7 +16,7 @@ All functions are allocation-free.
 import numba as nb
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, SMALL_JOKER
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, MASK_WORDS, N_ROWS,
                                     CARDS_PER_PLAYER, CT_HUMAN_PENALTY, CT_OUTER_CHARGE,
                                     CT_SPECIAL_PLACED,
@@ -34,7 +34,7 @@ from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_WO
                                           count_cards, count_kind, lowest_bit, mask_slot, place_card)
 from sim.rng import nb_below
 
-jit_cache.install()
+engine_cache.install()
 
 # ---- card arithmetic (sim/cards.py codes) ---------------------------------------
 RANKS_PER_SUIT = 13

@@ -32,11 +32,11 @@ import numba as nb
 import numpy as np
 from numba.core import config
 
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
 from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS, Z_NONE
 
-jit_cache.install()
+engine_cache.install()
 
 WORD_BITS = 64
 WORD_SHIFT = 6

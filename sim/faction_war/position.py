@@ -352,3 +352,14 @@ def dump_position(match: Match) -> dict:
     if counters:
         out["counters"] = counters
     return out
+
+
+def run_scenario(path, legal: bool = False) -> tuple[dict, list[str]]:
+    """`cardbalance scenario`: load a position file, apply its actions -> (the
+    resulting position, with the legal actions when asked; the step log)."""
+    match, texts = load_position(path)
+    apply_texts(match, texts)
+    output = dump_position(match)
+    if legal:
+        output["legal"] = [A.to_text(a, match.decider) for a in match.legal_actions()]
+    return output, list(match.events)

@@ -89,14 +89,15 @@ NUMBERS: dict[str, tuple[str, int, int]] = {
     "turn_cap": ("turns after which the match is a draw (F-WIN-4)", 1, 100_000),
 }
 MAX_FACE_CARDS_PER_ROW = 4
-LIFE_MAX = 1_000_000
+LIFE_MIN, LIFE_MAX = 1, 1_000_000  # starting life's range (the grid's `life` dimension, game.py)
+DEFAULT_LIFE = (50, 50)  # the designer's default starting life: one-match commands and the compare grid
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every number and switch of one Faction War rule set (immutable)."""
 
-    life: tuple[int, int] = (50, 50)
+    life: tuple[int, int] = DEFAULT_LIFE
     opening_hand: int = 5
     draws_per_turn: int = 2
     hand_limit_trigger: int = 7
@@ -201,9 +202,9 @@ def validate(rules: Rules) -> None:
     if not (isinstance(life, tuple) and len(life) == 2):
         raise CardbalanceError("rules: 'life' must be two positive integers [player0, player1] (got %r)." % (life,))
     for value in life:
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LIFE_MAX:
+        if isinstance(value, bool) or not isinstance(value, int) or not LIFE_MIN <= value <= LIFE_MAX:
             raise CardbalanceError(
-                "rules: 'life' values must be integers from 1 to %d (the source uses 30-100; got %r)." % (LIFE_MAX, value))
+                "rules: 'life' values must be integers from %d to %d (the source uses 30-100; got %r)." % (LIFE_MIN, LIFE_MAX, value))
     for name, (_, low, high) in NUMBERS.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -21,48 +21,40 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analysis.stats import Z95
 from sim.errors import CardbalanceError
-from sim.registry import GameSpec, get_game
+from sim.registry import DEFAULT_GAME, GameSpec, get_game
 
-# ---- the built-in default sweep (`cardbalance sweep` with no arguments) ----------
-# Sized to finish in about a minute on a 2-core laptop, numba compilation
-# included (cached after the first run). Change the numbers here, and only here.
-DEFAULT_GAME = "faction_war"
-DEFAULT_LIVES = [30, 40, 50, 60, 70, 80, 90, 100]
-DEFAULT_SWEEP: dict[str, Any] = {
-    "name": "default",
-    "game": DEFAULT_GAME,
-    "pairings": ["human_vs_human", "human_vs_alien", "alien_vs_alien"],
-    "life": DEFAULT_LIVES,
-    "life_pairs": [[40, 60], [60, 40]],   # a handicap study: seat 0 down, then up, 20 life
-    "strategies": ["greedy:greedy"],
-    "rules": ["default"],
-    "matches": 2000,
-    "chunk_size": 1000,
-    "seed": 1,
-}
 DEFAULT_CHUNK_SIZE = 5000
 DEFAULT_MAX_MATCHES = 200_000
-MAX_LIFE = 1_000_000
 MAX_MATCHES_PER_CELL = 10**10
 
-SWEEP_KEYS = ("name", "game", "pairings", "life", "life_pairs", "strategies", "rules",
-              "matches", "precision", "max_matches", "chunk_size", "seed")
+# Keys every sweep file may hold, whatever the game; each game adds the keys of
+# its grid dimensions (`Dimension.sweep_keys`, e.g. Faction War's pairings, life,
+# life_pairs).
+COMMON_KEYS = ("name", "game", "strategies", "rules", "matches", "precision", "max_matches", "chunk_size", "seed")
+
+
+def sweep_keys(game: GameSpec) -> tuple[str, ...]:
+    keys = list(COMMON_KEYS[:2])
+    for dimension in game.dimensions:
+        keys += dimension.sweep_keys()
+    return tuple(keys) + COMMON_KEYS[2:]
 
 
 @dataclass(frozen=True)
 class SweepSpec:
-    """A validated sweep file (game-independent checks only; see `build_plan`)."""
+    """A validated sweep file (game-independent checks and the dimensions' own;
+    see `build_plan`). `settings` holds the game's dimension keys (Faction War:
+    pairings, life, life_pairs), also readable as attributes (`spec.life`)."""
 
     name: str = "sweep"
     game: str = DEFAULT_GAME
-    pairings: tuple[str, ...] = ()
-    life: tuple[int, ...] = tuple(DEFAULT_LIVES)
-    life_pairs: tuple[tuple[int, int], ...] = ()
+    settings: dict = field(default_factory=dict)
     strategies: tuple[str, ...] = ("greedy:greedy",)
     rules: tuple[str, ...] = ("default",)
     matches: int | None = None          # per cell; with `precision`, the first round
@@ -71,13 +63,19 @@ class SweepSpec:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     seed: int = 1
 
+    def __getattr__(self, name):
+        settings = self.__dict__.get("settings", {})
+        if name in settings:
+            return settings[name]
+        raise AttributeError(name)
+
     def as_dict(self) -> dict:
-        data = asdict(self)
-        data["pairings"] = list(self.pairings)
-        data["life"] = list(self.life)
-        data["life_pairs"] = [list(pair) for pair in self.life_pairs]
-        data["strategies"] = list(self.strategies)
-        data["rules"] = list(self.rules)
+        data = {"name": self.name, "game": self.game}
+        for key, value in self.settings.items():
+            data[key] = [list(item) if isinstance(item, tuple) else item for item in value]
+        data.update({"strategies": list(self.strategies), "rules": list(self.rules), "matches": self.matches,
+                     "precision": self.precision, "max_matches": self.max_matches, "chunk_size": self.chunk_size,
+                     "seed": self.seed})
         return data
 
     def with_overrides(self, **overrides) -> "SweepSpec":
@@ -96,21 +94,28 @@ class SweepSpec:
 
 @dataclass(frozen=True)
 class Cell:
-    """One point of the grid: every match of a cell has the same setup."""
+    """One point of the grid: every match of a cell has the same setup.
+
+    `values`: {dimension name: value} (e.g. pairing, (life0, life1), first);
+    `columns`: the cell's columns in results and meta (`GameSpec.cell_columns`),
+    also readable as attributes (`cell.first`)."""
 
     cell: int
-    pairing: str
-    faction0: str
-    faction1: str
-    life0: int
-    life1: int
-    first: int
+    values: dict
+    columns: dict
     strategy0: str
     strategy1: str
     rules: str
 
+    def __getattr__(self, name):
+        columns = self.__dict__.get("columns", {})
+        if name in columns:
+            return columns[name]
+        raise AttributeError(name)
+
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {"cell": self.cell, **self.columns, "strategy0": self.strategy0, "strategy1": self.strategy1,
+                "rules": self.rules}
 
 
 @dataclass
@@ -125,9 +130,7 @@ class Plan:
 
     def cell_array(self, cell: Cell):
         game = self.game
-        return game.cell_array(game.factions.index(cell.faction0), game.factions.index(cell.faction1),
-                               cell.life0, cell.life1, cell.first,
-                               game.strategy_id(cell.strategy0), game.strategy_id(cell.strategy1))
+        return game.cell_array(cell.values, game.strategy_id(cell.strategy0), game.strategy_id(cell.strategy1))
 
     def rules_array(self, cell: Cell):
         return self.rules[cell.rules].to_array()
@@ -148,40 +151,29 @@ def _string_list(data: dict, key: str, source: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _life(value, key: str, source: str) -> int:
-    if not _is_int(value) or not 1 <= value <= MAX_LIFE:
-        raise CardbalanceError("%s: '%s' values must be integers from 1 to %d (got %r)." % (source, key, MAX_LIFE, value))
-    return value
-
-
 def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
     """A mapping (parsed TOML) → SweepSpec; one clear error for the first bad field."""
     if not isinstance(data, dict):
-        raise CardbalanceError("%s: a sweep must be a table of keys (%s)." % (source, ", ".join(SWEEP_KEYS)))
-    for key in data:
-        if key not in SWEEP_KEYS:
-            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(SWEEP_KEYS)))
+        raise CardbalanceError("%s: a sweep must be a table of keys (%s)." % (source, ", ".join(COMMON_KEYS)))
     kwargs: dict[str, Any] = {}
     for key in ("name", "game"):
         if key in data:
             if not isinstance(data[key], str) or not data[key]:
                 raise CardbalanceError("%s: '%s' must be a non-empty string (got %r)." % (source, key, data[key]))
             kwargs[key] = data[key]
-    for key in ("pairings", "strategies", "rules"):
+    game = get_game(kwargs.get("game", DEFAULT_GAME))
+    allowed = sweep_keys(game)
+    for key in data:
+        if key not in allowed:
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(allowed)))
+    settings: dict[str, Any] = {}
+    for dimension in game.dimensions:
+        settings.update(dimension.defaults())
+        settings.update(dimension.parse_sweep(data, source))
+    kwargs["settings"] = settings
+    for key in ("strategies", "rules"):
         if key in data:
             kwargs[key] = _string_list(data, key, source)
-    if "life" in data:
-        life = data["life"]
-        if _is_int(life):
-            life = [life]
-        if not isinstance(life, (list, tuple)):
-            raise CardbalanceError("%s: 'life' must be a list of positive integers (got %r)." % (source, life))
-        kwargs["life"] = tuple(_life(value, "life", source) for value in life)
-    if "life_pairs" in data:
-        pairs = data["life_pairs"]
-        if not isinstance(pairs, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs):
-            raise CardbalanceError("%s: 'life_pairs' must be a list of [seat0, seat1] pairs (got %r)." % (source, pairs))
-        kwargs["life_pairs"] = tuple((_life(a, "life_pairs", source), _life(b, "life_pairs", source)) for a, b in pairs)
     for key, low, high in (("matches", 1, MAX_MATCHES_PER_CELL), ("max_matches", 1, MAX_MATCHES_PER_CELL),
                            ("chunk_size", 1, 10_000_000), ("seed", 0, 2**63 - 1)):
         if key in data and data[key] is not None:
@@ -194,15 +186,14 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
             raise CardbalanceError("%s: 'precision' must be a number between 0 and 0.5 (a 95 %% half-width, e.g. 0.005; got %r)." % (source, precision))
         kwargs["precision"] = float(precision)
     spec = SweepSpec(**kwargs)
-    if not spec.pairings:
-        raise CardbalanceError("%s: the grid is empty: 'pairings' lists no pairing." % source)
-    if not spec.life and not spec.life_pairs:
-        raise CardbalanceError("%s: the grid is empty: 'life' and 'life_pairs' list no starting life." % source)
+    for dimension in game.dimensions:
+        if dimension.sweep_keys() and not dimension.grid_values(settings, game.name):
+            raise CardbalanceError("%s: the grid is empty: %s." % (source, dimension.empty_message()))
     if not spec.strategies:
         raise CardbalanceError("%s: the grid is empty: 'strategies' lists no strategy pair." % source)
     if not spec.rules:
         raise CardbalanceError("%s: the grid is empty: 'rules' lists no rule set." % source)
-    for key in ("pairings", "strategies", "rules"):
+    for key in ("strategies", "rules"):
         values = getattr(spec, key)
         if len(set(values)) != len(values):
             raise CardbalanceError("%s: '%s' lists a value twice (%s)." % (source, key, ", ".join(values)))
@@ -232,47 +223,34 @@ def _resolve_rules_path(entry, folder: Path):
     return entry
 
 
-def default_sweep() -> SweepSpec:
-    return parse_sweep(dict(DEFAULT_SWEEP), "default sweep")
+def default_sweep(game: str | None = None) -> SweepSpec:
+    """The game's built-in sweep (`GameSpec.default_sweep`)."""
+    spec = get_game(game)
+    return parse_sweep(dict(spec.default_sweep or {"name": "default", "game": spec.name}), "default sweep")
 
 
 # ---- expansion into cells -----------------------------------------------------------
 
-def life_combinations(spec: SweepSpec) -> list[tuple[int, int]]:
-    combos = [(life, life) for life in spec.life]
-    for pair in spec.life_pairs:
-        if pair not in combos:
-            combos.append(tuple(pair))
-    return combos
-
-
 def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
-    """Check a spec against its game and expand it into ordered cells."""
+    """Check a spec against its game and expand it into ordered cells:
+    rules → strategies → the game's dimensions in declared order."""
     game = game or get_game(spec.game)
-    for pairing in spec.pairings:
-        if pairing not in game.pairings:
-            raise CardbalanceError("pairing '%s' is unknown for %s; known pairings: %s."
-                                   % (pairing, game.name, ", ".join(game.pairings)))
-    strategy_pairs = []
-    for entry in spec.strategies:
-        parts = entry.split(":")
-        if len(parts) != 2 or not all(parts):
-            raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % entry)
-        for name in parts:
-            game.strategy_id(name)  # raises CardbalanceError listing the known names
-        strategy_pairs.append((parts[0], parts[1]))
+    strategy_pairs = [game.strategy_pair(entry) for entry in spec.strategies]
+    axes = [(dimension, dimension.grid_values(spec.settings, game.name)) for dimension in game.dimensions]
     rules = {}
     for name in spec.rules:
         rules[name] = game.load_rules(name)
+    combos = [{}]
+    for dimension, values in axes:
+        combos = [{**combo, dimension.name: value} for combo in combos for value in values]
     cells = []
     for rules_name in spec.rules:
         for strategy0, strategy1 in strategy_pairs:
-            for pairing in spec.pairings:
-                faction0, faction1 = game.pairings[pairing]
-                for life0, life1 in life_combinations(spec):
-                    for first in (0, 1):
-                        cells.append(Cell(len(cells), pairing, game.factions[faction0], game.factions[faction1],
-                                          life0, life1, first, strategy0, strategy1, rules_name))
+            for values in combos:
+                columns = {}
+                for dimension in game.dimensions:
+                    columns.update(dimension.cell_columns(values[dimension.name]))
+                cells.append(Cell(len(cells), values, columns, strategy0, strategy1, rules_name))
     plan = Plan(spec=spec, game=game, cells=cells, rules=rules)
     for cell in cells:
         plan.cell_array(cell)  # the game's own checks of a cell (e.g. its life limits), before any run folder exists
@@ -280,16 +258,8 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
 
 
 # ---- precision ------------------------------------------------------------------------
-Z95 = 1.959963984540054
-
-
-def wilson_half_width(successes: int, n: int, z: float = Z95) -> float:
-    """Half-width of the Wilson score interval of successes/n (1.0 when n = 0)."""
-    if n <= 0:
-        return 1.0
-    p = successes / n
-    denominator = 1 + z * z / n
-    return z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+# The interval itself is analysis.stats.half_width (the one Wilson function, shared
+# with the reports, so the precision stop and the tables cannot drift apart).
 
 
 def matches_for_half_width(p: float, half_width: float, z: float = Z95) -> int:

@@ -36,8 +36,6 @@ META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
 CHUNKS = "chunks"
-CELL_COLUMNS = ("cell", "pairing", "faction0", "faction1", "life0", "life1", "first",
-                "strategy0", "strategy1", "rules")
 _CHUNK_NAME = re.compile(r"^c(\d+)-k(\d+)\.npy$")
 
 
@@ -181,7 +179,8 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
         for turns in np.flatnonzero(histogram):
             lengths.append((cell.cell, int(turns), int(histogram[turns])))
     results = pd.DataFrame(rows)
-    for column in columns + ["chunks", "cell", "life0", "life1", "first"]:
+    int_columns = [column for dimension in game.dimensions for column in dimension.int_columns()]
+    for column in columns + ["chunks", "cell"] + int_columns:
         results[column] = results[column].astype("int64")
     lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
     return results, lengths_frame
@@ -222,13 +221,14 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "format_version": FORMAT_VERSION,
         "game": game.name,
         "behaviour_version": game.behaviour_version,
-        "factions": list(game.factions),
         "name": plan.spec.name,
         "seed": plan.spec.seed,
         "chunk_size": plan.spec.chunk_size,
         "sweep": plan.spec.as_dict(),
         "rules": {name: rules_entry(rules, name) for name, rules in plan.rules.items()},
         "strategies": list(plan.spec.strategies),
+        "dimensions": [dimension.describe() for dimension in game.dimensions],
+        "cell_columns": list(game.cell_columns()),
         "cells": [cell.as_dict() for cell in plan.cells],
         "end_types": list(game.end_types),
         "special_end_types": list(game.special_end_types),

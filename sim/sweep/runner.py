@@ -3,9 +3,9 @@
 Each chunk (cell, chunk number, size) is one task: a worker calls the game's
 numba `play_batch`, which plays the matches and returns only the chunk's
 aggregate vector, so memory stays flat however many matches a sweep plays.
-Tasks fan out through joblib — loky processes on this machine (default: all
-cores) or a dask.distributed cluster through joblib's dask backend — and come
-back in any order; the parent writes each as a chunk file and adds it to its
+Tasks fan out through the one executor (`sim/executor.py`: joblib, loky
+processes on this machine — default all cores — or a dask.distributed cluster)
+and come back in any order; each is stored as a chunk file and added to its
 cell's total. Integer sums do not care about order, and a chunk's seed
 depends only on (root seed, cell, chunk), so results are bit-identical for
 any number of jobs and either backend.
@@ -23,24 +23,23 @@ Resume: the chunk files already in the folder are counted and skipped.
 from __future__ import annotations
 
 import math
-import os
 import resource
 import sys
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from analysis.stats import half_width
 from sim import aggregate as agg
-from sim.errors import CardbalanceError
 from sim.sweep import runfolder
-from sim.sweep.grid import Plan, matches_for_half_width, wilson_half_width
+from sim.sweep.grid import Plan, matches_for_half_width
+from sim import executor
+from sim.executor import DASK_PROBE_TIMEOUT_S, Chunk, ChunkStore, Executor
+from sim.executor import connect_dask  # noqa: F401  (the CLI's import)
 from sim.sweep.progress import Progress
-from sim.sweep.seeds import chunk_seed
 
-CONNECT_TIMEOUT_S = 5
 MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
 
 
@@ -54,74 +53,33 @@ class RunResult:
     chunks_resumed: int = 0
 
 
-# ---- backends -------------------------------------------------------------------
-
-def connect_dask(scheduler: str | None, jobs: int):
-    """A distributed.Client: to `scheduler`, or a local cluster when none is given.
-
-    An address that does not answer within CONNECT_TIMEOUT_S is one clear
-    CardbalanceError (checked before a run folder is created).
-    """
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:  # pragma: no cover - a declared dependency
-        raise CardbalanceError("--backend dask needs the 'distributed' package; install dask[distributed].") from None
-    if scheduler is None:
-        workers = jobs if jobs > 0 else (os.cpu_count() or 1)
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-        return Client(cluster)
-    try:
-        return Client(scheduler, timeout="%ds" % CONNECT_TIMEOUT_S)
-    except (OSError, TimeoutError, ValueError, TypeError) as error:
-        raise CardbalanceError("--scheduler: no dask scheduler answered at '%s' within %d s (%s)."
-                               % (scheduler, CONNECT_TIMEOUT_S, type(error).__name__)) from None
-
-
-DASK_PROBE_TIMEOUT_S = 300  # a cold worker may have to compile the kernels first
-
+# ---- backends (sim/executor.py) -----------------------------------------------------
 
 def check_dask_workers(client, plan: Plan, timeout_s: float = DASK_PROBE_TIMEOUT_S) -> None:
-    """Play one match of the first cell on the cluster, or raise one clear error.
-
-    joblib's dask backend can wait forever when the scheduler or the workers
-    cannot unpickle a task (e.g. cardbalance is not installed there), so
-    the sweep checks this once, before it creates a run folder.
-    """
-    cell = plan.cells[0]
-    future = client.submit(play_chunk, plan.game.play_batch, plan.rules_array(cell), plan.cell_array(cell),
-                           chunk_seed(plan.spec.seed, 0, 0), 1, 0, 0, pure=False)
-    try:
-        future.result(timeout=timeout_s)
-    except TimeoutError:
-        workers = len(client.scheduler_info().get("workers", {}))
-        raise CardbalanceError("--scheduler: the dask cluster did not play a probe match within %d s (%d workers "
-                               "connected); check that its workers run and have cardbalance installed."
-                               % (timeout_s, workers)) from None
-    except Exception as error:  # whatever the worker or scheduler raised
-        first_line = (str(error).strip().splitlines() or [""])[0]
-        raise CardbalanceError("--scheduler: the dask cluster could not play a probe match (%s: %s); "
-                               "install the same cardbalance on the scheduler and every worker."
-                               % (type(error).__name__, first_line[:200])) from None
-    finally:
-        future.release()
-
-
-def _parallel_context(backend: str):
-    import joblib
-    if backend == "dask":
-        return joblib.parallel_config(backend="dask")
-    if backend == "loky":
-        return nullcontext()
-    raise CardbalanceError("--backend must be 'loky' or 'dask' (got %r)." % backend)
+    """Play one match of the first cell on the cluster, or raise one clear error
+    (before the run folder is created)."""
+    executor.check_dask_workers(client, sweep_chunk(plan, 0, 0, 1), plan.spec.seed, timeout_s)
 
 
 # ---- the task -----------------------------------------------------------------------
 
-def play_chunk(play_batch, rules_array, cell_array, seed, n_matches, cell, chunk):
-    """Worker side: one chunk → (cell, chunk, aggregate vector, seconds)."""
-    started = time.perf_counter()
-    vector = play_batch(rules_array, cell_array, seed, 0, n_matches)
-    return cell, chunk, vector, time.perf_counter() - started
+def play_aggregate(play_batch, rules_array, cell_array, seed, n_matches):
+    """Worker side: a chunk's aggregate vector (matches 0 .. n_matches-1 of its seed)."""
+    return np.asarray(play_batch(rules_array, cell_array, seed, 0, n_matches), dtype=np.int64)
+
+
+def sweep_chunk(plan: Plan, cell_index: int, chunk: int, size: int, rules_arrays=None, cell_arrays=None) -> Chunk:
+    cell = plan.cells[cell_index]
+    rules_array = rules_arrays[cell.rules] if rules_arrays else plan.rules_array(cell)
+    cell_array = cell_arrays[cell_index] if cell_arrays else plan.cell_array(cell)
+    return Chunk(cell_index, chunk, size, play_aggregate, (plan.game.play_batch, rules_array, cell_array))
+
+
+def chunk_store(run_dir: Path, vector_size: int) -> ChunkStore:
+    """The run folder's chunks/ (resume bookkeeping, docs/architecture.md)."""
+    def valid(vector, size):
+        return vector.shape == (vector_size,) and int(vector[agg.A_MATCHES]) == size
+    return ChunkStore(Path(run_dir) / runfolder.CHUNKS, valid=valid)
 
 
 def chunk_sizes(target: int, chunk_size: int) -> list[int]:
@@ -137,7 +95,7 @@ def cell_half_width(vector: np.ndarray, n_end_types: int) -> float:
     n = int(vector[agg.A_MATCHES])
     seat0 = int(vector[agg.A_OUTCOMES:agg.A_OUTCOMES + n_end_types].sum())
     seat1 = int(vector[agg.A_OUTCOMES + n_end_types:agg.A_OUTCOMES + 2 * n_end_types].sum())
-    return max(wilson_half_width(seat0, n), wilson_half_width(seat1, n))
+    return float(max(half_width(seat0, n), half_width(seat1, n)))
 
 
 def next_target(vector: np.ndarray, target: int, precision: float, max_matches: int,
@@ -171,8 +129,6 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     For a new run the caller has created the folder (`runfolder.create_run_folder`);
     for the dask backend it has an active `distributed.Client` (`connect_dask`).
     """
-    import joblib
-
     run_dir = Path(run_dir)
     game, spec = plan.game, plan.spec
     n_end, n_counters = len(game.end_types), len(game.counter_names)
@@ -191,7 +147,8 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
     compile_s = time.perf_counter() - compile_started
 
-    done = runfolder.read_chunks(run_dir, vector_size) if resume else {}
+    if resume:
+        runfolder.read_chunks(run_dir, vector_size)  # removes the temporaries of a killed write
     totals = {cell.cell: agg.empty_aggregate(n_end, n_counters, game.length_bins) for cell in plan.cells}
     chunk_counts = {cell.cell: 0 for cell in plan.cells}
     targets = {cell.cell: spec.first_round_matches() for cell in plan.cells}
@@ -207,46 +164,32 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     def cells_finished() -> int:
         return sum(1 for count in remaining.values() if count == 0)
 
-    with _parallel_context(backend):
+    # A new run's chunks/ is empty, so the store serves resumed chunks only.
+    with Executor(spec.seed, jobs, backend, store=chunk_store(run_dir, vector_size)) as pool:
         while active:
             rounds += 1
-            tasks = []
+            chunks = []
             for cell_index in active:
                 for chunk, size in enumerate(chunk_sizes(targets[cell_index], spec.chunk_size)):
-                    key = (cell_index, chunk)
-                    if key in counted:
+                    if (cell_index, chunk) in counted:
                         continue
                     remaining[cell_index] += 1
-                    vector = done.pop(key, None)
-                    if vector is not None and int(vector[agg.A_MATCHES]) == size:
-                        totals[cell_index] += vector
-                        chunk_counts[cell_index] += 1
-                        counted.add(key)
-                        remaining[cell_index] -= 1
-                        reporter.schedule(size)
-                        reporter.resumed(size, cells_finished())
-                        result.chunks_resumed += 1
-                        continue
-                    tasks.append((cell_index, chunk, size))
                     reporter.schedule(size)
-            if tasks:
-                parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered",
-                                           backend=None if backend == "dask" else "loky")
-                calls = (joblib.delayed(play_chunk)(
-                    game.play_batch, rules_arrays[plan.cells[cell_index].rules], cell_arrays[cell_index],
-                    chunk_seed(spec.seed, cell_index, chunk), size, cell_index, chunk)
-                    for cell_index, chunk, size in tasks)
-                for cell_index, chunk, vector, seconds in parallel(calls):
-                    vector = np.asarray(vector, dtype=np.int64)
-                    runfolder.write_chunk(run_dir, cell_index, chunk, vector)
-                    totals[cell_index] += vector
-                    chunk_counts[cell_index] += 1
-                    counted.add((cell_index, chunk))
-                    remaining[cell_index] -= 1
-                    worker_seconds += seconds
-                    result.matches_played += int(vector[agg.A_MATCHES])
-                    result.chunks_played += 1
-                    reporter.advance(int(vector[agg.A_MATCHES]), cells_finished())
+                    chunks.append(sweep_chunk(plan, cell_index, chunk, size, rules_arrays, cell_arrays))
+            for done in pool.run(chunks):
+                cell_index, vector = done.chunk.cell, np.asarray(done.value, dtype=np.int64)
+                totals[cell_index] += vector
+                chunk_counts[cell_index] += 1
+                counted.add((cell_index, done.chunk.chunk))
+                remaining[cell_index] -= 1
+                if done.resumed:
+                    reporter.resumed(done.chunk.size, cells_finished())
+                    result.chunks_resumed += 1
+                    continue
+                worker_seconds += done.seconds
+                result.matches_played += int(vector[agg.A_MATCHES])
+                result.chunks_played += 1
+                reporter.advance(int(vector[agg.A_MATCHES]), cells_finished())
             # which cells need another round?
             still_active = []
             for cell_index in active:

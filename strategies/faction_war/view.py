@@ -22,13 +22,13 @@ hidden information cannot reach it: it is computed from the view).
 
 import numba as nb
 
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.faction_war.kernel_masks import mask_slot
 from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE, CARDS_PER_PLAYER,
                                     MASK_WORDS, S_DECK, S_RNG, STATE_SIZE, Z_DECK, Z_HAND, Z_HIDDEN)
-from strategies.features import cards_in_play
+from strategies.faction_war.features import cards_in_play
 
-jit_cache.install()
+engine_cache.install()
 
 DECK_ORDER_SLOTS = 2 * CARDS_PER_PLAYER
 

@@ -97,7 +97,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
                                     S_NORMAL_PLACED, S_PENDING, S_PHASE, S_TURN, Z_DECK, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
 from sim.faction_war.rules import FA9_DAMAGE, FA23_WITH_HEARTS, FA33_WITH_EXILE, R_FA9, R_FA23, R_FA33
-from strategies import features as F
+from strategies.faction_war import features as F
 
 STYLE_GREEDY = 0
 STYLE_DESTINY = 1

@@ -21,8 +21,8 @@ from sim.faction_war.rules import Rules
 def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int], first: int,
                 strategies: tuple[int, int], seed: int) -> Match:
     """Play a whole match; the returned Match holds the log in `events`."""
-    from strategies.dispatch import choose
-    from strategies.view import build_view
+    from strategies.faction_war.dispatch import choose
+    from strategies.faction_war.view import build_view
 
     match = Match.new(rules, factions[0], factions[1], lives[0], lives[1], first, seed)
     rules_array = rules.to_array()
@@ -46,7 +46,7 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
 
 
 def _cell_parameters(cell_array):
-    from sim.faction_war import batch
+    from strategies.faction_war import batch
     cell = [int(v) for v in cell_array]
     return ((cell[batch.CELL_FACTION0], cell[batch.CELL_FACTION1]), (cell[batch.CELL_LIFE0], cell[batch.CELL_LIFE1]),
             cell[batch.CELL_FIRST], (cell[batch.CELL_STRATEGY0], cell[batch.CELL_STRATEGY1]))
@@ -75,4 +75,8 @@ def reference_record(rules, cell_array, match_seed: int) -> np.ndarray:
 def replay_log(rules: Rules, cell_array, match_seed: int) -> list[str]:
     """The narrated log of one match of a cell (`cardbalance play --from`)."""
     factions, lives, first, strategies = _cell_parameters(cell_array)
-    return play_logged(rules, factions, lives, first, strategies, int(match_seed)).events
+    match = play_logged(rules, factions, lives, first, strategies, int(match_seed))
+    lines = list(match.events)
+    if not lines or not lines[-1].startswith("match over"):
+        lines.append("match over: %s" % match.outcome_text())
+    return lines

@@ -9,10 +9,10 @@ draw. It reads nothing of the view.
 
 import numba as nb
 
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.rng import nb_below
 
-jit_cache.install()  # this module does not import the kernel, which would install it
+engine_cache.install()  # this module does not import the kernel, which would install it
 
 
 @nb.njit(cache=True)

@@ -25,7 +25,7 @@ the variant exists to measure.
 
 import numba as nb
 
-from strategies.greedy import STYLE_DESTINY, choose_styled
+from strategies.faction_war.greedy import STYLE_DESTINY, choose_styled
 
 
 @nb.njit(cache=True)

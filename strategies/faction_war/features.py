@@ -23,7 +23,7 @@ what is legal).
 import numba as nb
 
 from sim.cards import CARDS_PER_PACK, HEART, JACK
-from sim.faction_war import jit_cache
+from sim.faction_war import engine_cache
 from sim.faction_war.card_tables import CARD_NUMBER, CARD_SUIT
 from sim.faction_war.kernel_masks import (BIG_JOKER_WORDS, FACE_WORDS, NORMAL_COUNT, NORMAL_RUN_MASK,
                                           NORMAL_SUM, NORMAL_WORDS, RANK_WORDS, WORD_SHIFT, bit_run,
@@ -33,7 +33,7 @@ from sim.faction_war.layout import (C_CTRL, C_ORDER, C_ZONE, CARDS_PER_PLAYER, H
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
 from sim.faction_war.rules import FA8_ANY_CARD, FA8_NORMAL_ONLY, FA34_TWO, R_FA8, R_FA34
 
-jit_cache.install()
+engine_cache.install()
 
 SCRATCH = S_DECK  # build_view zeroes the 216 deck-order slots; strategies use them as scratch
 SCRATCH_SIZE = 2 * CARDS_PER_PLAYER

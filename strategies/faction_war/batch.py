@@ -30,11 +30,12 @@ from sim.faction_war import kernel as K
 from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_COUNTERS,
                                     S_DECIDER, S_END_TYPE, S_FIRST, S_LIFE, S_TURN, S_WINNER,
                                     STATE_SIZE)
+from sim.faction_war.game import GAME_SPEC, LIFE, PAIRINGS
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
-from strategies import STRATEGY_IDS
-from strategies.dispatch import choose, reads_view
-from strategies.view import build_view
+from strategies.faction_war import STRATEGY_IDS
+from strategies.faction_war.dispatch import choose, reads_view
+from strategies.faction_war.view import build_view
 
 # ---- cell array slots -----------------------------------------------------------------
 CELL_FACTION0 = 0
@@ -47,6 +48,7 @@ CELL_STRATEGY1 = 6
 CELL_SIZE = 7
 
 LENGTH_BINS = 512  # turns histogram; the last bin holds every longer match
+assert LENGTH_BINS == GAME_SPEC.length_bins
 RECORD_SIZE = agg.REC_COUNTERS + N_COUNTERS
 AGGREGATE_SIZE = agg.agg_size(N_END_TYPES, N_COUNTERS, LENGTH_BINS)
 PAIRED_METRICS = agg.paired_metric_count(N_END_TYPES)
@@ -55,8 +57,6 @@ PAIRED_STATS = agg.PAIRED_STATS
 # displacement choices; a hand holds at most every card of two packs.
 LEGAL_CAPACITY = 1024
 SEATS = 2
-LIFE_MIN = 1
-LIFE_MAX = 1_000_000
 
 
 # ---- numba ---------------------------------------------------------------------------
@@ -139,8 +139,8 @@ def cell_array(faction0: int, faction1: int, life0: int, life1: int, first: int,
         if value not in range(len(FACTION_NAMES)):
             raise CardbalanceError("cell: %s must be 0 (human) or 1 (alien) (got %r)." % (name, value))
     for name, value in (("life0", life0), ("life1", life1)):
-        if not LIFE_MIN <= int(value) <= LIFE_MAX:
-            raise CardbalanceError("cell: %s must be from %d to %d (got %r)." % (name, LIFE_MIN, LIFE_MAX, value))
+        if not LIFE.low <= int(value) <= LIFE.high:  # the range the game declares (game.LIFE)
+            raise CardbalanceError("cell: %s must be from %d to %d (got %r)." % (name, LIFE.low, LIFE.high, value))
     if first not in (0, 1):
         raise CardbalanceError("cell: first must be 0 or 1 (got %r)." % (first,))
     known = sorted(STRATEGY_IDS.values())
@@ -149,6 +149,13 @@ def cell_array(faction0: int, faction1: int, life0: int, life1: int, first: int,
             raise CardbalanceError("cell: %s must be a strategy id %s (got %r)." % (
                 name, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), value))
     return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
+
+
+def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
+    """`GameSpec.cell_array`: {"pairing", "life", "first"} and two strategy ids -> the cell array."""
+    faction0, faction1 = PAIRINGS[values["pairing"]]
+    life0, life1 = values["life"]
+    return cell_array(faction0, faction1, life0, life1, values["first"], strategy0, strategy1)
 
 
 def _check_arrays(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:

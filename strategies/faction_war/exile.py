@@ -22,7 +22,7 @@ Everything else — and every decision of a Human "exile" player — is greedy.
 
 import numba as nb
 
-from strategies.greedy import STYLE_EXILE, choose_styled
+from strategies.faction_war.greedy import STYLE_EXILE, choose_styled
 
 
 @nb.njit(cache=True)

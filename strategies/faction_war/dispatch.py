@@ -9,11 +9,11 @@ there, add a branch here. Ids are validated before a batch starts
 
 import numba as nb
 
-from strategies import STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM
-from strategies.destiny import choose_destiny
-from strategies.exile import choose_exile
-from strategies.greedy import choose_greedy
-from strategies.random_policy import choose_random
+from strategies.faction_war import STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.faction_war.destiny import choose_destiny
+from strategies.faction_war.exile import choose_exile
+from strategies.faction_war.greedy import choose_greedy
+from strategies.faction_war.random_policy import choose_random
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,0 +1,67 @@
+"""Faction War's strategies: names and ids for the kernel, its players' notation.
+
+A strategy is a numba policy over its player's *view* of the state
+(`strategies/faction_war/view.py`): it gets the legal action list and returns the index
+of its choice. The kernel picks the policy by an integer id (`dispatch.choose`,
+an if/elif chain, because numba cannot call through a table of functions
+cheaply); this module maps names to those ids (a `strategies.StrategyTable`) and parses the
+"faction:strategy" notation the CLI and sweep files use. It imports no numba
+code, so parsing names stays cheap.
+
+The match loop that calls them is `batch.py` (and `playlog.py` for the
+narrated reference-engine match).
+
+Known strategies (each documents its heuristic in its module docstring):
+- "random" (`random_policy.py`): uniform over the legal actions.
+- "greedy" (`greedy.py`): a one-step heuristic over every mechanic (most
+  damage, lethal first, face cards where they pay, Dispeller, extra zones,
+  Split Rebirth, Outer Charge, jokers, duels).
+- "destiny" (`destiny.py`): a Human that holds and assembles Destiny
+  (F-HUW-1), otherwise greedy.
+- "exile" (`exile.py`): an Alien that pursues Deep-Sea Era (F-ALW-1),
+  otherwise greedy.
+See docs/strategies.md.
+"""
+
+from sim.errors import CardbalanceError
+from sim.faction_war.layout import FACTION_NAMES
+from strategies import StrategyTable
+
+STRATEGY_RANDOM = 0
+STRATEGY_GREEDY = 1
+STRATEGY_DESTINY = 2
+STRATEGY_EXILE = 3
+STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
+                "exile": STRATEGY_EXILE}
+TABLE = StrategyTable(STRATEGY_IDS)
+FACTION_IDS = {name: index for index, name in enumerate(FACTION_NAMES)}
+strategy_names = TABLE.names
+strategy_id = TABLE.id
+strategy_name = TABLE.name
+
+
+def parse_player(text: str) -> tuple[int, int]:
+    """"human:greedy" -> (faction index, strategy id).
+
+    Raises CardbalanceError naming the allowed factions and strategies.
+    """
+    faction_text, separator, strategy_text = str(text).strip().lower().partition(":")
+    if not separator or not faction_text or not strategy_text:
+        raise CardbalanceError(
+            "player '%s' must be written faction:strategy, e.g. human:greedy; factions: %s; strategies: %s."
+            % (text, ", ".join(FACTION_IDS), ", ".join(strategy_names())))
+    if faction_text not in FACTION_IDS:
+        raise CardbalanceError("player '%s': faction '%s' is unknown; allowed factions: %s." % (
+            text, faction_text, ", ".join(FACTION_IDS)))
+    if strategy_text not in STRATEGY_IDS:
+        raise CardbalanceError("player '%s': strategy '%s' is unknown; known strategies: %s." % (
+            text, strategy_text, ", ".join(strategy_names())))
+    return FACTION_IDS[faction_text], STRATEGY_IDS[strategy_text]
+
+
+def parse_players(p0: str, p1: str) -> tuple[dict, tuple[str, str]]:
+    """`cardbalance play`'s two players -> ({"pairing": name}, (strategy0, strategy1))."""
+    from sim.faction_war.game import PAIRINGS
+    (f0, s0), (f1, s1) = parse_player(p0), parse_player(p1)
+    pairing = next(name for name, factions in PAIRINGS.items() if factions == (f0, f1))
+    return {"pairing": pairing}, (strategy_name(s0), strategy_name(s1))
