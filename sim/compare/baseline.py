@@ -18,10 +18,8 @@ describe rules that no longer play the same way.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +29,7 @@ import numpy as np
 from analysis import paired
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.safe_output import write_text_atomic
 from sim.registry import GameSpec
 from sim.sweep.grid import SweepSpec, parse_sweep
 
@@ -82,14 +81,7 @@ def _git_commit() -> str | None:
 
 def _atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".%s." % path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text)  # mode from the umask, never half a file
 
 
 def write_baseline(path, result) -> dict:

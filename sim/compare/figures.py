@@ -45,9 +45,11 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
     n_end, n_counters = len(game.end_types), len(game.counter_names)
     sizes = [min(setup.batch, result.matches_per_cell - k * setup.batch) for k in range(result.rounds)]
     tasks = [(cell.cell, chunk, size) for cell in plan.cells for chunk, size in enumerate(sizes)]
-    vectors = Parallel(n_jobs=n_jobs)(
-        delayed(_play)(game.play_batch, rules_array, plan.cell_array(plan.cells[cell]),
-                       chunk_seed(setup.seed, cell, chunk), size) for cell, chunk, size in tasks)
+    from sim.worker_lifetime import loky_config
+    with loky_config():  # workers exit with this process
+        vectors = Parallel(n_jobs=n_jobs)(
+            delayed(_play)(game.play_batch, rules_array, plan.cell_array(plan.cells[cell]),
+                           chunk_seed(setup.seed, cell, chunk), size) for cell, chunk, size in tasks)
     totals = {cell.cell: agg.empty_aggregate(n_end, n_counters, game.length_bins) for cell in plan.cells}
     for (cell, _, _), vector in zip(tasks, vectors):
         totals[cell] += vector

@@ -366,7 +366,8 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     rounds = 0
     matches = 0
     stop_reason = ""
-    with Parallel(n_jobs=n_jobs) as parallel:
+    from sim.worker_lifetime import loky_config
+    with loky_config(), Parallel(n_jobs=n_jobs) as parallel:  # workers exit with this process
         while True:
             size = min(setup.batch, setup.max_matches - matches)
             seeds = [chunk_seed(setup.seed, cell, rounds) for cell in range(n_cells)]

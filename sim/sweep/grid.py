@@ -246,9 +246,14 @@ def life_combinations(spec: SweepSpec) -> list[tuple[int, int]]:
     return combos
 
 
-def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
-    """Check a spec against its game and expand it into ordered cells."""
+def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -> Plan:
+    """Check a spec against its game and expand it into ordered cells.
+
+    `load_rules(name)` replaces `game.load_rules` (a resumed run reads its own
+    copies of the rules files).
+    """
     game = game or get_game(spec.game)
+    load_rules = load_rules or game.load_rules
     for pairing in spec.pairings:
         if pairing not in game.pairings:
             raise CardbalanceError("pairing '%s' is unknown for %s; known pairings: %s."
@@ -263,7 +268,7 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
         strategy_pairs.append((parts[0], parts[1]))
     rules = {}
     for name in spec.rules:
-        rules[name] = game.load_rules(name)
+        rules[name] = load_rules(name)
     cells = []
     for rules_name in spec.rules:
         for strategy0, strategy1 in strategy_pairs:

@@ -27,7 +27,6 @@ import os
 import resource
 import sys
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,7 +110,8 @@ def _parallel_context(backend: str):
     if backend == "dask":
         return joblib.parallel_config(backend="dask")
     if backend == "loky":
-        return nullcontext()
+        from sim.worker_lifetime import loky_config
+        return loky_config()  # workers exit when this process dies
     raise CardbalanceError("--backend must be 'loky' or 'dask' (got %r)." % backend)
 
 
@@ -230,8 +230,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
                     tasks.append((cell_index, chunk, size))
                     reporter.schedule(size)
             if tasks:
-                parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered",
-                                           backend=None if backend == "dask" else "loky")
+                parallel = joblib.Parallel(n_jobs=jobs, return_as="generator_unordered")  # backend: _parallel_context
                 calls = (joblib.delayed(play_chunk)(
                     game.play_batch, rules_arrays[plan.cells[cell_index].rules], cell_arrays[cell_index],
                     chunk_seed(spec.seed, cell_index, chunk), size, cell_index, chunk)
