@@ -29,15 +29,20 @@ def add_parser(subparsers):
     return parser
 
 
+SEED_MAX = 2**64 - 1  # match seeds are unsigned 64-bit words: a larger one would wrap
+
+
 def _parse_life(text):
+    from sim.faction_war.rules import LIFE_MAX
     try:
         values = [int(part) for part in text.split(",")]
     except ValueError:
         values = []
     if len(values) == 1:
         values *= 2
-    if len(values) != 2 or min(values) < 1:
-        raise CardbalanceError("--life must be a positive integer or two separated by a comma, e.g. 50 or 30,60 (got %r)." % text)
+    if len(values) != 2 or not all(1 <= value <= LIFE_MAX for value in values):
+        raise CardbalanceError("--life must be an integer from 1 to %d or two separated by a comma, e.g. 50 or 30,60 "
+                               "(got %r)." % (LIFE_MAX, text))
     return tuple(values)
 
 
@@ -69,8 +74,8 @@ def run(args) -> int:
         factions, strategies = (f0, f1), (s0, s1)
         lives = _parse_life(args.life) if args.life else rules.life
         seed = args.seed
-        if seed < 0:
-            raise CardbalanceError("--seed must be a non-negative integer (got %d)." % seed)
+        if not 0 <= seed <= SEED_MAX:
+            raise CardbalanceError("--seed must be an integer from 0 to %d (got %d)." % (SEED_MAX, seed))
         first = args.first if args.first is not None else rng_module.below_from_output(rng_module.match_seed(seed, 0), 2)
     names = ["%s:%s" % (L.FACTION_NAMES[factions[p]], strategy_name(strategies[p])) for p in (0, 1)]
     print("# p0 = %s, p1 = %s, life %d / %d, seed %d, rules hash %s" % (
