@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
+from analysis.csv_cells import spreadsheet_safe
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import DEFAULT_DELTA, check_delta, classify
 from sim.errors import CardbalanceError
@@ -342,7 +343,7 @@ def write_csv(tables: dict[str, pd.DataFrame], folder) -> dict[str, Path]:
         folder.mkdir(parents=True, exist_ok=True)
         for name, table in tables.items():
             path = folder / (name + ".csv")
-            table.to_csv(path, index=False)
+            spreadsheet_safe(table).to_csv(path, index=False)  # no formula injection (analysis/csv_cells.py)
             paths[name] = path
     except OSError as error:
         raise CardbalanceError("cannot write the CSV tables to '%s' (%s); choose a writable folder."
