@@ -212,3 +212,26 @@ def test_resume_recomputes_an_empty_chunk_file(toy_run, capsys):
     assert "3 chunks resumed" in capsys.readouterr().out  # of 2 cells x 2 chunks: the empty one was played again
     pd.testing.assert_frame_equal(before, pd.read_parquet(toy_run / runfolder.RESULTS))
     assert chunk.stat().st_size > 0
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["sweep", "{path}", "--out", "{tmp}/run"], "sweep file {path} is not valid TOML: it is nested too deeply"),
+    (["rules", "{path}"], "rules file {path} is not valid TOML: it is nested too deeply"),
+    (["compare", "--baseline", "{path}", "default"], "baseline file {path} is not valid JSON: it is nested too deeply"),
+])
+def test_deeply_nested_sweep_rules_and_baseline_files(tmp_path, capsys, argv, words):
+    path = tmp_path / "deep.txt"
+    path.write_text("a = " + "[" * 100_000 if argv[0] != "compare" else "[" * 100_000)
+    argv = [part.format(path=path, tmp=tmp_path) for part in argv]
+    line, _ = _one_error_line(capsys, argv)
+    assert words.format(path=path) in line
+    assert not (tmp_path / "run").exists()
+
+
+def test_report_refuses_an_out_folder_holding_other_files(tmp_path, toy_run, capsys):
+    keep = tmp_path / "mine"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    line, _ = _one_error_line(capsys, ["report", str(toy_run), "--out", str(keep)])
+    assert "holds other files and no report.html" in line
+    assert _visible_entries(keep) == ["notes.txt"]

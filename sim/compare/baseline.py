@@ -140,6 +140,10 @@ def load_baseline(path) -> Baseline:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CardbalanceError("baseline file %s is not valid JSON: %s." % (path, error)) from None
+    except RecursionError:
+        raise CardbalanceError("baseline file %s is not valid JSON: it is nested too deeply." % path) from None
+    except OSError as error:
+        raise CardbalanceError("cannot read baseline file '%s' (%s)." % (path, error.strerror or error)) from None
     if not isinstance(data, dict) or data.get("format") != BASELINE_FORMAT:
         raise CardbalanceError("baseline file %s is not a compare baseline (written by `cardbalance compare "
                                "--write-baseline`)." % path)

@@ -218,6 +218,10 @@ def load_sweep(path: str | Path) -> SweepSpec:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise CardbalanceError("sweep file %s is not valid TOML: %s." % (path, error)) from None
+    except RecursionError:
+        raise CardbalanceError("sweep file %s is not valid TOML: it is nested too deeply." % path) from None
+    except OSError as error:
+        raise CardbalanceError("cannot read sweep file '%s' (%s)." % (path, error.strerror or error)) from None
     data.setdefault("name", path.stem)
     if "rules" in data and isinstance(data["rules"], list):
         data["rules"] = [_resolve_rules_path(entry, path.parent) for entry in data["rules"]]
