@@ -68,16 +68,23 @@ def test_sweep_out_that_cannot_be_written(tmp_path, grid_file, capsys, monkeypat
         (tmp_path / "locked").mkdir()
         os.chmod(tmp_path / "locked", 0o555)
         if os.geteuid() == 0:  # root writes anywhere: make the write probe fail as a read-only folder would
-            import sim.safe_output as safe_output
+            import tempfile
+            import types
 
             def refuse(*args, **kwargs):
                 raise PermissionError(13, "Permission denied")
-            monkeypatch.setattr(safe_output.tempfile, "mkstemp", refuse)
+            monkeypatch.setattr("sim.safe_output.tempfile", types.SimpleNamespace(mkstemp=refuse,
+                                                                                 mkdtemp=tempfile.mkdtemp))
     before = _visible_entries(tmp_path)
-    line, _ = _one_error_line(capsys, ["sweep", str(grid_file), "--out", out, "--jobs", "1", "--no-report"])
-    assert "--out" in line and out.split("/")[-2] in line
-    assert _visible_entries(tmp_path) == before
-    os.chmod(tmp_path / "locked", 0o755) if (tmp_path / "locked").exists() else None
+    try:
+        line, _ = _one_error_line(capsys, ["sweep", str(grid_file), "--out", out, "--jobs", "1", "--no-report"])
+        assert "--out" in line and out.split("/")[-2] in line
+        if case == "not_writable":
+            assert "Permission denied" in line
+        assert _visible_entries(tmp_path) == before
+    finally:
+        if case == "not_writable":
+            os.chmod(tmp_path / "locked", 0o755)
 
 
 @pytest.mark.parametrize("option, target", [("--write-baseline", "/proc/b.json"), ("--figures", "afile"),
