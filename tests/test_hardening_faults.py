@@ -171,6 +171,15 @@ def test_a_moved_run_resumes_from_another_directory_with_its_own_rules_copy(tmp_
     pd.testing.assert_frame_equal(before, pd.read_parquet(tmp_path / "moved" / runfolder.RESULTS))
 
 
+def test_a_file_named_like_a_preset_is_not_taken_for_the_presets_copy(tmp_path, grid_file, monkeypatch):
+    monkeypatch.chdir(grid_file.parent)
+    Path("default").write_text("die_sides = 3\n")  # the preset "default" wins when loading
+    assert _sweep(Path("grid.toml"), "run") == 0
+    assert "copy" not in runfolder.load_meta(Path("run"))["rules"]["default"]
+    assert sorted(p.name for p in Path("run", "rules").iterdir()) == ["00-mine.toml"]
+    assert main(["sweep", "--resume", "run", "--jobs", "1", "--quiet", "--no-report"]) == 0
+
+
 def test_play_from_a_moved_faction_war_run(tmp_path, monkeypatch, capsys):
     design = tmp_path / "design"
     design.mkdir()

@@ -98,11 +98,29 @@ def create_run_folder(path: Path, meta: dict, lock=None) -> None:
         (building / CHUNKS).mkdir()
         for entry in meta.get("rules", {}).values():
             if entry.get("copy"):
-                (building / entry["copy"]).parent.mkdir(exist_ok=True)
-                write_bytes_atomic(building / entry["copy"], Path(entry["source"]).read_bytes())
+                _copy_rules_file(building, entry, meta["game"])
         write_json_atomic(building / META, meta)
         if lock is not None:
             lock.enter_context(hold_run_lock(building))
+
+
+def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
+    """Copy a rules file into the run; keep the copy only if it loads to the recorded rules.
+
+    (A name can be both a preset and a file of that name in the working
+    directory; the preset wins when loading, so its file is no copy of it.)
+    """
+    from sim.registry import get_game
+    copy = building / entry["copy"]
+    copy.parent.mkdir(exist_ok=True)
+    write_bytes_atomic(copy, Path(entry["source"]).read_bytes())
+    try:
+        same = get_game(game_name).load_rules(str(copy)).stable_hash() == entry["hash"]
+    except CardbalanceError:
+        same = False
+    if not same:
+        copy.unlink()
+        del entry["copy"]
 
 
 def load_meta(path: Path) -> dict:
