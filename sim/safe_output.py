@@ -68,10 +68,19 @@ def write_bytes_atomic(path, data: bytes) -> None:
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise naming(error, path) from None
         raise
+
+
+def naming(error: OSError, path) -> OSError:
+    """`error` with `path` as its file name when it names none (a failed write(2), e.g. ENOSPC)."""
+    if error.filename is None and error.errno is not None:
+        return OSError(error.errno, error.strerror, str(path))
+    return error
 
 
 def write_text_atomic(path, text: str) -> None:

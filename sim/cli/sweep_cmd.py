@@ -83,6 +83,7 @@ def run(args) -> int:
 
 def _run_and_report(args, plan, run_dir: Path, lock) -> int:
     from sim.sweep import runfolder
+    from sim.sweep.runlock import command_line
     from sim.sweep.runner import check_dask_workers, connect_dask, run_sweep
 
     client = connect_dask(args.scheduler, args.jobs) if args.backend == "dask" else None
@@ -90,7 +91,8 @@ def _run_and_report(args, plan, run_dir: Path, lock) -> int:
         if client is not None:
             check_dask_workers(client, plan)
         if not args.resume:
-            runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs), lock=lock)
+            runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs), lock=lock,
+                                        command=command_line())
         started = time.perf_counter()
         try:
             result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,

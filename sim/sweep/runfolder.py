@@ -83,7 +83,7 @@ def check_new_run_folder(path: Path) -> None:
         raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
 
 
-def create_run_folder(path: Path, meta: dict, lock=None) -> None:
+def create_run_folder(path: Path, meta: dict, lock=None, command: str = "cardbalance sweep") -> None:
     """Create RUN/ whole: chunks/, the rules copies and the first meta.json (complete = false).
 
     The folder is filled under a hidden sibling name and renamed into place,
@@ -101,7 +101,7 @@ def create_run_folder(path: Path, meta: dict, lock=None) -> None:
                 _copy_rules_file(building, entry, meta["game"])
         write_json_atomic(building / META, meta)
         if lock is not None:
-            lock.enter_context(hold_run_lock(building))
+            lock.enter_context(hold_run_lock(building, command))
 
 
 def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
