@@ -34,7 +34,7 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
-from sim.safe_output import atomic_folder, write_bytes_atomic  # noqa: F401 (write_bytes_atomic: used by others)
+from sim.safe_output import atomic_folder, write_bytes_atomic
 
 FORMAT = "cardbalance-run"
 FORMAT_VERSION = 1
