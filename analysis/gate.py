@@ -28,6 +28,7 @@ reports it inconclusive.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Callable, Union
@@ -35,6 +36,7 @@ from typing import Callable, Union
 from sim.errors import CardbalanceError
 
 OPERATORS = (">=", "<=", ">", "<")
+MAX_NESTING = 50  # parentheses deep; far beyond any real gate, far below Python's recursion limit
 STATS = ("delta", "abs_delta", "base", "tweak")
 
 # One regex alternative per token kind, tried in this order at each position.
@@ -122,6 +124,7 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.index = 0
+        self.depth = 0
 
     def peek(self) -> Token:
         return self.tokens[self.index]
@@ -160,7 +163,12 @@ class _Parser:
         token = self.peek()
         if token.kind == "LPAREN":
             self.take()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise GateSyntaxError("gate expression: parentheses nested more than %d deep at column %d; "
+                                      "write a flatter expression." % (MAX_NESTING, token.column))
             node = self.disjunction()
+            self.depth -= 1
             if self.peek().kind != "RPAREN":
                 self.fail(self.peek(), "')'")
             self.take()
@@ -189,6 +197,9 @@ class _Parser:
         self.take()
         text = number.text
         value = float(text[:-1]) / 100.0 if text.endswith("%") else float(text)
+        if not math.isfinite(value):  # 1e999 parses as infinity: a threshold nothing can cross
+            raise GateSyntaxError("gate expression: threshold '%s' at column %d is out of range; "
+                                  "give a finite number such as 0.02 or 2%%." % (text, number.column))
         return Comparison(field, operator.text, value, text)
 
 

@@ -125,8 +125,14 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a run folder: it has no meta.json (a run folder is what "
                                "`cardbalance sweep` writes: meta.json, results.parquet, lengths.parquet)." % path)
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        text = meta_path.read_text(encoding="utf-8")
+    except OSError as error:  # e.g. no read permission: say so, do not call the file invalid
+        raise CardbalanceError("cannot read '%s' (%s)." % (meta_path, error.strerror or error)) from None
+    except UnicodeDecodeError:
+        raise CardbalanceError("'%s' is not a readable run: meta.json is not UTF-8 text." % path) from None
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
         raise CardbalanceError("'%s' is not a readable run: meta.json is not valid JSON (%s)." % (path, error)) from None
     if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__

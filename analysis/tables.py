@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
+from analysis.csv_cells import spreadsheet_safe
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import DEFAULT_DELTA, check_delta, classify
 from sim.errors import CardbalanceError
@@ -334,16 +335,20 @@ def all_tables(run: Run, delta: float = DEFAULT_DELTA) -> dict[str, pd.DataFrame
 
 
 def write_csv(tables: dict[str, pd.DataFrame], folder) -> dict[str, Path]:
-    """Write each table to `<folder>/<name>.csv`; CardbalanceError when the folder is not writable."""
+    """Write each table to `<folder>/<name>.csv`; CardbalanceError when the folder cannot be created."""
+    from sim.safe_output import naming
     folder = Path(folder)
     paths = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for name, table in tables.items():
-            path = folder / (name + ".csv")
-            table.to_csv(path, index=False)
-            paths[name] = path
     except OSError as error:
         raise CardbalanceError("cannot write the CSV tables to '%s' (%s); choose a writable folder."
                                % (folder, error.strerror or error)) from None
+    for name, table in tables.items():
+        path = folder / (name + ".csv")
+        try:
+            spreadsheet_safe(table).to_csv(path, index=False)  # no formula injection (analysis/csv_cells.py)
+        except OSError as error:  # e.g. a full disk: the environment's fault (exit 74), naming the file
+            raise naming(error, path) from None
+        paths[name] = path
     return paths

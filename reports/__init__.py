@@ -8,49 +8,50 @@ self-contained `report.html`, and returns the HTML's path. Default output:
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from analysis import tables as analysis_tables
 from analysis.runs import load_run
 from analysis.verdict import DEFAULT_DELTA, check_delta
 from sim.errors import CardbalanceError
+from sim.safe_output import atomic_folder, check_output_folder, write_text_atomic
 
 __all__ = ["build_report", "DEFAULT_DELTA"]
 
+REPORT_PAGE = "report.html"
 
-def _prepare_output(out: Path) -> None:
+
+def _check_output(out: Path) -> None:
+    """Refuse an output folder that cannot be written or that holds something other than a report."""
     if out.exists() and not out.is_dir():
         raise CardbalanceError("cannot write the report to '%s': it is a file, not a folder; choose another --out." % out)
+    if out.is_dir() and any(out.iterdir()) and not (out / REPORT_PAGE).is_file():
+        raise CardbalanceError("cannot write the report to '%s': the folder holds other files and no %s "
+                               "(a report replaces its folder whole); choose a new or empty --out." % (out, REPORT_PAGE))
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-", delete=True)
-        probe.close()
-    except OSError as error:
-        raise CardbalanceError("cannot write the report to '%s' (%s); choose a writable folder with --out."
-                               % (out, error.strerror or error)) from None
+        check_output_folder(out, "--out")
+    except CardbalanceError as error:
+        raise CardbalanceError("cannot write the report: %s" % error) from None
 
 
 def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True) -> Path:
-    """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path."""
+    """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path.
+
+    The report folder is built under a hidden sibling name and renamed into
+    place when complete (replacing an earlier report whole), so a failure
+    (disk full, Ctrl-C) never leaves half a report.
+    """
     from reports.figures import write_figures
     from reports.html import render_report
 
     delta = check_delta(delta)
     run = load_run(run_dir)
     out_dir = Path(out) if out is not None else run.path / "report"
-    _prepare_output(out_dir)
+    _check_output(out_dir)
     tables = analysis_tables.all_tables(run, delta)
-    figure_paths = write_figures(tables, out_dir, delta)
-    csv_paths = analysis_tables.write_csv(tables, out_dir / "tables") if csv else None
-    page = render_report(run, tables, figure_paths, delta, csv_paths, out_dir)
-    html_path = out_dir / "report.html"
-    temporary = html_path.with_name(".report.html.tmp")
-    try:
-        temporary.write_text(page, encoding="utf-8")
-        os.replace(temporary, html_path)
-    except OSError as error:
-        raise CardbalanceError("cannot write the report to '%s' (%s); choose a writable folder with --out."
-                               % (html_path, error.strerror or error)) from None
-    return html_path
+    with atomic_folder(out_dir, replace_existing=True) as building:
+        figure_paths = write_figures(tables, building, delta)
+        csv_paths = analysis_tables.write_csv(tables, building / "tables") if csv else None
+        page = render_report(run, tables, figure_paths, delta, csv_paths, building)
+        write_text_atomic(building / REPORT_PAGE, page)
+    return out_dir / REPORT_PAGE

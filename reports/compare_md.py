@@ -9,12 +9,16 @@ percent and their differences in percentage points; each delta carries its
 95 % interval, and in a paired comparison the half-width an unpaired design
 would have had on the same matches, so the gain of common random numbers is
 visible. GitHub renders pipe tables and collapsible `<details>` blocks; both
-degrade to readable text elsewhere.
+degrade to readable text elsewhere. Every user string (rules sources, the
+baseline and sweep paths, rules values, gate expressions) goes through
+`reports.markdown_text`, so no name can end its code span or inject HTML.
 """
 
 from __future__ import annotations
 
 import math
+
+from reports.markdown_text import code, link_target, text
 
 VERDICT_TITLES = {0: "PASS", 1: "FAIL", 3: "INCONCLUSIVE"}
 GATE_MARKS = {"pass": "pass", "fail": "**FAIL**", "inconclusive": "*inconclusive*"}
@@ -98,7 +102,7 @@ def _table(rows, first_column: str, first_key: str, paired: bool) -> list[str]:
         header += ["paired ±", "unpaired ±"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
-        cells = [row[first_key] if first_key != "metric" else "`%s`" % row["metric"],
+        cells = [text(row[first_key]) if first_key != "metric" else code(row["metric"], in_table=True),
                  "%s %s" % (_value(row, "base"), _interval(row, "base_low", "base_high")),
                  "%s %s" % (_value(row, "tweak"), _interval(row, "tweak_low", "tweak_high")),
                  _delta(row)]
@@ -119,14 +123,14 @@ def render(data: dict, figures: dict | None = None) -> str:
     title = VERDICT_TITLES.get(data["exit_code"], "?") if has_gates else "report only (no gate)"
     base, tweak = data["base"] or {}, data["tweak"] or {}
     lines = ["## Balance comparison: %s" % title, ""]
-    base_name = "baseline `%s`" % data["baseline_file"] if data["mode"] == "baseline" else "`%s`" % base.get("source")
-    lines.append("**BASE** %s (rules hash `%s`) vs **TWEAK** `%s` (rules hash `%s`) — game `%s`, behaviour version %s."
-                 % (base_name, base.get("hash"), tweak.get("source"), tweak.get("hash"), data["game"],
-                    data["behaviour_version"]))
+    base_name = "baseline " + code(data["baseline_file"]) if data["mode"] == "baseline" else code(base.get("source"))
+    lines.append("**BASE** %s (rules hash %s) vs **TWEAK** %s (rules hash %s) — game %s, behaviour version %s."
+                 % (base_name, code(base.get("hash")), code(tweak.get("source")), code(tweak.get("hash")),
+                    code(data["game"]), text(data["behaviour_version"])))
     lines.append("")
     changes = rules_changes(base, tweak) if tweak else []
     if tweak:
-        lines.append("TWEAK changes: " + ("; ".join("`%s`" % c for c in changes) if changes else
+        lines.append("TWEAK changes: " + ("; ".join(code(c) for c in changes) if changes else
                                           "nothing (identical rules: every paired delta is exactly 0)") + ".")
         lines.append("")
     for note in data.get("notes") or ():
@@ -151,9 +155,9 @@ def render(data: dict, figures: dict | None = None) -> str:
     if has_gates:
         lines += ["### Gates", "", "| result | expression | detail |", "|---|---|---|"]
         for result in data["gates"]:
-            detail = "<br>".join(part["message"] for part in result["comparisons"])
-            lines.append("| %s | `%s` | %s |" % (GATE_MARKS[result["verdict"]], result["expression"].replace("|", "\\|"),
-                                                 detail))
+            detail = "<br>".join(text(part["message"]) for part in result["comparisons"])
+            lines.append("| %s | %s | %s |" % (GATE_MARKS[result["verdict"]], code(result["expression"], in_table=True),
+                                               detail))
         lines.append("")
         if data["exit_code"] == 3:
             lines.append("An inconclusive gate is not a pass: its interval still straddles the threshold at "
@@ -187,10 +191,11 @@ def render(data: dict, figures: dict | None = None) -> str:
                   "(also joined into one image per figure under `side_by_side/`).", "",
                   "| figure | BASE | TWEAK |", "|---|---|---|"]
         for name, (base_path, tweak_path) in figures.items():
-            lines.append("| %s | ![%s base](%s) | ![%s tweak](%s) |" % (name, name, base_path, name, tweak_path))
+            lines.append("| %s | ![%s base](%s) | ![%s tweak](%s) |" % (
+                text(name), text(name), link_target(base_path), text(name), link_target(tweak_path)))
         lines.append("")
-    lines.append("<sub>cardbalance compare · seed %s · grid %s · %s s</sub>" % (data["seed"], data["grid_source"],
-                                                                             data["seconds"]))
+    lines.append("<sub>cardbalance compare · seed %s · grid %s · %s s</sub>" % (
+        text(data["seed"]), text(data["grid_source"]), text(data["seconds"])))
     return "\n".join(lines) + "\n"
 
 

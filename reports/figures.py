@@ -361,16 +361,25 @@ def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA)
 
 
 def write_figures(tables: dict[str, pd.DataFrame], folder, delta: float = DEFAULT_DELTA) -> dict[str, Path]:
-    """Save every figure as `<folder>/<name>.png`; CardbalanceError when the folder is not writable."""
+    """Save every figure as `<folder>/<name>.png`.
+
+    CardbalanceError when the folder cannot be created (a bad path); an
+    OSError while writing (a full disk) is the environment's and propagates,
+    naming the file (the CLI's exit code 74).
+    """
+    from sim.safe_output import naming
     folder = Path(folder)
     paths = {}
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for name, figure in build_figures(tables, delta).items():
-            path = folder / (name + ".png")
-            figure.savefig(path, format="png", dpi=DPI)
-            paths[name] = path
     except OSError as error:
         raise CardbalanceError("cannot write the figures to '%s' (%s); choose a writable folder with --out."
                                % (folder, error.strerror or error)) from None
+    for name, figure in build_figures(tables, delta).items():
+        path = folder / (name + ".png")
+        try:
+            figure.savefig(path, format="png", dpi=DPI)
+        except OSError as error:
+            raise naming(error, path) from None
+        paths[name] = path
     return paths

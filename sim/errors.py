@@ -1,10 +1,19 @@
-"""The one exception class users see.
+"""The one exception class users see, and the exit codes of the command.
 
 Every bad input (config, strategy name, parameter, position, action) raises
 `CardbalanceError` with one plain sentence that names the field and what is
 allowed. The CLI maps it to that sentence on stderr and exit code 2; no
 traceback reaches the user.
+
+A fault of the environment rather than of the input — the disk is full, a
+device fails, a file cannot be read mid-run — is an `OSError`; the CLI
+prints one line naming the file and the reason and exits with
+`EXIT_ENVIRONMENT` (74, EX_IOERR in sysexits.h), so a CI script can tell
+"fix your input" (2) from "fix the machine" (74).
 """
+
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 74
 
 
 class CardbalanceError(Exception):
@@ -13,3 +22,12 @@ class CardbalanceError(Exception):
 
 class IllegalActionError(CardbalanceError):
     """An action that the rules do not allow in the current position."""
+
+
+def describe_os_error(error: OSError) -> str:
+    """'cannot write/read PATH (reason)' in one line, for an environment fault."""
+    reason = error.strerror or type(error).__name__
+    where = error.filename if error.filename is not None else None
+    if where is None:
+        return "%s (%s)" % (reason, type(error).__name__)
+    return "file system error on '%s' (%s)" % (where, reason)

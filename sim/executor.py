@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -96,7 +95,7 @@ class ChunkStore:
             return None
         try:
             value = np.load(path, allow_pickle=False)
-        except (OSError, ValueError):
+        except (OSError, ValueError, EOFError):  # EOFError: an empty file
             return None  # a damaged file is played again
         return value if self.valid(value, size) else None
 
@@ -189,10 +188,11 @@ class Executor:
 
     def __enter__(self) -> "Executor":
         import joblib
-        self._context = joblib.parallel_config(backend="dask") if self.backend == "dask" else nullcontext()
+        from sim.worker_lifetime import loky_config
+        # loky workers get a parent watch, so they exit when this process is killed
+        self._context = joblib.parallel_config(backend="dask") if self.backend == "dask" else loky_config()
         self._context.__enter__()
-        self._parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator_unordered",
-                                         backend=None if self.backend == "dask" else "loky")
+        self._parallel = joblib.Parallel(n_jobs=self.jobs, return_as="generator_unordered")
         self._parallel.__enter__()
         return self
 

@@ -362,6 +362,13 @@ def test_human_polymorph_acts_on_alien_rows(engine):
     pos = position(p0={"faction": "human", "rows": [[], [zone("SJ"), "S2"], []]},
                    p1={"faction": "alien", "rows": [[], ["S9", "S8"], []]}, phase="attack")
     # S9 is the largest; S8 and S2 count 1: 1 vs 10: no attack from row 2 into row 2.
+    legal = play(engine, pos).legal()
+    assert "attack row2 row2" not in legal and "end" in legal
+    # With S10 instead of S2 the Human card is the largest: 10 vs 1 + 1: the attack is legal,
+    # where without the J it would be 10 vs 17.
+    pos["players"][0]["rows"][1] = [zone("SJ"), "S10"]
+    assert "attack row2 row2" in play(engine, pos).legal()
+    pos["players"][0]["rows"][1] = ["S10"]
     assert "attack row2 row2" not in play(engine, pos).legal()
 
 

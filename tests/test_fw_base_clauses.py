@@ -146,7 +146,10 @@ def test_F_PLC_3_face_cards_by_suit_one_per_row_per_turn(engine):
 
 def test_F_PLC_4_heart_face_cards_are_not_placed(engine):
     legal = play(engine, position(p0={"hand": ["HJ", "HQ"]})).legal()
-    assert not any(text.startswith("face H") for text in legal)
+    assert not any(text.startswith("face H") for text in legal) and "end" in legal
+    # a ♦ J next to them is placed as usual, the ♥ ones still are not
+    legal = play(engine, position(p0={"hand": ["HJ", "HQ", "DJ"]})).legal()
+    assert "face DJ" in legal and not any(text.startswith("face H") for text in legal)
 
 
 def test_F_PLC_5_full_row_displaces_a_chosen_face_card_to_the_graveyard(engine):

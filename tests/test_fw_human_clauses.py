@@ -71,8 +71,12 @@ def test_F_HUJ_1_numbers_return_when_the_j_leaves(engine):
 def test_F_HUJ_1_a_different_face_card_joining_ends_polymorph_at_once(engine):
     pos = position(p0={"hand": ["DQ"], "rows": [["DJ", "D9", "D3"], [], []]}, p1={"rows": [["D5", "D8"], [], []]},
                    actions=["face DQ", "end"])
-    # Without the J's effect: 12 vs 13: no attack from row 1.
-    assert "attack row1 row1" not in play(engine, pos).legal()
+    # Without the J's effect: 12 vs 13: no attack from row 1; the turn can still end.
+    legal = play(engine, pos).legal()
+    assert "attack row1 row1" not in legal and "end" in legal
+    # The same table while the J still acts alone: D9 stays 9, D3 D5 D8 count 1: 10 vs 2: the attack is legal.
+    pos["actions"] = ["end"]
+    assert "attack row1 row1" in play(engine, pos).legal()
 
 
 # ---- F-HUQ-1 Mind Magic ---------------------------------------------------------------------------

@@ -27,7 +27,11 @@ def test_F_JOK_A_1_alien_big_joker_needs_an_own_normal_card_in_the_row(engine):
 
 def test_F_JOK_1_at_most_one_big_joker_per_player(engine):
     pos = position(p0={"hand": ["BJ#2"], "rows": [["BJ"], [], []]}, rules={"ambiguities": {"FA-34": "two"}})
-    assert not any(t.startswith("joker") for t in play(engine, pos).legal())
+    legal = play(engine, pos).legal()
+    assert not any(t.startswith("joker") for t in legal) and "end" in legal
+    # the second pack's joker alone (none on the field yet) may go into any row
+    pos["players"][0]["rows"] = [[], [], []]
+    assert {"joker BJ#2 row1", "joker BJ#2 row2", "joker BJ#2 row3"} <= set(play(engine, pos).legal())
 
 
 def test_F_JOK_1_big_joker_is_unaffected_by_face_card_effects(engine):
@@ -139,7 +143,10 @@ def test_F_JOK_S_1_F_JOK_S_2_small_joker_in_own_turn_costs_nothing(engine):
 
 
 def test_F_JOK_S_1_needs_an_opposing_big_joker(engine):
-    assert not any(t.startswith("small-joker") for t in play(engine, position(p0={"hand": ["LJ"]})).legal())
+    legal = play(engine, position(p0={"hand": ["LJ"]})).legal()
+    assert not any(t.startswith("small-joker") for t in legal) and "end" in legal
+    with_big_joker = position(p0={"hand": ["LJ"]}, p1={"faction": "human", "rows": [[], ["BJ", "S5"], []]})
+    assert "small-joker LJ" in play(engine, with_big_joker).legal()
 
 
 def test_F_JOK_S_2_response_in_the_opponents_turn_costs_5(engine):

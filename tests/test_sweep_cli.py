@@ -30,7 +30,8 @@ def test_sweep_writes_a_run_folder_and_prints_a_summary(tmp_path, grid_file, cap
     assert "sweep: cells 8/8" in captured.err and "\r" not in captured.err
     meta = runfolder.load_meta(out)
     assert meta["complete"] and meta["seed"] == 5 and meta["sweep"]["seed"] == 5
-    assert sorted(p.name for p in out.iterdir()) == ["chunks", "lengths.parquet", "meta.json", "results.parquet"]
+    # .lock: the run lock (sim/sweep/runlock.py); the grid uses presets only, so no rules/ copies
+    assert sorted(p.name for p in out.iterdir()) == [".lock", "chunks", "lengths.parquet", "meta.json", "results.parquet"]
     assert len(list((out / "chunks").iterdir())) == 8 * 3
 
 

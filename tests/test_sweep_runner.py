@@ -156,6 +156,12 @@ def test_resume_refuses_changed_rules_and_redoes_nothing_on_a_finished_run(tmp_p
                       jobs=1, progress="quiet", resume=True)
     assert again.chunks_played == 0 and again.chunks_resumed == 6
     pd.testing.assert_frame_equal(before, _tables(run_dir)[0])
+    # the run resumes from its own copy of the rules file: editing the original changes nothing ...
     (tmp_path / "mine.toml").write_text("die_sides = 9\n")
+    assert runfolder.plan_from_meta(runfolder.load_meta(run_dir), run_dir).rules[str(tmp_path / "mine.toml")].die_sides == 8
+    # ... and a copy that no longer matches the recorded hash is refused
+    copy = run_dir / runfolder.load_meta(run_dir)["rules"][str(tmp_path / "mine.toml")]["copy"]
+    assert copy.read_text() == "die_sides = 8\n"
+    copy.write_text("die_sides = 9\n")
     with pytest.raises(CardbalanceError, match="changed since run .* was made"):
         runfolder.plan_from_meta(runfolder.load_meta(run_dir), run_dir)

@@ -3,7 +3,8 @@
 Each subcommand lives in its own module `sim/cli/<name>_cmd.py` exposing
 `ORDER` (position in --help), `add_parser(subparsers)` and `run(args) -> int`.
 They are discovered here, so adding a command touches no shared file.
-A `CardbalanceError` becomes one line on stderr and exit code 2.
+A `CardbalanceError` becomes one line on stderr and exit code 2; an
+`OSError` (disk full, I/O error) one line and exit code 74 (sim/errors.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import importlib
 import pkgutil
 import sys
 
-from sim.errors import CardbalanceError
+from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error
 
 DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle games.
 
@@ -60,10 +61,13 @@ def main(argv=None) -> int:
         return int(args.handler(args) or 0)
     except CardbalanceError as error:
         print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except BrokenPipeError:  # e.g. `cardbalance play ... | head`
         sys.stderr.close()
         return 0
+    except OSError as error:  # the environment failed (disk full, I/O error), not the input
+        print("cardbalance %s: error: %s." % (args.command, describe_os_error(error)), file=sys.stderr)
+        return EXIT_ENVIRONMENT
     except KeyboardInterrupt:
         print("cardbalance %s: interrupted" % args.command, file=sys.stderr)
         return 130

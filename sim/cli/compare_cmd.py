@@ -109,6 +109,7 @@ def run(args) -> int:
     base_source, tweak_source = _arms(args)
     if args.jobs == 0 or args.jobs < -1:
         raise CardbalanceError("--jobs must be a positive number of workers or -1 (got %d)." % args.jobs)
+    _check_outputs(args)
     grid = load_sweep(args.sweep) if args.sweep else None
     baseline = baseline_io.load_baseline(args.baseline) if args.baseline else None
     setup = runner.prepare(base_source, tweak_source, grid=grid, game=args.game, seed=args.seed,
@@ -164,10 +165,21 @@ def _json_default(value):
         return str(value)
 
 
+def _check_outputs(args) -> None:
+    """Every output path is writable before any match is played (one line, exit 2, otherwise)."""
+    from sim.safe_output import check_output_file, check_output_folder
+    for option, path in (("--write-baseline", args.write_baseline), ("--summary-md", args.summary_md),
+                         ("--json", None if args.json == "-" else args.json)):
+        if path:
+            check_output_file(path, option)
+    if args.figures:
+        check_output_folder(args.figures, "--figures")
+
+
 def _write(path, text: str) -> None:
+    from sim.safe_output import write_text_atomic
+    # The path was checked up front (_check_outputs): an OSError now is the environment's
+    # (disk full), which the dispatcher reports in one line with exit code 74.
     path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise CardbalanceError("cannot write '%s' (%s)." % (path, error.strerror or error)) from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, text)  # never half a summary for CI to read

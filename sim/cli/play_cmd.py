@@ -31,6 +31,9 @@ def add_parser(subparsers):
     return parser
 
 
+SEED_MAX = 2**64 - 1  # match seeds are unsigned 64-bit words: a larger one would wrap
+
+
 def run(args) -> int:
     from sim import rng as rng_module
     from sim.cli.options import dimension_values
@@ -59,8 +62,8 @@ def run(args) -> int:
         values.update(player_values)
         values.update(dimension_values(args, game))
         seed = args.seed
-        if seed < 0:
-            raise CardbalanceError("--seed must be a non-negative integer (got %d)." % seed)
+        if not 0 <= seed <= SEED_MAX:
+            raise CardbalanceError("--seed must be an integer from 0 to %d (got %d)." % (SEED_MAX, seed))
         for dimension in game.dimensions:
             if dimension.kind == SEAT and getattr(args, "dim_" + dimension.name) is None:
                 # a coin flip from the seed (engine contract: draw 0 of the match seed's stream 0)

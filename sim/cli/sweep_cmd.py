@@ -8,12 +8,13 @@ is created, so bad input leaves nothing behind.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 import time
 from pathlib import Path
 
-from sim.errors import CardbalanceError
+from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
 
 ORDER = 10
 
@@ -56,33 +57,46 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from sim.safe_output import check_output_folder
     from sim.sweep import runfolder
     from sim.sweep.grid import build_plan, default_sweep, load_sweep
-    from sim.sweep.runner import check_dask_workers, connect_dask, run_sweep
+    from sim.sweep.runlock import command_line, hold_run_lock
 
     _check_option_combinations(args)
-    if args.resume:
-        run_dir = Path(args.resume)
-        meta = runfolder.load_meta(run_dir)
-        plan = runfolder.plan_from_meta(meta, run_dir)
-    else:
-        spec = load_sweep(args.file) if args.file else default_sweep(args.game)
-        if args.game is not None and args.game != spec.game:
-            raise CardbalanceError("--game %s differs from the sweep file's game %s." % (args.game, spec.game))
-        spec = spec.with_overrides(matches=args.matches, precision=args.precision,
-                                   max_matches=args.max_matches, seed=args.seed)
-        if args.max_matches is not None and spec.precision is None:
-            raise CardbalanceError("--max-matches only applies with a precision target (--precision or 'precision' in the sweep file).")
-        plan = build_plan(spec)
-        run_dir = Path(args.out) if args.out else default_run_dir(spec.name)
-        runfolder.check_new_run_folder(run_dir)
+    # The run lock (RUN/.lock) is held from here until the report is written.
+    with contextlib.ExitStack() as lock:
+        if args.resume:
+            run_dir = Path(args.resume)
+            meta = runfolder.load_meta(run_dir)
+            plan = runfolder.plan_from_meta(meta, run_dir)
+            lock.enter_context(hold_run_lock(run_dir, command_line()))
+        else:
+            spec = load_sweep(args.file) if args.file else default_sweep(args.game)
+            if args.game is not None and args.game != spec.game:
+                raise CardbalanceError("--game %s differs from the sweep file's game %s." % (args.game, spec.game))
+            spec = spec.with_overrides(matches=args.matches, precision=args.precision,
+                                       max_matches=args.max_matches, seed=args.seed)
+            if args.max_matches is not None and spec.precision is None:
+                raise CardbalanceError("--max-matches only applies with a precision target (--precision or 'precision' in the sweep file).")
+            plan = build_plan(spec)
+            run_dir = Path(args.out) if args.out else default_run_dir(spec.name)
+            runfolder.check_new_run_folder(run_dir)
+            check_output_folder(run_dir, "--out")
+        return _run_and_report(args, plan, run_dir, lock)
+
+
+def _run_and_report(args, plan, run_dir: Path, lock) -> int:
+    from sim.sweep import runfolder
+    from sim.sweep.runlock import command_line
+    from sim.sweep.runner import check_dask_workers, connect_dask, run_sweep
 
     client = connect_dask(args.scheduler, args.jobs) if args.backend == "dask" else None
     try:
         if client is not None:
             check_dask_workers(client, plan)
         if not args.resume:
-            runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs))
+            runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs), lock=lock,
+                                        command=command_line())
         started = time.perf_counter()
         try:
             result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,
@@ -91,6 +105,10 @@ def run(args) -> int:
             print("\ncardbalance sweep: interrupted; finished chunks are kept: continue with "
                   "cardbalance sweep --resume %s" % run_dir, file=sys.stderr)
             return 130
+        except OSError as error:  # e.g. the disk filled up: every finished chunk is on disk, whole
+            print("cardbalance sweep: error: %s; finished chunks are kept: continue with "
+                  "cardbalance sweep --resume %s" % (describe_os_error(error), run_dir), file=sys.stderr)
+            return EXIT_ENVIRONMENT
         wall = time.perf_counter() - started
     finally:
         if client is not None:

@@ -18,10 +18,8 @@ describe rules that no longer play the same way.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +29,7 @@ import numpy as np
 from analysis import paired
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.safe_output import write_text_atomic
 from sim.registry import GameSpec
 from sim.sweep.grid import SweepSpec, parse_sweep
 
@@ -82,14 +81,7 @@ def _git_commit() -> str | None:
 
 def _atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".%s." % path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text)  # mode from the umask, never half a file
 
 
 def write_baseline(path, result) -> dict:
@@ -148,6 +140,10 @@ def load_baseline(path) -> Baseline:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise CardbalanceError("baseline file %s is not valid JSON: %s." % (path, error)) from None
+    except RecursionError:
+        raise CardbalanceError("baseline file %s is not valid JSON: it is nested too deeply." % path) from None
+    except OSError as error:
+        raise CardbalanceError("cannot read baseline file '%s' (%s)." % (path, error.strerror or error)) from None
     if not isinstance(data, dict) or data.get("format") != BASELINE_FORMAT:
         raise CardbalanceError("baseline file %s is not a compare baseline (written by `cardbalance compare "
                                "--write-baseline`)." % path)

@@ -39,12 +39,34 @@ def _fail(message: str):
     raise CardbalanceError("position: " + message)
 
 
-def _int(value, field: str, low: int | None = None) -> int:
+# Numbers land in the engines' int64 state: anything larger is an error, never wrapped.
+INT_MAX = 10**9
+LIFE_MAX = 1_000_000  # the rules' cap on starting life (rules.LIFE_MAX)
+RNG_MAX = 2**64 - 1   # the generator state is one unsigned 64-bit word
+
+
+def _int(value, field: str, low: int | None = None, high: int = INT_MAX) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         _fail("'%s' must be an integer (got %r)." % (field, value))
     if low is not None and value < low:
         _fail("'%s' must be at least %d (got %d)." % (field, low, value))
+    if value > high:
+        _fail("'%s' must be at most %d (got %d)." % (field, high, value))
     return value
+
+
+def _read_position_file(path: Path) -> str:
+    if path.is_dir():
+        raise CardbalanceError("scenario file '%s' is a folder; give a position JSON file." % path)
+    if not path.is_file():
+        raise CardbalanceError("scenario file '%s' does not exist." % path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CardbalanceError("cannot read scenario file '%s' (%s)." % (path, error.strerror or error)) from None
+    except UnicodeDecodeError as error:
+        raise CardbalanceError("scenario file '%s' is not UTF-8 text (byte %d); give a position JSON file."
+                               % (path, error.start)) from None
 
 
 class _CardRegistry:
@@ -80,15 +102,14 @@ class _CardRegistry:
 def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[Match, list[str]]:
     """Validate a position (dict, JSON text or path) → (reference Match, action texts)."""
     if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith("{")):
-        path = Path(data)
-        if not path.is_file():
-            raise CardbalanceError("scenario file '%s' does not exist." % path)
-        data = path.read_text(encoding="utf-8")
+        data = _read_position_file(Path(data))
     if isinstance(data, str):
         try:
             data = json.loads(data)
         except json.JSONDecodeError as error:
             raise CardbalanceError("position is not valid JSON: %s." % error) from None
+        except RecursionError:
+            raise CardbalanceError("position is not valid JSON: it is nested too deeply.") from None
     if not isinstance(data, dict):
         _fail("the top level must be a JSON object.")
     for key in data:
@@ -114,7 +135,7 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         _fail("'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
     match.phase = PHASES[phase]
     match.decider = _player(data.get("decider", match.active), "decider")
-    match.rng = rng_module.PyRng(_int(data.get("rng", 0), "rng", 0))
+    match.rng = rng_module.PyRng(_int(data.get("rng", 0), "rng", 0, RNG_MAX))
     players = data.get("players")
     if not isinstance(players, list) or len(players) != 2:
         _fail("'players' must be a list of two player objects.")
@@ -130,8 +151,11 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         if faction not in L.FACTION_NAMES:
             _fail("players[%d].faction must be one of %s (got %r)." % (p, ", ".join(L.FACTION_NAMES), faction))
         match.faction[p] = L.FACTION_NAMES.index(faction)
-        match.life[p] = _int(player.get("life", rules.life[p]), "players[%d].life" % p)
-        match.start_life[p] = _int(player.get("start_life", rules.life[p]), "players[%d].start_life" % p)
+        # Below 0 only in a finished match (F-WIN-1 ends it there); 0 is a sandbox
+        # position "already at 0" whose next life check ends the match (F-WIN-2 tests).
+        low_life = -LIFE_MAX if match.phase == L.PH_OVER else 0
+        match.life[p] = _int(player.get("life", rules.life[p]), "players[%d].life" % p, low_life, LIFE_MAX)
+        match.start_life[p] = _int(player.get("start_life", rules.life[p]), "players[%d].start_life" % p, 1, LIFE_MAX)
         for pile, zone in PILES.items():
             cards = player.get(pile, [])
             if not isinstance(cards, list):
@@ -241,7 +265,7 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         else:
             _fail("pending: unknown key '%s'." % key)
     if match.phase == L.PH_OVER:
-        match.winner = _int(data.get("winner", 2), "winner", 0)
+        match.winner = _int(data.get("winner", 2), "winner", 0, 2)
         end_type = data.get("end_type", "none")
         if end_type not in L.END_NAMES:
             _fail("'end_type' must be one of %s (got %r)." % (", ".join(L.END_NAMES), end_type))

@@ -280,6 +280,10 @@ def load_rules(name_or_path: str | Path | None = None) -> Rules:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
+    except RecursionError:
+        raise CardbalanceError("rules file %s is not valid TOML: it is nested too deeply." % path) from None
+    except OSError as error:
+        raise CardbalanceError("cannot read rules file '%s' (%s)." % (path, error.strerror or error)) from None
     return rules_from_mapping(data, str(path))
 
 

@@ -209,6 +209,10 @@ def load_sweep(path: str | Path) -> SweepSpec:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise CardbalanceError("sweep file %s is not valid TOML: %s." % (path, error)) from None
+    except RecursionError:
+        raise CardbalanceError("sweep file %s is not valid TOML: it is nested too deeply." % path) from None
+    except OSError as error:
+        raise CardbalanceError("cannot read sweep file '%s' (%s)." % (path, error.strerror or error)) from None
     data.setdefault("name", path.stem)
     if "rules" in data and isinstance(data["rules"], list):
         data["rules"] = [_resolve_rules_path(entry, path.parent) for entry in data["rules"]]
@@ -231,15 +235,20 @@ def default_sweep(game: str | None = None) -> SweepSpec:
 
 # ---- expansion into cells -----------------------------------------------------------
 
-def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
+def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -> Plan:
     """Check a spec against its game and expand it into ordered cells:
-    rules → strategies → the game's dimensions in declared order."""
+    rules → strategies → the game's dimensions in declared order.
+
+    `load_rules(name)` replaces `game.load_rules` (a resumed run reads its own
+    copies of the rules files).
+    """
     game = game or get_game(spec.game)
+    load_rules = load_rules or game.load_rules
     strategy_pairs = [game.strategy_pair(entry) for entry in spec.strategies]
     axes = [(dimension, dimension.grid_values(spec.settings, game.name)) for dimension in game.dimensions]
     rules = {}
     for name in spec.rules:
-        rules[name] = game.load_rules(name)
+        rules[name] = load_rules(name)
     combos = [{}]
     for dimension, values in axes:
         combos = [{**combo, dimension.name: value} for combo in combos for value in values]

@@ -4,12 +4,18 @@
     RUN/results.parquet  one row per cell: cell columns + aggregate sums
     RUN/lengths.parquet  the non-zero bins of each cell's match-length histogram
     RUN/chunks/          one .npy aggregate per finished chunk (resume bookkeeping)
+    RUN/rules/           a copy of every rules file the sweep read, so that the
+                         folder resumes and replays anywhere (moved, shared, from
+                         another working directory); presets are built in
+    RUN/.lock            held by the sweep writing the folder (sim/sweep/runlock.py)
 
 Every file is written to a temporary name in the same folder and renamed
 into place, so a reader — or a sweep killed at any instant — sees either
 the old file or the new one, never half of one. A chunk file exists only
 once its chunk is completely counted, which is what makes `--resume` safe:
 it redoes exactly the chunks without a file and never counts one twice.
+The folder itself is created whole (built under a hidden name, renamed
+into place), so a failed start leaves nothing that blocks `--out` again.
 """
 
 from __future__ import annotations
@@ -21,7 +27,6 @@ import platform
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +34,7 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.safe_output import atomic_folder, write_bytes_atomic
 
 FORMAT = "cardbalance-run"
 FORMAT_VERSION = 1
@@ -36,25 +42,13 @@ META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
 CHUNKS = "chunks"
+RULES_COPIES = "rules"
+# what resuming or replaying a run reads from meta.json
+RESUME_KEYS = ("game", "behaviour_version", "sweep", "rules", "chunk_size", "seed")
 _CHUNK_NAME = re.compile(r"^c(\d+)-k(\d+)\.npy$")
 
 
 # ---- atomic writes --------------------------------------------------------------
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
 
 def write_json_atomic(path: Path, data: dict) -> None:
     write_bytes_atomic(path, (json.dumps(data, indent=2, sort_keys=False, default=_json_default) + "\n").encode())
@@ -87,12 +81,44 @@ def check_new_run_folder(path: Path) -> None:
         raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
 
 
-def create_run_folder(path: Path, meta: dict) -> None:
-    """Create RUN/ and RUN/chunks/ and write the first meta.json (complete = false)."""
+def create_run_folder(path: Path, meta: dict, lock=None, command: str = "cardbalance sweep") -> None:
+    """Create RUN/ whole: chunks/, the rules copies and the first meta.json (complete = false).
+
+    The folder is filled under a hidden sibling name and renamed into place,
+    so a failure (disk full, Ctrl-C) leaves `path` as it was. With `lock`
+    (a contextlib.ExitStack), the run lock is taken before the rename and
+    kept on that stack: no other sweep can enter the folder in between.
+    """
+    from sim.sweep.runlock import hold_run_lock
     path = Path(path)
     check_new_run_folder(path)
-    (path / CHUNKS).mkdir(parents=True, exist_ok=True)
-    write_json_atomic(path / META, meta)
+    with atomic_folder(path) as building:
+        (building / CHUNKS).mkdir()
+        for entry in meta.get("rules", {}).values():
+            if entry.get("copy"):
+                _copy_rules_file(building, entry, meta["game"])
+        write_json_atomic(building / META, meta)
+        if lock is not None:
+            lock.enter_context(hold_run_lock(building, command))
+
+
+def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
+    """Copy a rules file into the run; keep the copy only if it loads to the recorded rules.
+
+    (A name can be both a preset and a file of that name in the working
+    directory; the preset wins when loading, so its file is no copy of it.)
+    """
+    from sim.registry import get_game
+    copy = building / entry["copy"]
+    copy.parent.mkdir(exist_ok=True)
+    write_bytes_atomic(copy, Path(entry["source"]).read_bytes())
+    try:
+        same = get_game(game_name).load_rules(str(copy)).stable_hash() == entry["hash"]
+    except CardbalanceError:
+        same = False
+    if not same:
+        copy.unlink()
+        del entry["copy"]
 
 
 def load_meta(path: Path) -> dict:
@@ -102,8 +128,14 @@ def load_meta(path: Path) -> dict:
     if not path.is_dir() or not meta_path.is_file():
         raise CardbalanceError("'%s' is not a run folder (no %s); give a folder written by cardbalance sweep." % (path, META))
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        text = meta_path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CardbalanceError("cannot read '%s' (%s)." % (meta_path, error.strerror or error)) from None
+    except UnicodeDecodeError:
+        raise CardbalanceError("'%s' is not a run folder (%s is not UTF-8 text)." % (path, META)) from None
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
         raise CardbalanceError("'%s' is not a run folder (%s is not valid JSON)." % (path, META)) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CardbalanceError("'%s' is not a run folder (%s does not say format \"%s\")." % (path, META, FORMAT))
@@ -117,12 +149,6 @@ def load_meta(path: Path) -> dict:
 
 def chunk_path(run: Path, cell: int, chunk: int) -> Path:
     return Path(run) / CHUNKS / ("c%06d-k%06d.npy" % (cell, chunk))
-
-
-def write_chunk(run: Path, cell: int, chunk: int, aggregate: np.ndarray) -> None:
-    buffer = io.BytesIO()
-    np.save(buffer, np.asarray(aggregate, dtype=np.int64), allow_pickle=False)
-    write_bytes_atomic(chunk_path(run, cell, chunk), buffer.getvalue())
 
 
 def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray]:
@@ -140,7 +166,7 @@ def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray
             continue
         try:
             vector = np.load(entry, allow_pickle=False)
-        except (OSError, ValueError):
+        except (OSError, ValueError, EOFError):  # EOFError: an empty file
             continue  # unreadable: treat as not done, it will be recomputed and replaced
         if vector.shape != (vector_size,) or vector.dtype != np.int64:
             continue
@@ -208,9 +234,20 @@ def machine() -> dict:
     }
 
 
-def rules_entry(rules, name: str) -> dict:
-    return {"source": name, "hash": rules.stable_hash(), "values": rules.as_dict(),
-            "differences": rules.differences_from_default()}
+def rules_entry(rules, name: str, copy: str | None = None) -> dict:
+    entry = {"source": name, "hash": rules.stable_hash(), "values": rules.as_dict(),
+             "differences": rules.differences_from_default()}
+    if copy:
+        entry["copy"] = copy  # RUN-relative path of the rules file's copy (create_run_folder)
+    return entry
+
+
+def _rules_copy_name(index: int, name: str) -> str | None:
+    """Where a rules *file* is copied inside the run (None for a preset)."""
+    if not Path(name).is_file():
+        return None
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(name).name).strip("-.") or "rules.toml"
+    return "%s/%02d-%s" % (RULES_COPIES, index, stem)
 
 
 def build_meta(plan, backend: str, jobs: int) -> dict:
@@ -225,7 +262,8 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "seed": plan.spec.seed,
         "chunk_size": plan.spec.chunk_size,
         "sweep": plan.spec.as_dict(),
-        "rules": {name: rules_entry(rules, name) for name, rules in plan.rules.items()},
+        "rules": {name: rules_entry(rules, name, _rules_copy_name(index, name))
+                  for index, (name, rules) in enumerate(plan.rules.items())},
         "strategies": list(plan.spec.strategies),
         "dimensions": [dimension.describe() for dimension in game.dimensions],
         "cell_columns": list(game.cell_columns()),
@@ -251,11 +289,25 @@ def plan_from_meta(meta: dict, run: Path):
     """Rebuild the plan a run was made from, refusing rules that changed since."""
     from sim.sweep.grid import build_plan, parse_sweep
     from sim.registry import get_game
+    missing = [key for key in RESUME_KEYS if key not in meta]
+    if missing or not isinstance(meta["rules"], dict) or not all(isinstance(v, dict) for v in meta["rules"].values()):
+        raise CardbalanceError("run '%s' cannot be resumed or replayed: %s %s." % (
+            run, META, "lacks '%s'" % "', '".join(missing) if missing else "has a malformed 'rules' table"))
+    if not isinstance(meta["game"], str):
+        raise CardbalanceError("run '%s' cannot be resumed or replayed: %s names no game." % (run, META))
     game = get_game(meta["game"])
     if game.behaviour_version != meta.get("behaviour_version"):
         raise CardbalanceError("run '%s' was made with %s behaviour version %s; this engine is version %s."
                                % (run, game.name, meta.get("behaviour_version"), game.behaviour_version))
-    plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game)
+
+    def load_stored_rules(name: str):
+        # The run's own copy of a rules file: the folder works wherever it is.
+        copy = meta["rules"].get(name, {}).get("copy")
+        if isinstance(copy, str) and (run / copy).is_file():
+            return game.load_rules(str(run / copy))
+        return game.load_rules(name)
+
+    plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game, load_rules=load_stored_rules)
     for name, rules in plan.rules.items():
         stored = meta["rules"].get(name, {}).get("hash")
         if stored != rules.stable_hash():
