@@ -17,6 +17,11 @@ Known strategies (each documents its heuristic in its module docstring):
   (F-HUW-1), otherwise greedy.
 - "exile" (`exile.py`): an Alien that pursues Deep-Sea Era (F-ALW-1),
   otherwise greedy.
+- "pimc:N" (`pimc.py`): determinized flat Monte Carlo, N random rollouts per
+  decision ("pimc" alone: the default budget); "pimc-greedy:N" the same with
+  greedy rollouts.
+A strategy with a parameter ("pimc:N") has the id base | N << PARAM_SHIFT;
+the bare name is the base id and means the default.
 See docs/strategies.md.
 """
 
@@ -26,8 +31,16 @@ STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_DESTINY = 2
 STRATEGY_EXILE = 3
+STRATEGY_PIMC = 4
+STRATEGY_PIMC_GREEDY = 5
 STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
-                "exile": STRATEGY_EXILE}
+                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY}
+PARAM_SHIFT = 8  # id = base | parameter << PARAM_SHIFT
+BASE_MASK = (1 << PARAM_SHIFT) - 1
+PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/pimc.py)
+# base id -> (what the parameter is, largest value)
+PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
+              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000)}
 FACTION_IDS = {"human": 0, "alien": 1}  # layout.HUMAN, layout.ALIEN
 
 
@@ -37,14 +50,40 @@ def strategy_names() -> tuple[str, ...]:
 
 
 def strategy_id(name: str) -> int:
-    """Strategy name -> kernel id; CardbalanceError listing the known names."""
+    """Strategy name ("greedy", "pimc:64") -> kernel id; CardbalanceError listing the
+    known names or the allowed parameter values."""
     key = str(name).strip().lower()
-    if key not in STRATEGY_IDS:
-        raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, ", ".join(strategy_names())))
-    return STRATEGY_IDS[key]
+    base, separator, parameter = key.partition(":")
+    if base not in STRATEGY_IDS:
+        raise CardbalanceError("strategy '%s' is unknown; known strategies: %s (pimc and pimc-greedy also as NAME:N)." % (
+            name, ", ".join(strategy_names())))
+    base_id = STRATEGY_IDS[base]
+    if not separator:
+        return base_id
+    if base_id not in PARAMETERS:
+        raise CardbalanceError("strategy '%s': '%s' takes no parameter (only %s do)." % (
+            name, base, ", ".join("%s:N" % strategy_name(b) for b in PARAMETERS)))
+    meaning, largest = PARAMETERS[base_id]
+    if not parameter.isdigit() or not 1 <= int(parameter) <= largest:
+        raise CardbalanceError("strategy '%s': N (%s) must be an integer from 1 to %d." % (name, meaning, largest))
+    return base_id | int(parameter) << PARAM_SHIFT
+
+
+def is_strategy_id(identifier) -> bool:
+    """A kernel id `strategy_id` can produce (base id, with a parameter only where allowed)."""
+    try:
+        identifier = int(identifier)
+    except (TypeError, ValueError):
+        return False
+    base, parameter = identifier & BASE_MASK, identifier >> PARAM_SHIFT
+    if identifier < 0 or base not in STRATEGY_IDS.values():
+        return False
+    return parameter == 0 or (base in PARAMETERS and parameter <= PARAMETERS[base][1])
 
 
 def strategy_name(identifier: int) -> str:
+    if is_strategy_id(identifier) and int(identifier) >> PARAM_SHIFT:
+        return "%s:%d" % (strategy_name(int(identifier) & BASE_MASK), int(identifier) >> PARAM_SHIFT)
     for name, value in STRATEGY_IDS.items():
         if value == identifier:
             return name
@@ -65,7 +104,8 @@ def parse_player(text: str) -> tuple[int, int]:
     if faction_text not in FACTION_IDS:
         raise CardbalanceError("player '%s': faction '%s' is unknown; allowed factions: %s." % (
             text, faction_text, ", ".join(FACTION_IDS)))
-    if strategy_text not in STRATEGY_IDS:
-        raise CardbalanceError("player '%s': strategy '%s' is unknown; known strategies: %s." % (
-            text, strategy_text, ", ".join(strategy_names())))
-    return FACTION_IDS[faction_text], STRATEGY_IDS[strategy_text]
+    try:
+        strategy = strategy_id(strategy_text)
+    except CardbalanceError as error:
+        raise CardbalanceError("player '%s': %s" % (text, error)) from None
+    return FACTION_IDS[faction_text], strategy

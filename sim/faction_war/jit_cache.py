@@ -35,6 +35,7 @@ ENGINE_SOURCES = (
     "sim/cards.py", "sim/rng.py", "sim/aggregate.py",
     "sim/faction_war/layout.py", "sim/faction_war/rules.py", "sim/faction_war/actions.py",
     "sim/faction_war/kernel*.py", "sim/faction_war/card_tables.py", "sim/faction_war/batch.py",
+    "sim/faction_war/sampler.py",
     "sim/faction_war/jit_cache.py",
     "strategies/*.py",
 )
