@@ -112,3 +112,16 @@ def test_pimc_beats_random(name):
         wins += won[seat]
         decided += sum(won)
     assert decided >= 35 and wins >= 0.8 * decided, (wins, decided)
+
+
+def test_sweep_strategy_pairs_take_budgets():
+    from sim.sweep.grid import build_plan, parse_sweep
+    spec = parse_sweep({"game": "faction_war", "pairings": ["human_vs_alien"], "life": [50],
+                        "strategies": ["pimc:64:greedy", "greedy:pimc-greedy:8", "pimc:random"],
+                        "rules": ["default"], "matches": 10}, "test")
+    pairs = {(cell.strategy0, cell.strategy1) for cell in build_plan(spec).cells}
+    assert pairs == {("pimc:64", "greedy"), ("greedy", "pimc-greedy:8"), ("pimc", "random")}
+    for bad in ("pimc:64", "pimc:0:greedy", "greedy:greedy:greedy"):
+        with pytest.raises(CardbalanceError):
+            build_plan(parse_sweep({"game": "faction_war", "pairings": ["human_vs_alien"], "life": [50],
+                                    "strategies": [bad], "rules": ["default"], "matches": 10}, "test"))

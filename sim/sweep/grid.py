@@ -255,7 +255,7 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
                                    % (pairing, game.name, ", ".join(game.pairings)))
     strategy_pairs = []
     for entry in spec.strategies:
-        parts = entry.split(":")
+        parts = _strategy_pair(entry)
         if len(parts) != 2 or not all(parts):
             raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % entry)
         for name in parts:
@@ -281,6 +281,18 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None) -> Plan:
 
 # ---- precision ------------------------------------------------------------------------
 Z95 = 1.959963984540054
+
+
+def _strategy_pair(entry: str) -> list[str]:
+    """'pimc:64:greedy' -> ['pimc:64', 'greedy']: a number after ':' is the previous
+    strategy's parameter (e.g. a search budget), not a strategy of its own."""
+    names: list[str] = []
+    for part in entry.split(":"):
+        if part.isdigit() and names:
+            names[-1] += ":" + part
+        else:
+            names.append(part)
+    return names
 
 
 def wilson_half_width(successes: int, n: int, z: float = Z95) -> float:
