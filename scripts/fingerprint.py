@@ -34,6 +34,10 @@ PAIRINGS = ((0, 0), (0, 1), (1, 0), (1, 1))
 STRATEGY_PAIRS = (("greedy", "greedy"), ("random", "random"), ("greedy", "random"),
                   ("destiny", "greedy"), ("exile", "greedy"))
 RANDOM_RULE_SETS = 24
+# Readings added after the digest was recorded (issue 14: decisions of FA-4 and
+# FA-6) stay out of the random rule sets, so the sets, and the digest, cover the
+# same games as before; cells with them are in tests/test_fw_differential.py.
+LATER_READINGS = {"FA-4": ("choice",), "FA-6": ("choice",)}
 
 
 def rule_sets() -> list[tuple[str, Rules]]:
@@ -41,7 +45,8 @@ def rule_sets() -> list[tuple[str, Rules]]:
     sets = [("default", Rules()),
             ("two-packs", Rules().with_changes(ambiguities={"FA-34": AMBIGUITIES["FA-34"][1][1]}))]
     for k in range(RANDOM_RULE_SETS):
-        readings = {fa: chooser.choice(options) for fa, (_, options) in AMBIGUITIES.items()}
+        readings = {fa: chooser.choice([o for o in options if o not in LATER_READINGS.get(fa, ())])
+                    for fa, (_, options) in AMBIGUITIES.items()}
         sets.append(("random-%02d" % k, Rules().with_changes(ambiguities=readings)))
     return sets
 

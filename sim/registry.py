@@ -255,8 +255,15 @@ class Dimension:
 # ---- the game ----------------------------------------------------------------------------
 
 def parse_pair(text: str) -> tuple[str, str]:
-    """"greedy:random" -> ("greedy", "random"): a strategy pair, seat 0 then seat 1."""
-    parts = str(text).split(":")
+    """"greedy:random" -> ("greedy", "random"): a strategy pair, seat 0 then seat 1.
+    A number after ':' is the previous strategy's parameter (a search budget):
+    "pimc:64:greedy" -> ("pimc:64", "greedy")."""
+    parts: list[str] = []
+    for part in str(text).split(":"):
+        if part.isdigit() and parts:
+            parts[-1] += ":" + part
+        else:
+            parts.append(part)
     if len(parts) != 2 or not all(parts):
         raise CardbalanceError("strategies: '%s' must be 'seat0:seat1' strategy names, e.g. 'greedy:random'." % text)
     return parts[0], parts[1]

@@ -14,33 +14,69 @@ no game, so parsing names stays cheap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sim.errors import CardbalanceError
 from sim.registry import parse_pair  # noqa: F401  (the "seat0:seat1" notation, shared with the grid)
 
 
+PARAM_SHIFT = 8  # a parameterised id is base | parameter << PARAM_SHIFT ("pimc:64")
+BASE_MASK = (1 << PARAM_SHIFT) - 1
+
+
 @dataclass(frozen=True)
 class StrategyTable:
-    """A game's strategies: name -> kernel id (ids are what cell arrays carry)."""
+    """A game's strategies: name -> kernel id (ids are what cell arrays carry).
+
+    `parameters`: base id -> (what its parameter is, largest value) for the
+    strategies written NAME:N (a search budget, say); the bare name is the base
+    id and means the strategy's default."""
 
     ids: dict[str, int]
+    parameters: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     def names(self) -> tuple[str, ...]:
         """Known strategy names, in id order."""
         return tuple(sorted(self.ids, key=self.ids.get))
 
+    def _known(self) -> str:
+        with_n = [name for name, value in self.ids.items() if value in self.parameters]
+        return ", ".join(self.names()) + (" (%s also as NAME:N)" % ", ".join(with_n) if with_n else "")
+
     def id(self, name: str) -> int:
-        """Strategy name -> kernel id; CardbalanceError listing the known names."""
+        """Strategy name ("greedy", "pimc:64") -> kernel id; CardbalanceError listing the
+        known names or the allowed parameter values."""
         key = str(name).strip().lower()
-        if key not in self.ids:
-            raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, ", ".join(self.names())))
-        return self.ids[key]
+        base, separator, parameter = key.partition(":")
+        if base not in self.ids:
+            raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, self._known()))
+        base_id = self.ids[base]
+        if not separator:
+            return base_id
+        if base_id not in self.parameters:
+            raise CardbalanceError("strategy '%s': '%s' takes no parameter (only %s do)." % (
+                name, base, ", ".join("%s:N" % self.name(b) for b in self.parameters) or "none"))
+        meaning, largest = self.parameters[base_id]
+        if not parameter.isdigit() or not 1 <= int(parameter) <= largest:
+            raise CardbalanceError("strategy '%s': N (%s) must be an integer from 1 to %d." % (name, meaning, largest))
+        return base_id | int(parameter) << PARAM_SHIFT
+
+    def is_id(self, identifier) -> bool:
+        """A kernel id `id` can produce (a base id, with a parameter only where allowed)."""
+        try:
+            identifier = int(identifier)
+        except (TypeError, ValueError):
+            return False
+        base, parameter = identifier & BASE_MASK, identifier >> PARAM_SHIFT
+        if identifier < 0 or base not in self.ids.values():
+            return False
+        return parameter == 0 or (base in self.parameters and parameter <= self.parameters[base][1])
 
     def name(self, identifier: int) -> str:
+        if self.is_id(identifier) and int(identifier) >> PARAM_SHIFT:
+            return "%s:%d" % (self.name(int(identifier) & BASE_MASK), int(identifier) >> PARAM_SHIFT)
         for name, value in self.ids.items():
             if value == identifier:
                 return name
         raise CardbalanceError("strategy id %r is unknown; known ids: %s." % (
             identifier, ", ".join("%d (%s)" % (v, k) for k, v in self.ids.items())))
-

@@ -12,6 +12,7 @@ import random
 import numpy as np
 import pytest
 
+from sim.faction_war import actions as A
 from sim.faction_war import kernel
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
@@ -21,7 +22,7 @@ TOTAL_MATCHES = 10_000
 SHARDS = 20
 SWITCHED = {  # FA switches of the base rules, with their readings
     "FA-1": ("turn_player", "both"), "FA-2": ("draw", "skip"), "FA-3": ("lose", "continue", "draw"),
-    "FA-6": ("earliest", "random"), "FA-7": ("no_damage", "faces_lost", "not_allowed"),
+    "FA-6": ("earliest", "random", "choice"), "FA-7": ("no_damage", "faces_lost", "not_allowed"),
     "FA-8": ("normal_or_joker", "any_card", "normal_only"), "FA-14": ("owner", "controller"),
     "FA-24": ("draw", "turn_player_wins", "turn_player_loses"), "FA-29": ("each_step", "after_action"),
     "FA-34": ("one", "two"),
@@ -45,10 +46,13 @@ def random_rules(chooser: random.Random) -> Rules:
                                 draws_per_turn=chooser.choice([2, 1, 3]))
 
 
-def play_both(seed: int) -> int:
-    """Play one random match on both engines, comparing after every action; returns steps."""
+def play_both(seed: int, rules: Rules | None = None, taken: dict | None = None) -> int:
+    """Play one random match on both engines, comparing after every action; returns steps.
+
+    `rules` replaces the random variant; `taken` counts the FA-4/FA-6 decisions played
+    (key: (kind, a) of MANDATORY_TIMING, (kind, site) of TIE_PICK)."""
     chooser = random.Random(seed)
-    rules = random_rules(chooser)
+    rules = random_rules(chooser) if rules is None else rules
     rules_array = rules.to_array()
     factions = (chooser.randrange(2), chooser.randrange(2))
     lives = (chooser.choice([30, 50, 100]), chooser.choice([30, 50, 100]))
@@ -71,6 +75,11 @@ def play_both(seed: int) -> int:
             assert reference.is_over() and kernel.is_over(state)
             return steps
         action = legal[chooser.randrange(len(legal))]
+        if taken is not None:
+            kind, a, _, _ = A.decode(action)
+            if kind in (A.MANDATORY_TIMING, A.TIE_PICK):
+                key = (kind, a if kind == A.MANDATORY_TIMING else int(state[L.S_PENDING + L.P_TIE_SITE]))
+                taken[key] = taken.get(key, 0) + 1
         reference.apply(action)
         kernel.apply_action(state, rules_array, action)
         steps += 1
@@ -82,3 +91,24 @@ def test_engines_agree_on_random_matches(shard):
     per_shard = TOTAL_MATCHES // SHARDS
     steps = sum(play_both(seed) for seed in range(shard * per_shard, (shard + 1) * per_shard))
     assert steps > per_shard * 20  # the matches really were played out
+
+
+CHOICE_MATCHES = 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fa4", ["choice", "preparation", "placement_start"])
+def test_engines_agree_on_fa4_and_fa6_decisions(fa4):
+    """FA-6 "choice" in Human matches (where its ties arise), with each FA-4 reading:
+    both engines agree, and every decision site is reached and played."""
+    taken: dict = {}
+    for seed in range(CHOICE_MATCHES):
+        chooser = random.Random(seed)
+        rules = Rules().with_changes(ambiguities={
+            "FA-4": fa4, "FA-6": "choice", "FA-29": chooser.choice(AMBIGUITIES["FA-29"][1]),
+            "FA-22": chooser.choice(AMBIGUITIES["FA-22"][1]), "FA-1": chooser.choice(AMBIGUITIES["FA-1"][1])})
+        play_both(seed, rules, taken)
+    sites = {L.TIE_SITE_ATTACK, L.TIE_SITE_MIND_MAGIC, L.TIE_SITE_SELF_DESTRUCT, L.TIE_SITE_CULL}
+    assert {site for kind, site in taken if kind == A.TIE_PICK} == sites, taken
+    timings = {a for kind, a in taken if kind == A.MANDATORY_TIMING}
+    assert timings == ({0, 1} if fa4 == "choice" else set()), taken

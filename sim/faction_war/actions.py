@@ -24,6 +24,8 @@ logs and error messages use.
 | SPECIAL_PICK      | card         | row                    | -    | `special S2 row2` (F-ALJ-4)  |
 | K_ACTIVATE        | mode 1..3    | card or NONE           | K row | `charge1 row1 D5` / `charge3 row2` (F-ALK-2) |
 | K_ANSWER          | card         | -                      | -    | `answer C5` (the opponent's choice) |
+| MANDATORY_TIMING  | 0 now / 1 after the draw | -          | -    | `effects now` / `effects after-draw` (FA-4 "choice") |
+| TIE_PICK          | card         | -                      | -    | `tie C5` (FA-6 "choice": one of the tied cards) |
 | ATTACK            | from row     | target row or DIRECT   | -    | `attack row1 row2` / `attack row1 direct` |
 
 Rows are 0..2 inside, `row1..row3` in text (row1 = ♦, row2 = ♠, row3 = ♣).
@@ -51,6 +53,8 @@ ALIEN_J_MOVE = 9
 SPECIAL_PICK = 10
 K_ACTIVATE = 11
 K_ANSWER = 12
+MANDATORY_TIMING = 13
+TIE_PICK = 14
 ATTACK = 16
 RESPOND_SMALL_JOKER = 17
 DUEL = 18
@@ -119,6 +123,10 @@ def to_text(action: int, actor: int) -> str:
         return "respond" if a else "pass"
     if kind == DUEL:
         return "commit" if a else "give-up"
+    if kind == MANDATORY_TIMING:
+        return "effects after-draw" if a else "effects now"
+    if kind == TIE_PICK:
+        return "tie " + card_text(a, actor)
     return "action(%d,%d,%d,%d)" % (kind, a, b, c)
 
 
@@ -182,6 +190,10 @@ def from_text(text: str, actor: int) -> int:
             return encode(K_ANSWER, _parse_card(args[0], actor))
         if verb in ("respond", "pass") and not args:
             return encode(RESPOND_SMALL_JOKER, 1 if verb == "respond" else 0)
+        if verb == "effects" and args in (["now"], ["after-draw"]):
+            return encode(MANDATORY_TIMING, 1 if args[0] == "after-draw" else 0)
+        if verb == "tie" and len(args) == 1:
+            return encode(TIE_PICK, _parse_card(args[0], actor))
         if verb in ("commit", "give-up") and not args:
             return encode(DUEL, 1 if verb == "commit" else 0)
         if verb == "joker" and len(args) == 2:

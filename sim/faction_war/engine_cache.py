@@ -10,7 +10,8 @@ ENGINE = jit_cache.Engine(
     name="faction_war",
     dirs=("sim/faction_war", "strategies/faction_war"),
     sources=("sim/faction_war/layout.py", "sim/faction_war/rules.py", "sim/faction_war/actions.py",
-             "sim/faction_war/kernel*.py", "sim/faction_war/card_tables.py", "sim/faction_war/engine_cache.py",
+             "sim/faction_war/kernel*.py", "sim/faction_war/card_tables.py", "sim/faction_war/sampler.py",
+             "sim/faction_war/engine_cache.py",
              "strategies/faction_war/*.py"),
     test_prefix="test_",
 )

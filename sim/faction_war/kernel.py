@@ -47,13 +47,15 @@ from sim.faction_war.layout import (CARDS_PER_PLAYER, CT_DISCARDS, MASK_WORDS,
                                     CT_FACE_DISPLACED, CT_POLYMORPH_PLACED, DIRECT, END_DECK_OUT,
                                     END_DECK_OUT_DRAW, END_TURN_CAP, N_ROWS, P_KIND, PENDING_K1_ANSWER,
                                     PENDING_K3_ANSWER, PENDING_NONE, PENDING_RESPOND,
-                                    PENDING_SPECIAL, PH_ATTACK, PH_DISCARD, PH_OVER, PH_PLACEMENT,
+                                    PENDING_SPECIAL, PENDING_TIE, PENDING_TIMING, P_TIE_SITE,
+                                    STAGE_AFTER_DRAW, STAGE_BEFORE_DRAW, TIE_SITE_ATTACK,
+                                    TIE_SITE_MIND_MAGIC, TIE_SITE_SELF_DESTRUCT, PH_ATTACK, PH_DISCARD, PH_OVER, PH_PLACEMENT,
                                     S_ACTIVE, S_COUNTERS, S_DECIDER, S_DECK, S_DECK_COUNT,
                                     S_FACE_PLACED, S_FACTION, S_FIRST, S_K_USED, S_LIFE,
                                     S_NORMAL_PLACED, S_PENDING, S_PHASE, S_RNG, S_SEQ,
                                     S_START_LIFE, S_TURN, S_WINNER, STATE_SIZE, Z_GRAVE, Z_HAND,
                                     Z_DECK, Z_ROW0)
-from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA4_PLACEMENT_START,
+from sim.faction_war.rules import (FA1_BOTH, FA2_SKIP, FA3_CONTINUE, FA3_DRAW, FA4_CHOICE, FA4_PLACEMENT_START,
                                    FA4_PREPARATION, FA7_NOT_ALLOWED, FA8_ANY_CARD, FA8_NORMAL_ONLY,
                                    FA29_AFTER_ACTION, R_DRAWS_PER_TURN, R_FA1, R_FA2, R_FA3, R_FA4,
                                    R_FA7, R_FA8, R_FA29, R_FACES_PER_ROW, R_HAND_TARGET,
@@ -64,6 +66,7 @@ from sim.rng import nb_below
 # The faction modules, and the shared low-level helpers of kernel_core (re-exported here
 # under their old names: strategies and tests import them from the kernel).
 from sim.faction_war import kernel_alien as KA
+from sim.faction_war import kernel_choices as KC
 from sim.faction_war import kernel_human as KH
 from sim.faction_war import kernel_jokers as KJ
 from sim.faction_war.kernel_core import (cards_per_player_in_play, check_life, deal_damage,  # noqa: F401
@@ -262,17 +265,63 @@ def draw_phase(state, rules):
     state[S_PHASE] = PH_PLACEMENT
     state[S_DECIDER] = player
     if rules[R_FA4] == FA4_PLACEMENT_START:  # F-TURN-5: mandatory Human effects
-        KH.mandatory_effects(state, rules)
+        KH.mandatory_effects(state, rules, 0, STAGE_AFTER_DRAW)
 
 
 @nb.njit(cache=True)
 def after_hand_check(state, rules):
     """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
-    if rules[R_FA4] == FA4_PREPARATION:
-        KH.mandatory_effects(state, rules)
-        if state[S_PHASE] == PH_OVER:  # F-WIN-3: e.g. Deep-Sea Era reached by a Self-Destruct
-            return
+    reading = rules[R_FA4]
+    if reading == FA4_PREPARATION:
+        # the effects, then the draw phase unless they ended the match (F-WIN-3: e.g.
+        # Deep-Sea Era reached by a Self-Destruct) or wait for a FA-6 "choice" pick
+        resume_mandatory(state, rules, 0, STAGE_BEFORE_DRAW)
+        return
+    if reading == FA4_CHOICE and KC.mandatory_effect_due(state, rules, state[S_ACTIVE]):
+        KC.open_timing(state)  # the turn player decides: now or after the draw
+        return
     draw_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def resume_mandatory(state, rules, first_row, stage):
+    """Mandatory effects from `first_row` on; before the draw, then the draw phase."""
+    KH.mandatory_effects(state, rules, first_row, stage)
+    if state[S_PHASE] == PH_OVER or state[S_PENDING + P_KIND] != PENDING_NONE:
+        return
+    if stage == STAGE_BEFORE_DRAW:
+        draw_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def apply_timing(state, rules, after_draw):
+    """MANDATORY_TIMING (FA-4 "choice"): the effects now (then the draw), or the draw first."""
+    KA.clear_pending(state, state[S_ACTIVE])
+    if after_draw:
+        draw_phase(state, rules)
+        if state[S_PHASE] != PH_OVER:
+            KH.mandatory_effects(state, rules, 0, STAGE_AFTER_DRAW)
+        return
+    resume_mandatory(state, rules, 0, STAGE_BEFORE_DRAW)
+
+
+@nb.njit(cache=True)
+def apply_tie(state, rules, card):
+    """TIE_PICK (FA-6 "choice"): finish the interrupted effect with `card`, then go on."""
+    site, row, exclude, context = KC.close_tie(state)
+    if site == TIE_SITE_ATTACK:
+        KJ.row_hit_with(state, rules, context, row, card)  # context: the attacking row
+        KJ.finish_joker_row_hit(state, rules, context, row)
+        return
+    stage, step, keep_a, keep_b = KC.tie_context_fields(context)
+    player = state[S_ACTIVE]
+    if site == TIE_SITE_MIND_MAGIC:
+        KH.steal(state, player, card)
+    elif site == TIE_SITE_SELF_DESTRUCT:
+        KH.destroy_largest(state, rules, card)
+    elif not KH.cull_from(state, rules, player, row, stage, step, keep_a, keep_b, exclude, card):
+        return  # another tie to decide (the third keep, at step 3, was the excluded card)
+    resume_mandatory(state, rules, row + 1, stage)
 
 
 @nb.njit(cache=True)
@@ -494,11 +543,11 @@ def legal_actions(state, rules, out):
     phase = state[S_PHASE]
     if phase == PH_OVER:
         return 0
+    pending = state[S_PENDING + P_KIND]
+    if pending != PENDING_NONE:  # also FA-4/FA-6 decisions at preparation
+        return _pending_actions(state, rules, out, pending)
     if phase == PH_DISCARD:
         return _discard_actions(state, rules, out)
-    pending = state[S_PENDING + P_KIND]
-    if pending != PENDING_NONE:
-        return _pending_actions(state, rules, out, pending)
     if phase == PH_PLACEMENT:
         n = _placement_actions(state, rules, out)
         n = KH.dispel_actions(state, rules, out, n)  # kinds ascend: DISPEL < jokers < Alien
@@ -514,6 +563,12 @@ def _pending_actions(state, rules, out, pending):
         return KA.special_actions(state, rules, out)
     if pending == PENDING_K1_ANSWER or pending == PENDING_K3_ANSWER:
         return KA.answer_actions(state, rules, out)
+    if pending == PENDING_TIE:
+        return KC.tie_actions(state, rules, out)
+    if pending == PENDING_TIMING:
+        out[0] = encode(A.MANDATORY_TIMING, 0, 0, 0)
+        out[1] = encode(A.MANDATORY_TIMING, 1, 0, 0)
+        return 2
     kind = A.RESPOND_SMALL_JOKER if pending == PENDING_RESPOND else A.DUEL
     out[0] = encode(kind, 0, 0, 0)
     out[1] = encode(kind, 1, 0, 0)
@@ -564,6 +619,8 @@ def apply_action(state, rules, action):
     a = action_a(action)
     b = action_b(action)
     c = action & ACTION_FIELD_MASK
+    # a FA-6 "choice" pick of an attack's victim completes that attack
+    completes_attack = kind == A.TIE_PICK and state[S_PENDING + P_TIE_SITE] == TIE_SITE_ATTACK
     if kind == A.END and state[S_PENDING + P_KIND] == PENDING_SPECIAL:
         KA.decline_special(state, rules)
     elif kind == A.DISCARD:
@@ -597,6 +654,10 @@ def apply_action(state, rules, action):
         KJ.respond(state, rules, a)
     elif kind == A.DUEL:
         KJ.duel_choice(state, rules, a)
+    elif kind == A.MANDATORY_TIMING:
+        apply_timing(state, rules, a)
+    elif kind == A.TIE_PICK:
+        apply_tie(state, rules, a)
     elif kind == A.END:
         if state[S_PHASE] == PH_PLACEMENT:
             state[S_PHASE] = PH_ATTACK
@@ -604,9 +665,11 @@ def apply_action(state, rules, action):
             end_turn(state, rules)
     elif kind == A.ATTACK:
         _attack(state, rules, a, b)
-    if rules[R_FA29] == FA29_AFTER_ACTION:  # FA-29: checked at the end of every action
+    # FA-29: checked at the end of every action; an effect stopped for a FA-6 pick is
+    # checked when the pick completes it
+    if rules[R_FA29] == FA29_AFTER_ACTION and state[S_PENDING + P_KIND] != PENDING_TIE:
         check_life(state, rules)
-    # F-ATK-1: one attack per turn; the turn ends once it (and any duel) is resolved
-    if ((kind == A.ATTACK or kind == A.DUEL) and state[S_PHASE] != PH_OVER
+    # F-ATK-1: one attack per turn; the turn ends once it (and any duel or pick) is resolved
+    if ((kind == A.ATTACK or kind == A.DUEL or completes_attack) and state[S_PHASE] != PH_OVER
             and state[S_PENDING + P_KIND] == PENDING_NONE):
         end_turn(state, rules)

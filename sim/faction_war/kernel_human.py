@@ -11,15 +11,18 @@ import numpy as np
 
 from sim.cards import HEART
 from sim.faction_war import actions as A
+from sim.faction_war.kernel_choices import WAITING, choose_normal, tie_context
 from sim.faction_war.kernel_core import (JACK, KING, QUEEN, count_normals,
                                          cards_per_player_in_play, deal_damage, end_match,
                                          is_face_card, is_human, is_normal_card, leave_field,
                                          move_card, nth_normal, on_field_row, original_number, owner_of,
-                                         pick_normal, row_effect, sort_segment, suit_of_card)
+                                         row_effect, sort_segment, suit_of_card)
 from sim.faction_war.layout import (C_ARRIVAL, MASK_WORDS,
                                     C_ORDER, C_ZONE, CARDS_PER_PLAYER, CT_COMBO_JK, CT_COMBO_JQ,
                                     CT_COMBO_QK, CT_DISPELS, CT_HUMAN_PENALTY, CT_MIND_MAGIC,
-                                    CT_SELF_DESTRUCT, END_DESTINY, N_ROWS, PH_OVER, S_ACTIVE,
+                                    CT_SELF_DESTRUCT, END_DESTINY, N_ROWS, P_KIND, PENDING_NONE,
+                                    PH_OVER, S_ACTIVE, S_PENDING, TIE_SITE_CULL, TIE_SITE_MIND_MAGIC,
+                                    TIE_SITE_SELF_DESTRUCT,
                                     S_COUNTERS, S_DECIDER, S_HEARTS_USED, S_PHASE, S_RNG, S_TURN,
                                     Z_GRAVE, Z_HAND, Z_ROW0)
 from sim.faction_war.rules import (FA5_ONE_PER_TURN, FA9_DAMAGE, FA10_ORDER, FA18_BOTH_PLAYERS_ROW,
@@ -36,46 +39,61 @@ K_BIT = 4
 # ---- mandatory each-own-turn effects (F-TURN-5, FA-4) -----------------------------------
 
 @nb.njit(cache=True)
-def mandatory_effects(state, rules):
-    """Human Q, K and combinations of the turn player, rows 1 → 3."""
+def mandatory_effects(state, rules, first_row, stage):
+    """Human Q, K and combinations of the turn player, rows 1 → 3 (from `first_row`:
+    a FA-6 "choice" decision stops the walk, `kernel.resume_after_tie` resumes it;
+    `stage` is the FA-4 moment, STAGE_BEFORE_DRAW or STAGE_AFTER_DRAW)."""
     player = state[S_ACTIVE]
     if not is_human(state, player):
         return
-    for row in range(N_ROWS):
-        if state[S_PHASE] == PH_OVER:
+    for row in range(first_row, N_ROWS):
+        if state[S_PHASE] == PH_OVER or state[S_PENDING + P_KIND] != PENDING_NONE:
             return
         bits, since = row_effect(state, rules, player, row)
         if bits == 0 or bits == J_BIT or since >= state[S_TURN]:  # F-TURN-6
             continue
         if bits == Q_BIT:
-            _mind_magic(state, rules, player, row)
+            _mind_magic(state, rules, player, row, stage)
         elif bits == K_BIT:
-            _self_destruct(state, rules, player, row)
+            _self_destruct(state, rules, player, row, stage)
         elif bits == J_BIT | Q_BIT:
             _combo_swap(state, rules, player, row)
         elif bits == J_BIT | K_BIT:
-            _combo_cull(state, rules, player, row)
+            _combo_cull(state, rules, player, row, stage)
         else:
             _combo_pool(state, rules, player, row)
 
 
 @nb.njit(cache=True)
-def _mind_magic(state, rules, player, row):
+def _mind_magic(state, rules, player, row, stage):
     """F-HUQ-1: steal the opponent's smallest normal card of the row (F-ATK-5 order)."""
     opponent = 1 - player
     if count_normals(state, rules, opponent, row) == 0:
         return
-    card = pick_normal(state, rules, row, 1 << opponent, -1, False)
+    card = choose_normal(state, rules, row, 1 << opponent, -1, False, TIE_SITE_MIND_MAGIC,
+                         tie_context(stage, 0, -1, -1))
+    if card != WAITING:
+        steal(state, player, card)
+
+
+@nb.njit(cache=True)
+def steal(state, player, card):
     set_controller(state, card, player)
     state[S_COUNTERS + CT_MIND_MAGIC] += 1
 
 
 @nb.njit(cache=True)
-def _self_destruct(state, rules, player, row):
+def _self_destruct(state, rules, player, row, stage):
     """F-HUK-1: the largest normal card of both rows is destroyed."""
     if count_normals(state, rules, player, row) == 0 or count_normals(state, rules, 1 - player, row) == 0:
         return
-    card = pick_normal(state, rules, row, 3, -1, True)
+    card = choose_normal(state, rules, row, 3, -1, True, TIE_SITE_SELF_DESTRUCT, tie_context(stage, 0, -1, -1))
+    if card != WAITING:
+        destroy_largest(state, rules, card)
+
+
+@nb.njit(cache=True)
+def destroy_largest(state, rules, card):
     state[S_COUNTERS + CT_SELF_DESTRUCT] += 1
     leave_field(state, rules, card)
 
@@ -95,15 +113,40 @@ def _combo_swap(state, rules, player, row):
 
 
 @nb.njit(cache=True)
-def _combo_cull(state, rules, player, row):
+def _combo_cull(state, rules, player, row, stage):
     """F-HUC-JK: each side keeps its two largest normal cards of the row."""
     if min(count_normals(state, rules, player, row), count_normals(state, rules, 1 - player, row)) <= 1:
         return
     state[S_COUNTERS + CT_COMBO_JK] += 1
-    keep0a = pick_normal(state, rules, row, 1 << player, -1, True)
-    keep0b = pick_normal(state, rules, row, 1 << player, keep0a, True)
-    keep1a = pick_normal(state, rules, row, 1 << (1 - player), -1, True)
-    keep1b = pick_normal(state, rules, row, 1 << (1 - player), keep1a, True)
+    cull_from(state, rules, player, row, stage, 0, -1, -1, -1, -1)
+
+
+@nb.njit(cache=True)
+def cull_from(state, rules, player, row, stage, step, keep0a, keep0b, keep1a, chosen):
+    """The J+K cull from pick `step` (0..3: own first and second, then the opponent's),
+    with the keeps so far and `chosen` (a FA-6 "choice" pick for `step`, -1: none);
+    returns False when another decision interrupts it."""
+    keep1b = -1
+    while step < 4:
+        if chosen >= 0:
+            card = chosen
+            chosen = -1
+        else:
+            side = player if step < 2 else 1 - player
+            exclude = -1 if step % 2 == 0 else (keep0a if step == 1 else keep1a)
+            card = choose_normal(state, rules, row, 1 << side, exclude, True, TIE_SITE_CULL,
+                                 tie_context(stage, step, keep0a, keep0b))
+            if card == WAITING:
+                return False
+        if step == 0:
+            keep0a = card
+        elif step == 1:
+            keep0b = card
+        elif step == 2:
+            keep1a = card
+        else:
+            keep1b = card
+        step += 1
     per_player = cards_per_player_in_play(rules)
     for side in range(2):
         holder = player if side == 0 else 1 - player
@@ -115,6 +158,7 @@ def _combo_cull(state, rules, player, row):
                 if (on_field_row(state, card, holder, row) and is_normal_card(card)
                         and card != keep_a and card != keep_b):
                     leave_field(state, rules, card)
+    return True
 
 
 @nb.njit(cache=True)

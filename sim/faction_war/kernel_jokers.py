@@ -16,16 +16,17 @@ from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
                                          enter_row, exile_card, heal, is_alien,
                                          is_face_card, is_human, is_normal_card, leave_faces,
                                          leave_field, leave_field_from, move_card, on_field_row,
-                                         original_number, owner_of, packs_in_play, pick_normal,
+                                         original_number, owner_of, packs_in_play,
                                          row_sum, special_placement_cost, suit_of_card)
 from sim.faction_war.kernel_alien import clear_pending
+from sim.faction_war.kernel_choices import WAITING, choose_normal
 from sim.faction_war.kernel_masks import JOKER_WORDS, NORMAL_WORDS, WORD_SHIFT, has_kind, lowest_bit, mask_slot
 from sim.faction_war.layout import (C_CTRL, C_ZONE, CARDS_PER_PLAYER, CT_ABYSS_EXILES, CT_ATTACKS, MASK_WORDS,
                                     CT_BIG_JOKER_PLACED, CT_DIRECT_ATTACKS, CT_DOUBLED_ATTACKS,
                                     CT_EMPTY_ROW_HITS, CT_JOKER_DUELS, CT_SMALL_JOKER_RESPONSES,
                                     CT_SMALL_JOKER_USED, DIRECT, N_ROWS, P_COUNT, P_FLAGS, P_KIND,
                                     P_OWNER, P_PLAYER, P_TARGET, PENDING_DUEL, PENDING_RESPOND,
-                                    PH_OVER, S_ACTIVE, S_COUNTERS, S_DECIDER, S_DECK_COUNT,
+                                    PENDING_TIE, PH_OVER, TIE_SITE_ATTACK, S_ACTIVE, S_COUNTERS, S_DECIDER, S_DECK_COUNT,
                                     S_PENDING, S_PHASE, S_RNG, Z_DECK, Z_EXILE, Z_GRAVE, Z_HAND,
                                     Z_ROW0)
 from sim.faction_war.rules import (FA7_FACES_LOST, FA19_EXILED_ZERO, FA20_GRAVEYARD, FA21_ALL,
@@ -172,13 +173,23 @@ def respond(state, rules, use):
 def plain_row_hit(state, rules, row, target):
     """F-ATK-4..6 on the defender's row: the smallest normal card leaves, damage (doubled)."""
     defender = 1 - state[S_ACTIVE]
-    # F-ATK-4, F-ATK-5; no candidate (-1, and no draw made) is the empty row of F-ATK-6
-    victim = pick_normal(state, rules, target, 1 << defender, -1, False)
+    # F-ATK-4, F-ATK-5; no candidate (-1, and no draw made) is the empty row of F-ATK-6;
+    # WAITING: the attacker picks among tied cards first (FA-6 "choice")
+    victim = choose_normal(state, rules, target, 1 << defender, -1, False, TIE_SITE_ATTACK, row)
+    if victim == WAITING:
+        return
     if victim < 0:  # F-ATK-6, FA-7
         state[S_COUNTERS + CT_EMPTY_ROW_HITS] += 1
         if rules[R_FA7] == FA7_FACES_LOST:
             leave_faces(state, rules, defender, target)
         return
+    row_hit_with(state, rules, row, target, victim)
+
+
+@nb.njit(cache=True)
+def row_hit_with(state, rules, row, target, victim):
+    """F-ATK-4 with the victim chosen: it leaves the field, the defender takes its number."""
+    defender = 1 - state[S_ACTIVE]
     damage = effective_number(state, rules, victim)
     if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
         damage *= 2
@@ -218,8 +229,15 @@ def _abyss_row_hit(state, rules, row, target):
     defender = 1 - player
     if rules[R_FA22] == FA22_ALSO and count_normals(state, rules, defender, target) > 0:
         plain_row_hit(state, rules, row, target)
-        if state[S_PHASE] == PH_OVER:
-            return
+        if state[S_PHASE] == PH_OVER or state[S_PENDING + P_KIND] == PENDING_TIE:
+            return  # over, or the attacker picks the victim first (FA-6 "choice")
+    _abyss_exile_row(state, rules, row, target)
+
+
+@nb.njit(cache=True)
+def _abyss_exile_row(state, rules, row, target):
+    """F-JOK-A-2 after any F-ATK-4 hit: the row is exiled, each takes their exile sum."""
+    defender = 1 - state[S_ACTIVE]
     exiled = 0
     exiled_sum = 0
     per_player = cards_per_player_in_play(rules)
@@ -323,7 +341,8 @@ def attack(state, rules, row, target):
             _open_duel(state, row, target)  # F-JOK-D-1
             return
         joker_attack(state, rules, row, target)
-        _after_attack(state, rules, row)
+        if state[S_PENDING + P_KIND] != PENDING_TIE:  # else after the victim pick (FA-6)
+            _after_attack(state, rules, row)
     elif target == DIRECT:  # F-ATK-7 (the row sum is only read here)
         deal_damage(state, rules, defender, row_sum(state, rules, player, row))
     else:
@@ -410,6 +429,20 @@ def duel_choice(state, rules, commit):
     if (defender_lost and state[S_PHASE] != PH_OVER and rules[R_FA28] == FA28_RESOLVES
             and big_joker_in(state, rules, attacker, row) >= 0):
         joker_attack(state, rules, row, target)
+    if state[S_PHASE] != PH_OVER and state[S_PENDING + P_KIND] != PENDING_TIE:
+        _after_attack(state, rules, row)
+
+
+@nb.njit(cache=True)
+def finish_joker_row_hit(state, rules, row, target):
+    """What follows the F-ATK-4 hit of a big-joker row once the victim was picked
+    (FA-6 "choice"): Abyss Magic's exile step, then the Abyss joker leaves."""
+    if big_joker_in(state, rules, state[S_ACTIVE], row) < 0:
+        return  # a plain attack
+    if not is_human(state, state[S_ACTIVE]):
+        if state[S_PHASE] == PH_OVER:
+            return
+        _abyss_exile_row(state, rules, row, target)
     if state[S_PHASE] != PH_OVER:
         _after_attack(state, rules, row)
 

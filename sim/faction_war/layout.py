@@ -190,6 +190,36 @@ PENDING_K1_ANSWER = 2  # F-ALK-2 (1): the opponent picks a card of the same numb
 PENDING_K3_ANSWER = 3  # F-ALK-2 (3): the opponent picks cards to exile, one at a time
 PENDING_RESPOND = 4  # F-JOK-S-2: the opponent may answer a big joker with the small joker
 PENDING_DUEL = 5  # F-JOK-D-1: commit or give up (attacker first, P_TARGET/P_COUNT = the two rows)
+PENDING_TIMING = 6  # FA-4 "choice": the Human turn player resolves its mandatory effects now or after the draw
+PENDING_TIE = 7  # FA-6 "choice": the effect's controller picks one of the tied cards (TIE_PICK)
+
+# PENDING_TIE slots: the candidates (normal cards of row P_TIE_ROW controlled by the
+# players in bit set P_TIE_PLAYERS, except P_TIE_EXCLUDED, tied on the smallest or,
+# with P_TIE_LARGEST, the largest key) and where the interrupted effect goes on.
+P_TIE_ROW = P_TARGET
+P_TIE_PLAYERS = P_COUNT
+P_TIE_EXCLUDED = P_EXCLUDED  # -1: none
+P_TIE_LARGEST = P_FLAGS
+P_TIE_SITE = P_OWNER  # TIE_SITE_* below
+P_TIE_CONTEXT = P_SPARE  # attack: the attacking row; mandatory effects: `tie_context`
+TIE_SITE_ATTACK = 1  # F-ATK-5: the victim of a row hit (chooser: the attacker)
+TIE_SITE_MIND_MAGIC = 2  # F-HUQ-1 (chooser: the Human turn player, as for the next two)
+TIE_SITE_SELF_DESTRUCT = 3  # F-HUK-1
+TIE_SITE_CULL = 4  # F-HUC-JK: the two cards each side keeps
+STAGE_BEFORE_DRAW = 0  # mandatory effects resolving at preparation (FA-4)
+STAGE_AFTER_DRAW = 1  # ... at the start of placement
+
+
+def tie_context(stage: int, step: int, keep_a: int, keep_b: int) -> int:
+    """P_TIE_CONTEXT of a mandatory effect: its FA-4 stage, the J+K cull's pick step
+    (0..3: own first, own second, opponent's first, opponent's second) and the cards
+    the cull keeps so far (-1: none yet)."""
+    return stage | step << 1 | (keep_a + 1) << 3 | (keep_b + 1) << 11
+
+
+def tie_context_fields(context: int) -> tuple[int, int, int, int]:
+    """Inverse of `tie_context`: (stage, step, keep_a, keep_b)."""
+    return context & 1, (context >> 1) & 3, ((context >> 3) & 255) - 1, ((context >> 11) & 255) - 1
 
 
 def k_spent_bit(card: int) -> int:

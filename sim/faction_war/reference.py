@@ -19,6 +19,7 @@ from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.layout import fill_masks
 from sim.faction_war.reference_alien import AlienRules
+from sim.faction_war.reference_choices import ChoiceRules
 from sim.faction_war.reference_human import HumanRules
 from sim.faction_war.reference_jokers import JokerRules
 from sim.faction_war.rules import Rules
@@ -27,12 +28,12 @@ ROW_OF_SUIT = {DIAMOND: 0, SPADE: 1, CLUB: 2}
 FIELD_ROWS = (L.Z_ROW0, L.Z_ROW1, L.Z_ROW2)
 
 
-class Match(HumanRules, AlienRules, JokerRules):
+class Match(HumanRules, AlienRules, JokerRules, ChoiceRules):
     """One match. Create with `Match.new(...)`; then `legal_actions()` / `apply()`.
 
     The core turn structure, placement and attacks live here; faction rules
     come from the mixins (`reference_human.HumanRules`, `reference_alien.AlienRules`,
-    `reference_jokers.JokerRules`).
+    `reference_jokers.JokerRules`, the FA-4/FA-6 decisions `reference_choices.ChoiceRules`).
     """
 
     def __init__(self, rules: Rules):
@@ -199,10 +200,15 @@ class Match(HumanRules, AlienRules, JokerRules):
 
     def _after_hand_check(self) -> None:
         """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
-        if self.rules.reading("FA-4") == "preparation":
-            self._mandatory_effects()
-            if self.phase == L.PH_OVER:  # F-WIN-3: e.g. Deep-Sea Era reached by a Self-Destruct
-                return
+        reading = self.rules.reading("FA-4")
+        if reading == "preparation":
+            # the effects, then the draw phase unless they ended the match (F-WIN-3: e.g.
+            # Deep-Sea Era reached by a Self-Destruct) or wait for a FA-6 "choice" pick
+            self._resume_mandatory(0, L.STAGE_BEFORE_DRAW)
+            return
+        if reading == "choice" and self.mandatory_effect_due(self.active):
+            self._open_timing()  # the turn player decides: now or after the draw
+            return
         self._draw_phase()
 
     def _draw_phase(self) -> None:
@@ -228,7 +234,7 @@ class Match(HumanRules, AlienRules, JokerRules):
         self.phase = L.PH_PLACEMENT
         self.decider = player
         if self.rules.reading("FA-4") == "placement_start":
-            self._mandatory_effects()
+            self._mandatory_effects(0, L.STAGE_AFTER_DRAW)
 
     def _end_turn(self) -> None:
         self.turn += 1
@@ -245,10 +251,10 @@ class Match(HumanRules, AlienRules, JokerRules):
         """Every legal action in ascending integer order; none when over."""
         if self.phase == L.PH_OVER:
             return []
+        if self.pending[L.P_KIND] != L.PENDING_NONE:  # also FA-4/FA-6 decisions at preparation
+            return sorted(self._pending_actions())
         if self.phase == L.PH_DISCARD:
             return sorted(A.encode(A.DISCARD, c) for c in self.hand(self.decider))
-        if self.pending[L.P_KIND] != L.PENDING_NONE:
-            return sorted(self._pending_actions())
         if self.phase == L.PH_PLACEMENT:
             return sorted([A.encode(A.END)] + self._placement_actions() + self._dispel_actions()
                           + self._alien_actions() + self._joker_actions())
@@ -323,6 +329,10 @@ class Match(HumanRules, AlienRules, JokerRules):
             return self._answer_actions()
         if kind == L.PENDING_RESPOND:
             return [A.encode(A.RESPOND_SMALL_JOKER, 0), A.encode(A.RESPOND_SMALL_JOKER, 1)]
+        if kind == L.PENDING_TIMING:
+            return [A.encode(A.MANDATORY_TIMING, 0), A.encode(A.MANDATORY_TIMING, 1)]
+        if kind == L.PENDING_TIE:
+            return self._tie_actions()
         return [A.encode(A.DUEL, 0), A.encode(A.DUEL, 1)]
 
     # ---- applying actions ------------------------------------------------------------
@@ -334,6 +344,8 @@ class Match(HumanRules, AlienRules, JokerRules):
                 A.to_text(action, self.decider), self.decider,
                 ", ".join(A.to_text(a, self.decider) for a in legal) or "none (the match is over)"))
         kind, a, b, c = A.decode(action)
+        # a FA-6 "choice" pick of an attack's victim completes that attack
+        completes_attack = kind == A.TIE_PICK and self.pending[L.P_TIE_SITE] == L.TIE_SITE_ATTACK
         if kind == A.END and self.pending[L.P_KIND] == L.PENDING_SPECIAL:
             self._decline_special()
         elif kind == A.DISCARD:
@@ -364,6 +376,10 @@ class Match(HumanRules, AlienRules, JokerRules):
             self._respond(a)
         elif kind == A.DUEL:
             self._duel_choice(a)
+        elif kind == A.MANDATORY_TIMING:
+            self._apply_timing(a)
+        elif kind == A.TIE_PICK:
+            self._apply_tie(a)
         elif kind == A.END and self.phase == L.PH_PLACEMENT:
             self.phase = L.PH_ATTACK
         elif kind == A.END:
@@ -371,10 +387,13 @@ class Match(HumanRules, AlienRules, JokerRules):
             self._end_turn()
         elif kind == A.ATTACK:
             self._attack(a, b)
-        if self.rules.reading("FA-29") == "after_action":
+        # FA-29 "after_action": once after the action; an effect stopped for a FA-6 pick
+        # is checked when the pick completes it
+        if self.rules.reading("FA-29") == "after_action" and self.pending[L.P_KIND] != L.PENDING_TIE:
             self._check_life()
-        # F-ATK-1: one attack per turn; the turn ends once it (and any duel) is resolved
-        if kind in (A.ATTACK, A.DUEL) and self.phase != L.PH_OVER and self.pending[L.P_KIND] == L.PENDING_NONE:
+        # F-ATK-1: one attack per turn; the turn ends once it (and any duel or pick) is resolved
+        if ((kind in (A.ATTACK, A.DUEL) or completes_attack) and self.phase != L.PH_OVER
+                and self.pending[L.P_KIND] == L.PENDING_NONE):
             self._end_turn()
 
     def _discard(self, card: int) -> None:
@@ -437,7 +456,8 @@ class Match(HumanRules, AlienRules, JokerRules):
                 self._open_duel(row, target)  # F-JOK-D-1
                 return
             self._joker_attack(row, target)
-            self._after_attack(row)
+            if self.pending[L.P_KIND] != L.PENDING_TIE:  # else after the victim pick (FA-6)
+                self._after_attack(row)
         elif target == L.DIRECT:  # F-ATK-7
             self._damage(defender, attack_sum)
         else:
@@ -453,7 +473,14 @@ class Match(HumanRules, AlienRules, JokerRules):
                     self._leave_field(face)
             self.events.append("  the row has no normal card: no damage")
             return
-        victim = self.smallest_normal(defender, target)  # F-ATK-4, F-ATK-5
+        # F-ATK-4, F-ATK-5; None: the attacker picks among tied cards first (FA-6 "choice")
+        victim = self.choose_card(target, 1 << defender, -1, False, L.TIE_SITE_ATTACK, row)
+        if victim is not None:
+            self._row_hit_with(row, target, victim)
+
+    def _row_hit_with(self, row: int, target: int, victim: int) -> None:
+        """F-ATK-4 with the victim chosen: it leaves the field, the defender takes its number."""
+        defender = 1 - self.active
         damage = self.effective_number(victim)
         if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
             damage *= 2

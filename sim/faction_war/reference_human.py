@@ -97,45 +97,54 @@ class HumanRules:
         return (self.effective_number(card), self.original_number(card))
 
     # ---- mandatory each-own-turn effects (F-TURN-5, FA-4) --------------------------------------
-    def _mandatory_effects(self) -> None:
-        """Human Q, K and combinations of the turn player, rows 1 → 3."""
+    def _mandatory_effects(self, first_row: int = 0, stage: int = L.STAGE_BEFORE_DRAW) -> None:
+        """Human Q, K and combinations of the turn player, rows 1 → 3 (from `first_row`:
+        a FA-6 "choice" decision stops the walk, `_apply_tie` resumes it)."""
         player = self.active
         if not self.is_human(player):
             return
-        for row in range(3):
-            if self.phase == L.PH_OVER:
+        for row in range(first_row, 3):
+            if self.phase == L.PH_OVER or self.pending[L.P_KIND] != L.PENDING_NONE:
                 return
             ranks, present_since = self.row_effect(player, row)
             if not ranks or ranks == (JACK,) or present_since >= self.turn:  # F-TURN-6
                 continue
             if ranks == (QUEEN,):
-                self._mind_magic(player, row)
+                self._mind_magic(player, row, stage)
             elif ranks == (KING,):
-                self._self_destruct(player, row)
+                self._self_destruct(player, row, stage)
             elif ranks == (JACK, QUEEN):
                 self._combo_swap(player, row)
             elif ranks == (JACK, KING):
-                self._combo_cull(player, row)
+                self._combo_cull(player, row, stage)
             else:
                 self._combo_pool(player, row)
 
-    def _mind_magic(self, player: int, row: int) -> None:
+    def _mind_magic(self, player: int, row: int, stage: int) -> None:
         """F-HUQ-1: steal the opponent's smallest normal card of the row (F-ATK-5 order)."""
         opponent = 1 - player
-        theirs = self.normals_in_row(opponent, row)
-        if not theirs:
+        if not self.normals_in_row(opponent, row):
             return
-        card = self.pick(theirs, self.smallest_key)
+        card = self.choose_card(row, 1 << opponent, -1, False, L.TIE_SITE_MIND_MAGIC,
+                                L.tie_context(stage, 0, -1, -1))
+        if card is not None:
+            self._steal(player, row, card)
+
+    def _steal(self, player: int, row: int, card: int) -> None:
         self._set_ctrl(card, player)
         self.counters[L.CT_MIND_MAGIC] += 1
         self.events.append("p%d Mind Magic steals %s into %s" % (player, A.card_text(card, player), A.row_text(row)))
 
-    def _self_destruct(self, player: int, row: int) -> None:
+    def _self_destruct(self, player: int, row: int, stage: int) -> None:
         """F-HUK-1: the largest normal card of both rows is destroyed."""
         mine, theirs = self.normals_in_row(player, row), self.normals_in_row(1 - player, row)
         if not mine or not theirs:
             return
-        card = self.pick(mine + theirs, self.largest_key)
+        card = self.choose_card(row, 3, -1, True, L.TIE_SITE_SELF_DESTRUCT, L.tie_context(stage, 0, -1, -1))
+        if card is not None:
+            self._destroy_largest(player, row, card)
+
+    def _destroy_largest(self, player: int, row: int, card: int) -> None:
         self.counters[L.CT_SELF_DESTRUCT] += 1
         self.events.append("p%d Self-Destruct destroys %s" % (player, A.card_text(card, player)))
         self._leave_field(card)
@@ -152,20 +161,31 @@ class HumanRules:
         self.counters[L.CT_COMBO_JQ] += 1
         self.events.append("p%d J+Q swaps %s for %s" % (player, A.card_text(given, player), A.card_text(taken, player)))
 
-    def _combo_cull(self, player: int, row: int) -> None:
+    def _combo_cull(self, player: int, row: int, stage: int) -> None:
         """F-HUC-JK: each side keeps its two largest normal cards of the row."""
         sides = [self.normals_in_row(player, row), self.normals_in_row(1 - player, row)]
         if min(len(side) for side in sides) <= 1:
             return
         self.counters[L.CT_COMBO_JK] += 1
-        doomed = []
-        for side in sides:
-            first = self.pick(side, self.largest_key)
-            second = self.pick([c for c in side if c != first], self.largest_key)
-            doomed += [c for c in side if c not in (first, second)]
+        self._cull_from(player, row, stage, [])
+
+    def _cull_from(self, player: int, row: int, stage: int, keeps: list[int]) -> bool:
+        """The J+K cull from its kept cards so far (own first and second, then the
+        opponent's): False when a FA-6 "choice" decision interrupts it."""
+        while len(keeps) < 4:
+            step = len(keeps)
+            side = player if step < 2 else 1 - player
+            exclude = keeps[step - 1] if step % 2 else -1
+            card = self.choose_card(row, 1 << side, exclude, True, L.TIE_SITE_CULL, L.tie_context(
+                stage, step, keeps[0] if step > 0 else -1, keeps[1] if step > 1 else -1))
+            if card is None:
+                return False
+            keeps.append(card)
+        doomed = [c for side in (player, 1 - player) for c in self.normals_in_row(side, row) if c not in keeps]
         self.events.append("p%d J+K culls %d cards" % (player, len(doomed)))
         for card in doomed:
             self._leave_field(card)
+        return True
 
     def _combo_pool(self, player: int, row: int) -> None:
         """F-HUC-QK: pool both rows, two random cards to the graveyard, split the rest."""

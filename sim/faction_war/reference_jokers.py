@@ -135,8 +135,13 @@ class JokerRules:
         defender = 1 - self.active
         if self.rules.reading("FA-22") == "also" and self.normals_in_row(defender, target):
             self._plain_row_hit(row, target)
-            if self.phase == L.PH_OVER:
-                return
+            if self.phase == L.PH_OVER or self.pending[L.P_KIND] == L.PENDING_TIE:
+                return  # over, or the attacker picks the victim first (FA-6 "choice")
+        self._abyss_exile_row(row, target)
+
+    def _abyss_exile_row(self, row: int, target: int) -> None:
+        """F-JOK-A-2 after any F-ATK-4 hit: the row is exiled, each takes their exile sum."""
+        defender = 1 - self.active
         exiled = []
         for card in self.normals_in_row(defender, target):
             self._leave_as_exile(card)
@@ -239,6 +244,18 @@ class JokerRules:
         if defender_lost and self.phase != L.PH_OVER and self.rules.reading("FA-28") == "resolves" \
                 and self.big_joker_in(attacker, row) is not None:
             self._joker_attack(row, target)
+        if self.phase != L.PH_OVER and self.pending[L.P_KIND] != L.PENDING_TIE:
+            self._after_attack(row)
+
+    def _finish_joker_row_hit(self, row: int, target: int) -> None:
+        """What follows the F-ATK-4 hit of a big-joker row once the victim was picked
+        (FA-6 "choice"): Abyss Magic's exile step, then the Abyss joker leaves."""
+        if self.big_joker_in(self.active, row) is None:
+            return  # a plain attack
+        if not self.is_human(self.active):
+            if self.phase == L.PH_OVER:
+                return
+            self._abyss_exile_row(row, target)
         if self.phase != L.PH_OVER:
             self._after_attack(row)
 

@@ -35,9 +35,9 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "FA-1": ("whose hand is checked at a preparation phase", ("turn_player", "both")),
     "FA-2": ("does the first player draw on turn 1", ("draw", "skip")),
     "FA-3": ("drawing from a short deck", ("lose", "continue", "draw")),
-    "FA-4": ("when mandatory each-own-turn effects resolve", ("preparation", "placement_start")),
+    "FA-4": ("when mandatory each-own-turn effects resolve", ("preparation", "placement_start", "choice")),
     "FA-5": ("limit on heart J/Q/K per turn", ("unlimited", "one_per_turn")),
-    "FA-6": ("tie between equal cards", ("earliest", "random")),
+    "FA-6": ("tie between equal cards", ("earliest", "random", "choice")),
     "FA-7": ("successful attack on a row with no normal card", ("no_damage", "faces_lost", "not_allowed")),
     # The source says a row is a target when "有被放置的牌存在" (placed cards exist): any
     # placed card, face cards included. The reference's default "normal_or_joker"
@@ -73,10 +73,9 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "FA-35": ("Alien J's move and the turn's extra-zone placement", ("separate", "uses_it")),
     "FA-36": ("life ceiling for heals", ("none", "starting_life")),
 }
-# Readings the reference lists that need a player decision outside the action
-# model (FA-4 "player's choice", FA-6 "controller chooses") are not offered:
-# a scripted sweep cannot tell them from "earliest"/"preparation" with a fixed
-# policy, and they are noted in docs/rules-notes.md.
+# FA-4 "choice" (the reference's "player's choice") and FA-6 "choice" ("the
+# effect's controller chooses") are decisions offered as actions (PENDING_TIMING,
+# PENDING_TIE; docs/engine-contract.md, "Player decisions of FA-4 and FA-6").
 
 # ---- numbers ------------------------------------------------------------------
 # name -> (description, minimum, maximum)

@@ -20,24 +20,36 @@ Known strategies (each documents its heuristic in its module docstring):
   (F-HUW-1), otherwise greedy.
 - "exile" (`exile.py`): an Alien that pursues Deep-Sea Era (F-ALW-1),
   otherwise greedy.
+- "pimc:N" (`pimc.py`): determinized flat Monte Carlo, N random rollouts per
+  decision ("pimc" alone: the default budget); "pimc-greedy:N" the same with
+  greedy rollouts.
+A strategy with a parameter ("pimc:N") has the id base | N << PARAM_SHIFT
+(`strategies.StrategyTable`).
 See docs/strategies.md.
 """
 
 from sim.errors import CardbalanceError
 from sim.faction_war.layout import FACTION_NAMES
-from strategies import StrategyTable
+from strategies import BASE_MASK, PARAM_SHIFT, StrategyTable  # noqa: F401  (the kernel's dispatch reads both)
 
 STRATEGY_RANDOM = 0
 STRATEGY_GREEDY = 1
 STRATEGY_DESTINY = 2
 STRATEGY_EXILE = 3
+STRATEGY_PIMC = 4
+STRATEGY_PIMC_GREEDY = 5
 STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
-                "exile": STRATEGY_EXILE}
-TABLE = StrategyTable(STRATEGY_IDS)
+                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY}
+PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/faction_war/pimc.py)
+# base id -> (what the parameter is, largest value)
+PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
+              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000)}
+TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS)
 FACTION_IDS = {name: index for index, name in enumerate(FACTION_NAMES)}
 strategy_names = TABLE.names
 strategy_id = TABLE.id
 strategy_name = TABLE.name
+is_strategy_id = TABLE.is_id
 
 
 def parse_player(text: str) -> tuple[int, int]:
@@ -53,10 +65,11 @@ def parse_player(text: str) -> tuple[int, int]:
     if faction_text not in FACTION_IDS:
         raise CardbalanceError("player '%s': faction '%s' is unknown; allowed factions: %s." % (
             text, faction_text, ", ".join(FACTION_IDS)))
-    if strategy_text not in STRATEGY_IDS:
-        raise CardbalanceError("player '%s': strategy '%s' is unknown; known strategies: %s." % (
-            text, strategy_text, ", ".join(strategy_names())))
-    return FACTION_IDS[faction_text], STRATEGY_IDS[strategy_text]
+    try:
+        strategy = strategy_id(strategy_text)
+    except CardbalanceError as error:
+        raise CardbalanceError("player '%s': %s" % (text, error)) from None
+    return FACTION_IDS[faction_text], strategy
 
 
 def parse_players(p0: str, p1: str) -> tuple[dict, tuple[str, str]]:

@@ -33,7 +33,7 @@ from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_CO
 from sim.faction_war.game import GAME_SPEC, LIFE, PAIRINGS
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
-from strategies.faction_war import STRATEGY_IDS
+from strategies.faction_war import STRATEGY_IDS, is_strategy_id
 from strategies.faction_war.dispatch import choose, reads_view
 from strategies.faction_war.view import build_view
 
@@ -143,9 +143,8 @@ def cell_array(faction0: int, faction1: int, life0: int, life1: int, first: int,
             raise CardbalanceError("cell: %s must be from %d to %d (got %r)." % (name, LIFE.low, LIFE.high, value))
     if first not in (0, 1):
         raise CardbalanceError("cell: first must be 0 or 1 (got %r)." % (first,))
-    known = sorted(STRATEGY_IDS.values())
     for name, value in (("strategy0", strategy0), ("strategy1", strategy1)):
-        if value not in known:
+        if not is_strategy_id(value):
             raise CardbalanceError("cell: %s must be a strategy id %s (got %r)." % (
                 name, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), value))
     return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)

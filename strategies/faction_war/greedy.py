@@ -79,6 +79,10 @@ allocated. One heuristic per decision kind:
   the mean points of the opponent's unseen cards. A joker attack into the
   opponent's joker row adds the expected duel result. Ties go to the target
   row with fewer normal cards (emptying rows opens direct attacks).
+- FA-6 "choice" (`tie CARD` among cards tied for an effect): a card the
+  opponent controls first (only Self-Destruct's candidates mix both sides:
+  destroy theirs), else the lowest card id. FA-4 "choice": `effects now`
+  (the reference's default timing; a one-ply heuristic has nothing to weigh).
 
 `choose_styled` is shared with the variants (`destiny.py`, `exile.py`):
 they change a few scores (documented there) and otherwise play greedy.
@@ -92,7 +96,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
                                     P_COUNT, P_EXCLUDED, P_KEPT_EXCLUDED, P_KEPT_TARGET, P_KIND,
                                     P_TARGET,
                                     PENDING_DUEL, PENDING_K1_ANSWER, PENDING_K3_ANSWER,
-                                    PENDING_NONE, PENDING_RESPOND, PENDING_SPECIAL, PH_ATTACK,
+                                    PENDING_NONE, PENDING_RESPOND, PENDING_SPECIAL, PENDING_TIE, PH_ATTACK,
                                     PH_DISCARD, S_ACTIVE, S_DECK_COUNT, S_FACE_PLACED, S_LIFE,
                                     S_NORMAL_PLACED, S_PENDING, S_PHASE, S_TURN, Z_DECK, Z_EXTRA,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
@@ -637,7 +641,9 @@ def pending_score(view, rules, action, seat, pending):
             margin = duel_margin(view, rules, seat, defend_row, attack_row)
         commit = margin >= 0
         return 1 if (a == 1) == commit else 0
-    return SCORE_END
+    if pending == PENDING_TIE:  # the opponent's card first (Self-Destruct: destroy theirs)
+        return 1 if view[C_CTRL + a] != seat else 0
+    return SCORE_END  # also PENDING_TIMING: the lowest index, `effects now`
 
 
 # ---- the shared chooser ----------------------------------------------------------------------

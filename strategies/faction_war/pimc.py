@@ -1,0 +1,112 @@
+"""The "pimc:N" and "pimc-greedy:N" strategies: determinized flat Monte Carlo.
+
+At each decision with several legal actions, N rollouts (at least one per
+action) are spread round-robin over the actions in list order. Each rollout
+samples a fresh determinization of everything the decider cannot see from
+its view (`sim.faction_war.sampler.sample_world`: the opponent's hand a
+uniform subset of the unseen cards, uniform deck orders, a fresh rule
+generator word), applies the action there and plays the match to the end with a
+fast policy for both seats: uniformly random ("pimc") or greedy
+(`strategies/faction_war/greedy.py`, each seat from its own view of the sampled world;
+"pimc-greedy"). A rollout scores 2 for a win of the decider,
+1 for a draw, 0 for a loss. Greedy's own choice (from the same view) is
+kept unless another action has a strictly better mean: with few rollouts
+many actions tie (every one won, or every one lost), and a tie must not go
+to whatever comes first in the list (END, in the placement phase). N is a budget in rollouts, never in time, so a result does not
+depend on the machine.
+
+No peeking: the policy reads only its view (never the true state) and draws
+only from its seat's own policy generator (`policy_rng[seat]`, started from
+the match seed like every strategy's), so the decision is a function of the
+view and that generator; the real match's rule generator is never touched.
+Everything runs compiled inside the match loop; the per-decision buffers
+(one world state, one legal-action list, the per-action sums) are allocated
+once per decision, a few microseconds against N rollouts of tens of
+microseconds each.
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.faction_war import kernel as K
+from sim.faction_war.layout import S_DECIDER, S_WINNER, STATE_SIZE
+from sim.faction_war.sampler import sample_world
+from sim.rng import nb_below
+from strategies.faction_war.greedy import choose_greedy
+from strategies.faction_war.view import build_view
+
+LEGAL_CAPACITY = 1024  # as the match loop's buffer (strategies/faction_war/batch.py)
+WIN_POINTS = 2
+DRAW_POINTS = 1
+DRAW = 2  # S_WINNER of a drawn match
+ROLLOUT_RANDOM = 0
+ROLLOUT_GREEDY = 1
+
+
+@nb.njit(cache=True)
+def random_rollout(world, rules, legal, rng, slot):
+    """Play `world` to the end, every decision uniform from rng[slot]; returns S_WINNER."""
+    while True:
+        n = K.legal_actions(world, rules, legal)
+        if n == 0:
+            return world[S_WINNER]
+        index = 0 if n == 1 else nb_below(rng, slot, n)
+        K.apply_action(world, rules, legal[index])
+
+
+@nb.njit(cache=True)
+def greedy_rollout(world, rules, legal, rng, scratch_view):
+    """Play `world` to the end, every decision greedy from the decider's view; returns S_WINNER."""
+    while True:
+        n = K.legal_actions(world, rules, legal)
+        if n == 0:
+            return world[S_WINNER]
+        index = 0
+        if n > 1:
+            decider = world[S_DECIDER]
+            build_view(world, rules, decider, scratch_view)
+            index = choose_greedy(scratch_view, rules, legal, n, rng, decider)
+        K.apply_action(world, rules, legal[index])
+
+
+@nb.njit(cache=True)
+def rollout_points(view, rules, seat, action, world, legal, rng, slot, policy, scratch_view):
+    """One rollout of `action`: a fresh determinization, the action, play to the end."""
+    sample_world(view, rules, seat, rng, slot, world)
+    K.apply_action(world, rules, action)
+    if policy == ROLLOUT_GREEDY:
+        winner = greedy_rollout(world, rules, legal, rng, scratch_view)
+    else:
+        winner = random_rollout(world, rules, legal, rng, slot)
+    if winner == seat:
+        return WIN_POINTS
+    return DRAW_POINTS if winner == DRAW else 0
+
+
+@nb.njit(cache=True)
+def action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, points, visits):
+    """Fill points[i] / visits[i] (rollout sums and counts per legal action)."""
+    world = np.empty(STATE_SIZE, dtype=np.int64)
+    buffer = np.empty(LEGAL_CAPACITY, dtype=np.int64)
+    scratch_view = np.zeros(STATE_SIZE, dtype=np.int64)
+    for i in range(n_legal):
+        points[i] = 0
+        visits[i] = 0
+    for r in range(max(budget, n_legal)):
+        i = r % n_legal
+        points[i] += rollout_points(view, rules, seat, legal[i], world, buffer, policy_rng, seat, policy,
+                                    scratch_view)
+        visits[i] += 1
+
+
+@nb.njit(cache=True)
+def choose_pimc(view, rules, legal, n_legal, policy_rng, seat, budget, policy):
+    """Index of the legal action with the best mean rollout result (ties: greedy's pick)."""
+    points = np.empty(n_legal, dtype=np.int64)
+    visits = np.empty(n_legal, dtype=np.int64)
+    action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, points, visits)
+    best = choose_greedy(view, rules, legal, n_legal, policy_rng, seat)  # writes only view scratch
+    for i in range(n_legal):
+        if points[i] * visits[best] > points[best] * visits[i]:  # a strictly better mean
+            best = i
+    return best
