@@ -238,10 +238,16 @@ def compare_interval(interval: Interval, operator: str, threshold: float):
 
 
 def evaluate(node: Node, lookup: Callable[[Field], Interval]):
-    """Three-valued truth of an expression (TRUE = the gate fails)."""
+    """Three-valued truth of an expression (TRUE = the gate fails), each comparison read
+    from the interval `lookup` gives its field."""
+    return combine(node, lambda c: compare_interval(lookup(c.field), c.operator, c.threshold))
+
+
+def combine(node: Node, truth: Callable[[Comparison], object]):
+    """Kleene's three-valued `and` / `or` over the truths `truth` gives each comparison."""
     if isinstance(node, Comparison):
-        return compare_interval(lookup(node.field), node.operator, node.threshold)
-    values = [evaluate(part, lookup) for part in node.parts]
+        return truth(node)
+    values = [combine(part, truth) for part in node.parts]
     if node.operator == "and":
         if any(v is FALSE for v in values):
             return FALSE

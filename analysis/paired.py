@@ -45,6 +45,7 @@ METRIC_COLUMNS = (
     "scope", "metric", "kind", "n_base", "n_tweak",
     "base", "base_low", "base_high", "tweak", "tweak_low", "tweak_high",
     "delta", "delta_low", "delta_high", "delta_se", "unpaired_low", "unpaired_high", "unpaired_se", "paired",
+    "base_se", "tweak_se", "identical",
 )
 
 
@@ -168,6 +169,7 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
     tweak_mean, tweak_var = _pooled(tweak.n, tweak.total, tweak.squares, metric.kind)
     for prefix, mean, var, arm in (("base", base_mean, base_var, base), ("tweak", tweak_mean, tweak_var, tweak)):
         row[prefix] = mean
+        row[prefix + "_se"] = math.sqrt(var)
         if metric.kind == RATE:
             low, high = wilson_interval(mean * row["n_" + prefix], row["n_" + prefix], z)
         else:
@@ -188,9 +190,12 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
         _, paired_var = _pooled(base.n, difference_totals, difference_squares, metric.kind, paired_difference=True)
         row["delta_se"] = math.sqrt(paired_var)
         row["paired"] = True
+        # No pair differs in this metric: the gate may read delta as exactly 0 (analysis/decisions.py).
+        row["identical"] = all(square == 0 for square in difference_squares)
     else:
         row["delta_se"] = unpaired_se
         row["paired"] = False
+        row["identical"] = False
     row["delta_low"], row["delta_high"] = _around(delta, row["delta_se"], z)
     if metric.kind == RATE:  # a difference of two rates lies in [-1, 1]
         for key in ("delta_low", "delta_high", "unpaired_low", "unpaired_high"):
@@ -265,6 +270,20 @@ def arm_sums_from_aggregate(aggregate, n_end_types: int) -> np.ndarray:
     for code in range(n_end_types):
         out[agg.METRIC_END_TYPES + code] = end_counts[code], end_counts[code]
     return out
+
+
+def lookup_estimate(table: pd.DataFrame, scope: str, metric: str, stat: str):
+    """(value, standard error, identical pairs, is a rate) of a gate field; abs_delta reads
+    delta's (analysis/decisions.py turns it into |delta| comparisons)."""
+    row = table[(table["scope"] == scope) & (table["metric"] == metric)]
+    if row.empty:
+        raise KeyError("%s.%s" % (scope, metric))
+    row = row.iloc[0]
+    if stat in ("base", "tweak"):
+        return float(row[stat]), float(row[stat + "_se"]), False, row["kind"] == RATE
+    if stat in ("delta", "abs_delta"):
+        return float(row["delta"]), float(row["delta_se"]), bool(row["identical"]), row["kind"] == RATE
+    raise KeyError(stat)
 
 
 def lookup_interval(table: pd.DataFrame, scope: str, metric: str, stat: str):

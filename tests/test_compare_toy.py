@@ -41,7 +41,8 @@ def test_a_tweak_that_matters_fails_naming_metric_value_and_threshold(capsys, tm
     assert code == 1
     text = summary.read_text()
     assert text.startswith("## Balance comparison: FAIL")
-    assert re.search(r"all\.draws\.delta = \+1 \(95 % CI \+0\.99\d* to \+1\) > 0\.05: shown", text)
+    assert re.search(r"all\.draws\.delta = \+1 \(95 % one-sided sequential bounds \+0\.9\d* to \+1\) > 0\.05: "
+                     r"shown at 300 matches per cell", text)
     assert "`turn_cap: 60 → 12`" in text
     assert out == text  # without --quiet the summary is also printed
     assert "fail: all.draws.delta = +1" in err
