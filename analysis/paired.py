@@ -133,12 +133,25 @@ def _paired_rate_variance(n: int, difference_total: int, difference_squares: int
     pair is added to each discordant cell, so a tweak that changed no match
     still gets an interval of about ±2/n instead of a zero-width one.
     """
-    if n <= 0:
+    if np.ndim(n) == 0 and n <= 0:
         return math.inf
     up = (difference_squares + difference_total) / 2 + 0.5
     down = (difference_squares - difference_total) / 2 + 0.5
     m = n + 2
-    return max((up + down) - (up - down) ** 2 / m, 0.0) / (m * m)
+    return np.maximum((up + down) - (up - down) ** 2 / m, 0.0) / (m * m)  # numpy: also over arrays
+
+
+def pooled_paired_rate(n, difference_totals, difference_squares):
+    """Vectorised twin of the paired rate delta (equal-weight over the last axis, the cells):
+    (delta, se) arrays. For the gate's calibration (analysis/calibration.py), which
+    replays thousands of comparisons at once with the same variance formula."""
+    n = np.asarray(n, dtype=float)
+    totals = np.asarray(difference_totals, dtype=float)
+    squares = np.asarray(difference_squares, dtype=float)
+    k = n.shape[-1]
+    delta = np.mean(totals / n, axis=-1)
+    variance = np.sum(_paired_rate_variance(n, totals, squares), axis=-1) / (k * k)
+    return delta, np.sqrt(variance)
 
 
 def _pooled(n, total, squares, kind: str = MEAN, paired_difference: bool = False):

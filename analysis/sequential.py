@@ -87,6 +87,17 @@ def information_fractions(looks, cap, baseline_matches=None) -> tuple:
     return tuple(float(min(max(f, 1e-12), 1.0)) for f in fractions)
 
 
+def planned_looks(batch: int, min_matches: int, max_matches: int) -> list[int]:
+    """Matches per cell at each look where a gate may be decided: the end of every round of
+    `batch` from `min_matches` on, the last one at `max_matches` (fixed before playing)."""
+    looks, matches = [], 0
+    while matches < max_matches:
+        matches += min(batch, max_matches - matches)
+        if matches >= min_matches:
+            looks.append(matches)
+    return looks
+
+
 def _simpson_weights(n: int) -> np.ndarray:
     weights = np.ones(n)
     weights[1:-1:2] = 4.0

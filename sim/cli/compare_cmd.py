@@ -33,8 +33,13 @@ gate expressions (docs/ci-gate.md):
   FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.winrate.delta
   SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: winrate, seat1_winrate, draws,
   first_player_advantage, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
-  'X > t' fails when the whole 95 % interval of X is above t, passes when it is entirely at or
-  below t, and is undecided otherwise (more matches are played, up to --max-matches).
+  'X > t' fails when X is shown above t and passes when it is shown at or below t, by
+  group-sequential bounds that keep each decision's error at 1 - --confidence however many
+  rounds are looked at; undecided gates get more matches, up to --max-matches (then exit 3).
+  "Must not move": 'all.draws.delta > 0' passes when every paired match has the same draws in
+  both arms (identical rules, or a change that never touches draws); or give a margin,
+  'all.draws.abs_delta > 0.005'. Metric names: win_rate counts a draw as not won (the share of
+  *decided* matches is the sweep report's "seat0 share").
 """
 
 
@@ -62,7 +67,12 @@ def add_parser(subparsers):
                              "(default: one batch)")
     parser.add_argument("--max-matches", type=int, default=20000,
                         help="cap per cell; gates still undecided there are inconclusive (default 20000)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
+    parser.add_argument("--confidence", type=float, default=0.95,
+                        help="each gate decision is wrong with probability at most 1 - confidence, whatever "
+                             "round it is taken at (group-sequential bounds; default 0.95)")
+    parser.add_argument("--adjust", choices=("holm", "bh", "none"), default="holm",
+                        help="multiplicity correction over all gate comparisons: holm (family-wise error, "
+                             "default), bh (false-discovery rate) or none (each comparison on its own)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (joblib; -1 = all cores)")
     parser.add_argument("--summary-md", metavar="FILE", help="write the Markdown summary here (e.g. for a PR comment)")
     parser.add_argument("--json", metavar="FILE", help="write the machine-readable result here ('-' = stdout)")
@@ -107,6 +117,7 @@ def run(args) -> int:
     setup = runner.prepare(base_source, tweak_source, grid=grid, game=args.game, seed=args.seed,
                            fail_if=args.fail_if, batch=args.batch, min_matches=args.min_matches,
                            max_matches=args.max_matches, confidence=args.confidence, baseline=baseline,
+                           adjust=args.adjust,
                            grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
     progress = None if args.quiet else (lambda line: print("compare: " + line, file=sys.stderr))
     result = runner.run(setup, n_jobs=args.jobs, progress=progress)
@@ -135,6 +146,8 @@ def run(args) -> int:
         for gate in data["gates"]:
             for part in gate["comparisons"]:
                 progress("%s: %s" % (gate["verdict"], part["message"]))
+        if setup.gates:
+            progress(result.gate_family)
         progress({0: "pass", 1: "a gate failed (exit 1)", 3: "inconclusive at --max-matches (exit 3)"}
                  [result.exit_code] if setup.gates else "no gate given")
     return result.exit_code

@@ -332,14 +332,8 @@ def _table(setup: CompareSetup, n: np.ndarray, sums, arm_sums) -> pd.DataFrame:
 
 
 def plan_looks(setup: CompareSetup) -> list[int]:
-    """Matches per cell at each look where a gate may be decided: the end of every round
-    from --min-matches on, the last one at --max-matches (fixed before anything is played)."""
-    looks, matches = [], 0
-    while matches < setup.max_matches:
-        matches += min(setup.batch, setup.max_matches - matches)
-        if matches >= setup.min_matches:
-            looks.append(matches)
-    return looks
+    """Matches per cell at each look where a gate may be decided (fixed before playing)."""
+    return sequential.planned_looks(setup.batch, setup.min_matches, setup.max_matches)
 
 
 def gate_family(setup: CompareSetup) -> decisions.GateFamily:
