@@ -1,6 +1,6 @@
 """The compare gate's threshold expressions: tokenizer, parser, evaluation.
 
-A designer writes `--fail-if 'human_vs_alien.winrate.delta > 0.02'`; CI
+A designer writes `--fail-if 'human_vs_alien.win_rate.delta > 0.02'`; CI
 fails when that statement is *shown* to hold. Expressions are parsed by a
 small recursive-descent parser (never `eval`), so a typo is a usage error
 that names the offending token and its column instead of arbitrary code.
@@ -12,7 +12,7 @@ Grammar (documented for designers in docs/ci-gate.md):
     conjunction := primary ( "and" primary )*
     primary     := comparison | "(" disjunction ")"
     comparison  := FIELD OPERATOR NUMBER
-    FIELD       := SCOPE "." METRIC "." STAT       e.g. human_vs_alien@life50.winrate.delta
+    FIELD       := SCOPE "." METRIC "." STAT       e.g. human_vs_alien@life50.win_rate.delta
     OPERATOR    := ">" | ">=" | "<" | "<="
     NUMBER      := ["+" | "-"] digits ["." digits] [exponent] ["%"]   ("2%" is 0.02)
 
@@ -167,7 +167,7 @@ class _Parser:
             return node
         if token.kind == "NAME":
             return self.comparison()
-        self.fail(token, "a field such as human_vs_alien.winrate.delta or '('")
+        self.fail(token, "a field such as human_vs_alien.win_rate.delta or '('")
 
     def comparison(self) -> Comparison:
         token = self.take()
@@ -195,7 +195,7 @@ class _Parser:
 def parse(text: str) -> Node:
     """Parse one --fail-if expression; GateSyntaxError names the bad token."""
     if not text or not text.strip():
-        raise GateSyntaxError("gate expression is empty; write e.g. 'human_vs_alien.winrate.delta > 0.02'.")
+        raise GateSyntaxError("gate expression is empty; write e.g. 'human_vs_alien.win_rate.delta > 0.02'.")
     return _Parser(text).expression()
 
 

@@ -60,11 +60,14 @@ class Metric:
 def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
     """Metric name (as written in gate expressions) -> Metric, for a game's end types."""
     metrics = [
-        Metric("winrate", agg.METRIC_SEAT0_WIN, RATE, "win rate of seat 0's faction (the first faction of the pairing name)"),
-        Metric("seat1_winrate", agg.METRIC_SEAT1_WIN, RATE, "win rate of seat 1's faction"),
+        Metric("win_rate", agg.METRIC_SEAT0_WIN, RATE,
+               "seat 0's faction (the first of the pairing name) wins, over ALL matches: a draw counts as not won "
+               "(the sweep report's 'seat0 share' is over decided matches)"),
+        Metric("seat1_win_rate", agg.METRIC_SEAT1_WIN, RATE, "seat 1's faction wins, over all matches"),
         Metric("draws", agg.METRIC_DRAW, RATE, "share of drawn matches"),
-        Metric("first_player_advantage", agg.METRIC_FIRST_WIN, RATE,
-               "share of matches won by the player who moved first (0.5 = no advantage when nothing is drawn)"),
+        Metric("first_player_win_rate", agg.METRIC_FIRST_WIN, RATE,
+               "the player who moved first wins, over all matches (0.5 = no advantage only when nothing is drawn; "
+               "the sweep report's first-player advantage is over decided matches)"),
         Metric("turns", agg.METRIC_TURNS, MEAN, "mean match length in turns"),
     ]
     taken = {metric.name for metric in metrics}
@@ -76,6 +79,12 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
         metrics.append(Metric(name, agg.METRIC_END_TYPES + code, RATE, "share of matches ending by %s (%s)" % (end_type, kind)))
         taken.add(name)
     return {metric.name: metric for metric in metrics}
+
+
+# Metric names before issue 17: "winrate" read as a win rate but counted a draw as a loss,
+# while the sweep reports' shares are over decided matches. The names now say what they count.
+RENAMED_METRICS = {"winrate": "win_rate", "seat1_winrate": "seat1_win_rate",
+                   "first_player_advantage": "first_player_win_rate"}
 
 
 def _life_label(cell) -> str:

@@ -26,7 +26,7 @@ def _compare(capsys, tmp_path, *argv):
 
 def test_identical_rule_sets_pass_and_every_paired_delta_is_exactly_zero(capsys, tmp_path):
     code, data, summary, _ = _compare(capsys, tmp_path, "default", "default", "--batch", "100",
-                                      "--fail-if", "human_vs_alien.winrate.abs_delta > 0.02",
+                                      "--fail-if", "human_vs_alien.win_rate.abs_delta > 0.02",
                                       "--fail-if", "all.draws.delta > 0.01")
     assert code == 0
     assert data["paired"] is True and data["matches_per_cell"] == 100
@@ -69,7 +69,7 @@ def test_fa3_lose_vs_draw_moves_draws_and_fails_the_gate(capsys, tmp_path):
 
 
 def test_default_grid_gate_names_faction_war_scopes(capsys, tmp_path):
-    code = main(["compare", "default", "deck-out-draw", "--fail-if", "human_vs_elf.winrate.delta > 0.02"])
+    code = main(["compare", "default", "deck-out-draw", "--fail-if", "human_vs_elf.win_rate.delta > 0.02"])
     err = capsys.readouterr().err
     assert code == 2
     assert "unknown scope 'human_vs_elf'" in err and "human_vs_alien@life50" in err

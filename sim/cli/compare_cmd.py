@@ -20,7 +20,7 @@ EXAMPLES = """examples:
   cardbalance compare default deck-out-draw
         paired comparison on the built-in grid (every pairing at the rules' life, greedy:greedy,
         both first-player orders); prints a Markdown summary
-  cardbalance compare default tweak.toml --fail-if 'human_vs_alien.winrate.delta > 0.02' \\
+  cardbalance compare default tweak.toml --fail-if 'human_vs_alien.win_rate.delta > 0.02' \\
         --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
         the CI gate: exit 0 pass, 1 a gate failed, 2 usage error, 3 inconclusive at --max-matches
   cardbalance compare default --write-baseline balance/baseline.json --min-matches 20000
@@ -30,9 +30,9 @@ EXAMPLES = """examples:
 
 gate expressions (docs/ci-gate.md):
   FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
-  FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.winrate.delta
-  SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: winrate, seat1_winrate, draws,
-  first_player_advantage, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
+  FIELD = SCOPE.METRIC.STAT, e.g. human_vs_alien@life50.win_rate.delta
+  SCOPE: all, <pairing>, <pairing>@life<L>; METRIC: win_rate, seat1_win_rate, draws,
+  first_player_win_rate, turns, one per end type (e.g. destiny); STAT: delta, abs_delta, base, tweak
   'X > t' fails when X is shown above t and passes when it is shown at or below t, by
   group-sequential bounds that keep each decision's error at 1 - --confidence however many
   rounds are looked at; undecided gates get more matches, up to --max-matches (then exit 3).

@@ -122,6 +122,13 @@ def parse_gates(expressions, scopes, metrics) -> list[GateSpec]:
     out = []
     for text in expressions or ():
         node = gates.parse(text)
+        for comparison in gates.comparisons(node):
+            new = paired.RENAMED_METRICS.get(comparison.field.metric)
+            if new is not None and comparison.field.metric not in metrics:
+                raise gates.GateSyntaxError(
+                    "gate expression %r: metric '%s' was renamed '%s' (it counts a draw as not won: over all "
+                    "matches); write %s.%s.%s." % (text, comparison.field.metric, new, comparison.field.scope, new,
+                                                   comparison.field.stat))
         gates.check_fields(node, text, scopes, metrics)
         out.append(GateSpec(text, node))
     return out
