@@ -32,7 +32,7 @@ def _prepare_output(out: Path) -> None:
                                % (out, error.strerror or error)) from None
 
 
-def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True) -> Path:
+def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True, adjust: str = "holm") -> Path:
     """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path."""
     from reports.figures import write_figures
     from reports.html import render_report
@@ -41,7 +41,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     run = load_run(run_dir)
     out_dir = Path(out) if out is not None else run.path / "report"
     _prepare_output(out_dir)
-    tables = analysis_tables.all_tables(run, delta)
+    tables = analysis_tables.all_tables(run, delta, adjust)
     figure_paths = write_figures(tables, out_dir, delta)
     csv_paths = analysis_tables.write_csv(tables, out_dir / "tables") if csv else None
     page = render_report(run, tables, figure_paths, delta, csv_paths, out_dir)
