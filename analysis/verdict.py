@@ -146,8 +146,15 @@ def decide_family(p_imbalanced, p_balanced, adjust: str = DEFAULT_ADJUST, alpha:
         reject_imbalanced, reject_balanced = p_imbalanced <= alpha * (1 + 1e-9), p_balanced <= alpha * (1 + 1e-9)
     else:
         method = {"holm": "holm", "bh": "fdr_bh"}[adjust]
-        reject_imbalanced = multipletests(p_imbalanced, alpha=alpha, method=method)[0]
-        reject_balanced = multipletests(p_balanced, alpha=alpha, method=method)[0]
+        # Nothing can be rejected when no p-value reaches the first critical level (α/m for
+        # Holm, α for BH); skipping the call then saves its gc.collect() (Holm branch).
+        first_level = alpha / len(out) if adjust == "holm" else alpha
+
+        def reject(p):
+            if np.all(p > first_level):
+                return np.zeros(len(p), dtype=bool)
+            return multipletests(p, alpha=alpha, method=method)[0]
+        reject_imbalanced, reject_balanced = reject(p_imbalanced), reject(p_balanced)
     out[reject_balanced] = BALANCED
     out[reject_imbalanced] = IMBALANCED
     return out
