@@ -16,7 +16,9 @@ Grammar (documented for designers in docs/ci-gate.md):
     OPERATOR    := ">" | ">=" | "<" | "<="
     NUMBER      := ["+" | "-"] digits ["." digits] [exponent] ["%"]   ("2%" is 0.02)
 
-Evaluation is three-valued because a field is an *interval*, not a number:
+Evaluation is three-valued because a field is an *interval*, not a number
+(in `cardbalance compare` the interval is the estimate ± its group-sequential
+bound, and each comparison is decided once: analysis/decisions.py):
 for `X > t` the comparison is TRUE (the gate fails) when the interval's lower
 bound is above t, FALSE (passes) when its upper bound is at most t, and
 UNDECIDED otherwise; the other operators mirror this. `and` / `or` follow

@@ -8,14 +8,15 @@ sums (sim/aggregate.py). Seeds follow the sweep's scheme
 `sim.rng.match_seed`), so batch b of cell c is the same matches whatever
 the number of jobs and whatever order joblib runs them in.
 
-Sequential stopping: every cell gets one batch per round; after each round
-the comparison table is rebuilt and every gate expression evaluated on its
-intervals (analysis/gate.py). The run stops when all gates are decided and
-at least `min_matches` per cell were played, or at `max_matches` per cell;
-an expression still undecided then is *inconclusive*, never a pass. The
-trade-off: looking at the intervals after every round makes the effective
-error rate of a 95 % interval somewhat larger than 5 %; a designer who
-needs strict error control raises `confidence` (docs/ci-gate.md).
+Sequential stopping: every cell gets one batch per round; the rounds from
+`min_matches` to `max_matches` are the planned looks. At each look the
+comparison table is rebuilt and every open gate comparison tested against
+group-sequential bounds (analysis/sequential.py, analysis/decisions.py), so
+each decision's error stays at 1 − confidence however many looks are taken;
+a decided comparison stays decided. The run stops when all gates are decided
+and at least `min_matches` per cell were played, or at `max_matches` per
+cell; an expression still undecided then is *inconclusive*, never a pass.
+`adjust` corrects the family of comparisons (Holm by default).
 
 Against a stored baseline (sim/compare/baseline.py) there is nothing to pair
 with, so only TWEAK is played (with `play_batch`, on the baseline's grid and
