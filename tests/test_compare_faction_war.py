@@ -35,6 +35,15 @@ def test_identical_rule_sets_pass_and_every_paired_delta_is_exactly_zero(capsys,
     assert "identical rules: every paired delta is exactly 0" in summary
 
 
+def test_identical_rules_pass_a_must_not_move_gate_with_exit_0(capsys, tmp_path):
+    """Issue 17: `all.draws.delta > 0` was inconclusive (exit 3) for identical rules."""
+    code, data, summary, _ = _compare(capsys, tmp_path, "default", "default", "--batch", "100",
+                                      "--fail-if", "all.draws.delta > 0", "--fail-if", "all.turns.delta > 0")
+    assert code == 0 and data["rounds"] == 1
+    assert [gate["verdict"] for gate in data["gates"]] == ["pass", "pass"]
+    assert "every paired match identical in this metric" in summary
+
+
 def test_life_30_vs_100_moves_match_length_and_fails_the_gate(capsys, tmp_path):
     base = _rules(tmp_path, "life30.toml", "life = 30\n")
     tweak = _rules(tmp_path, "life100.toml", "life = 100\n")

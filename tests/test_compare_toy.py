@@ -186,3 +186,45 @@ def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
     # Greedy players never heal, so only the cautious cells can differ between the arms.
     rows = {(row["scope"], row["metric"]): row for row in data["metrics"]}
     assert rows[("blue_vs_blue@greedy:greedy", "turns")]["delta"] == 0.0
+
+
+def test_must_not_move_gates_pass_on_identical_pairs_at_the_first_look(capsys, tmp_path):
+    """Issue 17: a threshold-0 gate was inconclusive for identical rules however many matches."""
+    out = tmp_path / "r.json"
+    code, _, _ = _compare(capsys, "default", "default", *TOY, "--batch", "200",
+                          "--fail-if", "all.draws.delta > 0", "--fail-if", "all.win_rate.abs_delta > 0",
+                          "--json", str(out))
+    data = json.loads(out.read_text())
+    assert code == 0 and data["rounds"] == 1
+    parts = [part for gate in data["gates"] for part in gate["comparisons"]]
+    assert all(part["decided_by"] == "identical pairs" for part in parts)
+    assert "every paired match identical in this metric" in parts[0]["message"]
+    assert data["gate_family"].startswith("2 gate comparisons, Holm-corrected")
+
+
+def test_a_change_that_never_touches_a_metric_passes_its_must_not_move_gate():
+    # Greedy players never heal: "no-heal" changes nothing in greedy:greedy cells.
+    result = run(prepare("default", "no-heal", game="toy", batch=200, max_matches=2000,
+                         fail_if=["red_vs_blue.turns.delta > 0"]))
+    assert result.exit_code == 0 and result.rounds == 1
+
+
+def test_old_metric_names_get_a_migration_message(capsys):
+    code, _, err = _compare(capsys, "default", "short", *TOY, "--fail-if", "all.winrate.delta > 0.02")
+    assert code == 2
+    assert "metric 'winrate' was renamed 'win_rate'" in err and "all.win_rate.delta" in err
+
+
+def test_gate_decisions_are_final_and_the_family_is_stated(capsys, tmp_path):
+    out = tmp_path / "r.json"
+    code, _, err = main(["compare", "default", "big-die", "--game", "toy", "--batch", "200", "--max-matches", "2000",
+                         "--json", str(out), "--fail-if", "all.turns.delta < -1", "--fail-if",
+                         "red_vs_red.win_rate.delta > 0.3"]), None, capsys.readouterr().err
+    data = json.loads(out.read_text())
+    decided = {part["field"]: part for gate in data["gates"] for part in gate["comparisons"]}
+    assert decided["all.turns.delta"]["outcome"] == "fail"
+    first = decided["all.turns.delta"]["decided_at_matches"]
+    assert first is not None and first <= data["matches_per_cell"]
+    assert "p: fail" in decided["all.turns.delta"]["message"]  # Holm's repeated p-values are shown
+    assert data["adjust"] == "holm" and "2 gate comparisons, Holm-corrected" in data["gate_family"]
+    assert "Holm-corrected" in err
