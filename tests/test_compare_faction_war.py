@@ -82,3 +82,17 @@ def test_default_grid_gate_names_faction_war_scopes(capsys, tmp_path):
     err = capsys.readouterr().err
     assert code == 2
     assert "unknown scope 'human_vs_elf'" in err and "human_vs_alien@life50" in err
+
+
+def test_the_example_workflows_gates_parse_against_the_faction_war_grid():
+    """docs/examples/github-actions-balance-gate.yml must keep working (issue 17 renamed metrics)."""
+    import re
+    from pathlib import Path
+
+    from sim.compare import prepare
+
+    workflow = (Path(__file__).resolve().parent.parent / "docs/examples/github-actions-balance-gate.yml").read_text()
+    expressions = re.findall(r"--fail-if '([^']+)'", workflow)
+    assert len(expressions) >= 5
+    setup = prepare("default", "deck-out-draw", fail_if=expressions)  # checks every field; plays nothing
+    assert [gate.text for gate in setup.gates] == expressions
