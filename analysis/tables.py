@@ -418,6 +418,9 @@ def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
     adjust = str(verdict_table["adjust"].iloc[0])
     handicap = int((verdict_table["verdict"] == HANDICAP).sum())
     text = statement(m, alpha, adjust, "verdicts (balance and first-player, each a balanced/imbalanced claim)")
+    if adjust != "none" and m > 1:
+        text += (" The intervals shown are each row's own 95 %; a verdict needs the corrected evidence, so an "
+                 "interval just outside the band can stay undecided.")
     if handicap:
         text += (" %d row(s) with unequal seats (mirrors, or without a mirror to compare with) are labelled "
                  "'handicap' and make no faction claim." % handicap)
