@@ -5,7 +5,12 @@
 - `stats`: Wilson intervals;
 - `tables`: win rates, first-player advantage, special victories, win
   types, match lengths, counters, verdicts; CSV export;
-- `verdict`: the balanced / imbalanced / undecided rule and its δ;
+- `verdict`: the balanced / imbalanced / undecided rule and its δ, as tests
+  corrected over the whole table (Holm / Benjamini-Hochberg);
+- `paired`: paired differences between two rule sets (`cardbalance compare`);
+- `sequential`, `decisions`: the compare gate's group-sequential bounds and
+  its family of decisions; `calibration`: their error rate and power measured
+  on a synthetic paired source;
 - `summary_text(run_dir)`: the short table printed at the end of a sweep;
 - `synthetic.write_synthetic_run`: hand-written run folders for tests.
 
