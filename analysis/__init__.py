@@ -5,7 +5,12 @@
 - `stats`: Wilson intervals;
 - `tables`: win rates, first-player advantage, special victories, win
   types, match lengths, counters, verdicts; CSV export;
-- `verdict`: the balanced / imbalanced / undecided rule and its δ;
+- `verdict`: the balanced / imbalanced / undecided rule and its δ, as tests
+  corrected over the whole table (Holm / Benjamini-Hochberg);
+- `paired`: paired differences between two rule sets (`cardbalance compare`);
+- `sequential`, `decisions`: the compare gate's group-sequential bounds and
+  its family of decisions; `calibration`: their error rate and power measured
+  on a synthetic paired source;
 - `summary_text(run_dir)`: the short table printed at the end of a sweep;
 - `synthetic.write_synthetic_run`: hand-written run folders for tests.
 
@@ -17,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.runs import Run, load_run
-from analysis.verdict import DEFAULT_DELTA
+from analysis.verdict import DEFAULT_ADJUST, DEFAULT_DELTA
 
 __all__ = ["Run", "load_run", "summary_text", "DEFAULT_DELTA"]
 
@@ -26,43 +31,62 @@ def _percent(value) -> str:
     return "   -  " if value != value else "%5.1f%%" % (100.0 * value)
 
 
-def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA) -> str:
+def _points_interval(value, low, high) -> str:
+    if value != value:
+        return "-"
+    return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
+
+
+def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> str:
     """A short plain-text table per pairing and life: decided-match share of seat 0
-    with its 95 % interval, draws, first-player advantage and the verdicts."""
+    with its 95 % interval, draws, first-player advantage with its interval and the
+    verdicts; then how many verdicts were made, at what family-wise rate."""
     from analysis import tables
 
     run = run_dir if isinstance(run_dir, Run) else load_run(run_dir)
-    verdicts = tables.verdicts(run, delta)
+    verdicts = tables.verdicts(run, delta, adjust)
     advantage = tables.first_player_advantage(run)
     several_variants = verdicts["variant"].nunique() > 1
-    header = ["pairing", "life", "matches", "seat0 share [95% CI]", "draws", "1st-player adv", "verdict",
+    header = ["pairing", "life", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
               "1st-player verdict"]
     if several_variants:
         header.insert(2, "strategies rules")
-    rows = []
+    rows, notes = [], []
     for (_, row), (_, adv) in zip(verdicts.iterrows(), advantage.iterrows()):
         verdict = row["verdict"] + (" (%s)" % row["favoured"] if row["favoured"] else "")
+        if row["handicap"] and row["reference"]:
+            verdict += " vs mirror %s" % _points_interval(row["faction_effect"], row["faction_effect_low"],
+                                                          row["faction_effect_high"]).replace(" pts", "")
         line = [row["pairing"], row["life"], str(int(row["matches"])),
                 "%s [%s, %s]" % (_percent(row["seat0_share"]), _percent(row["seat0_share_low"]).strip(),
                                  _percent(row["seat0_share_high"]).strip()),
                 _percent(row["draw_rate"]).strip(),
-                "-" if adv["advantage"] != adv["advantage"] else "%+.1f pts" % (100 * adv["advantage"]),
-                verdict, row["first_player_verdict"]]
+                _points_interval(adv["advantage"], adv["advantage_low"], adv["advantage_high"]),
+                verdict + (" *" if row["warning"] else ""), row["first_player_verdict"]]
         if several_variants:
             line.insert(2, row["variant"])
         rows.append(line)
+        if row["warning"]:
+            notes.append("* %s %s: %s" % (row["pairing"], row["life"], row["warning"]))
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
     def fmt(cells):
         return "  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths)).rstrip()
-    lines = ["Balance summary — %s, %s (delta = %g; seat0 share = seat-0 wins / decided matches)"
+    lines = ["Balance summary — %s, %s (delta = %g; seat0 share = seat-0 wins / decided matches, draws beside)"
              % (run.game, Path(run.path).name, delta)]
     if not run.complete:
         lines.append("WARNING: this run is incomplete (the sweep did not finish); rates cover the matches played.")
     lines += [fmt(header), fmt(["-" * w for w in widths])]
     lines += [fmt(row) for row in rows]
+    lines += notes
     counts = verdicts["verdict"].value_counts()
-    lines.append("%d balanced, %d undecided, %d imbalanced of %d."
-                 % (counts.get("balanced", 0), counts.get("undecided", 0), counts.get("imbalanced", 0), len(verdicts)))
+    handicap = counts.get("handicap", 0)
+    lines.append("%d balanced, %d undecided, %d imbalanced%s of %d."
+                 % (counts.get("balanced", 0), counts.get("undecided", 0), counts.get("imbalanced", 0),
+                    ", %d handicap" % handicap if handicap else "", len(verdicts)))
+    if verdicts["handicap"].any():
+        lines.append("Rows with unequal seats are judged on the difference from the mirror pairings at the same "
+                     "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
+    lines.append(tables.family_statement(verdicts))
     if report_path is not None:
         lines.append("Report: %s" % report_path)
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """The compare gate's threshold expressions: tokenizer, parser, evaluation.
 
-A designer writes `--fail-if 'all.winrate.delta > 0.02'` (or a series scope); CI
+A designer writes `--fail-if 'all.win_rate.delta > 0.02'` (or a series scope); CI
 fails when that statement is *shown* to hold. Expressions are parsed by a
 small recursive-descent parser (never `eval`), so a typo is a usage error
 that names the offending token and its column instead of arbitrary code.
@@ -12,11 +12,13 @@ Grammar (documented for designers in docs/ci-gate.md):
     conjunction := primary ( "and" primary )*
     primary     := comparison | "(" disjunction ")"
     comparison  := FIELD OPERATOR NUMBER
-    FIELD       := SCOPE "." METRIC "." STAT       e.g. all.winrate.delta
+    FIELD       := SCOPE "." METRIC "." STAT       e.g. all.win_rate.delta
     OPERATOR    := ">" | ">=" | "<" | "<="
     NUMBER      := ["+" | "-"] digits ["." digits] [exponent] ["%"]   ("2%" is 0.02)
 
-Evaluation is three-valued because a field is an *interval*, not a number:
+Evaluation is three-valued because a field is an *interval*, not a number
+(in `cardbalance compare` the interval is the estimate ± its group-sequential
+bound, and each comparison is decided once: analysis/decisions.py):
 for `X > t` the comparison is TRUE (the gate fails) when the interval's lower
 bound is above t, FALSE (passes) when its upper bound is at most t, and
 UNDECIDED otherwise; the other operators mirror this. `and` / `or` follow
@@ -175,7 +177,7 @@ class _Parser:
             return node
         if token.kind == "NAME":
             return self.comparison()
-        self.fail(token, "a field such as all.winrate.delta or '('")
+        self.fail(token, "a field such as all.win_rate.delta or '('")
 
     def comparison(self) -> Comparison:
         token = self.take()
@@ -206,7 +208,7 @@ class _Parser:
 def parse(text: str) -> Node:
     """Parse one --fail-if expression; GateSyntaxError names the bad token."""
     if not text or not text.strip():
-        raise GateSyntaxError("gate expression is empty; write e.g. 'all.winrate.delta > 0.02'.")
+        raise GateSyntaxError("gate expression is empty; write e.g. 'all.win_rate.delta > 0.02'.")
     return _Parser(text).expression()
 
 
@@ -249,10 +251,16 @@ def compare_interval(interval: Interval, operator: str, threshold: float):
 
 
 def evaluate(node: Node, lookup: Callable[[Field], Interval]):
-    """Three-valued truth of an expression (TRUE = the gate fails)."""
+    """Three-valued truth of an expression (TRUE = the gate fails), each comparison read
+    from the interval `lookup` gives its field."""
+    return combine(node, lambda c: compare_interval(lookup(c.field), c.operator, c.threshold))
+
+
+def combine(node: Node, truth: Callable[[Comparison], object]):
+    """Kleene's three-valued `and` / `or` over the truths `truth` gives each comparison."""
     if isinstance(node, Comparison):
-        return compare_interval(lookup(node.field), node.operator, node.threshold)
-    values = [evaluate(part, lookup) for part in node.parts]
+        return truth(node)
+    values = [combine(part, truth) for part in node.parts]
     if node.operator == "and":
         if any(v is FALSE for v in values):
             return FALSE

@@ -46,6 +46,7 @@ METRIC_COLUMNS = (
     "scope", "metric", "kind", "n_base", "n_tweak",
     "base", "base_low", "base_high", "tweak", "tweak_low", "tweak_high",
     "delta", "delta_low", "delta_high", "delta_se", "unpaired_low", "unpaired_high", "unpaired_se", "paired",
+    "base_se", "tweak_se", "identical",
 )
 
 
@@ -60,11 +61,14 @@ class Metric:
 def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
     """Metric name (as written in gate expressions) -> Metric, for a game's end types."""
     metrics = [
-        Metric("winrate", agg.METRIC_SEAT0_WIN, RATE, "win rate of seat 0's faction (the first faction of the pairing name)"),
-        Metric("seat1_winrate", agg.METRIC_SEAT1_WIN, RATE, "win rate of seat 1's faction"),
+        Metric("win_rate", agg.METRIC_SEAT0_WIN, RATE,
+               "seat 0's faction (the first of the pairing name) wins, over ALL matches: a draw counts as not won "
+               "(the sweep report's 'seat0 share' is over decided matches)"),
+        Metric("seat1_win_rate", agg.METRIC_SEAT1_WIN, RATE, "seat 1's faction wins, over all matches"),
         Metric("draws", agg.METRIC_DRAW, RATE, "share of drawn matches"),
-        Metric("first_player_advantage", agg.METRIC_FIRST_WIN, RATE,
-               "share of matches won by the player who moved first (0.5 = no advantage when nothing is drawn)"),
+        Metric("first_player_win_rate", agg.METRIC_FIRST_WIN, RATE,
+               "the player who moved first wins, over all matches (0.5 = no advantage only when nothing is drawn; "
+               "the sweep report's first-player advantage is over decided matches)"),
         Metric("turns", agg.METRIC_TURNS, MEAN, "mean match length in turns"),
     ]
     taken = {metric.name for metric in metrics}
@@ -76,6 +80,12 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
         metrics.append(Metric(name, agg.METRIC_END_TYPES + code, RATE, "share of matches ending by %s (%s)" % (end_type, kind)))
         taken.add(name)
     return {metric.name: metric for metric in metrics}
+
+
+# Metric names before issue 17: "winrate" read as a win rate but counted a draw as a loss,
+# while the sweep reports' shares are over decided matches. The names now say what they count.
+RENAMED_METRICS = {"winrate": "win_rate", "seat1_winrate": "seat1_win_rate",
+                   "first_player_advantage": "first_player_win_rate"}
 
 
 def _life_label(cell) -> str:
@@ -134,12 +144,25 @@ def _paired_rate_variance(n: int, difference_total: int, difference_squares: int
     pair is added to each discordant cell, so a tweak that changed no match
     still gets an interval of about ±2/n instead of a zero-width one.
     """
-    if n <= 0:
+    if np.ndim(n) == 0 and n <= 0:
         return math.inf
     up = (difference_squares + difference_total) / 2 + 0.5
     down = (difference_squares - difference_total) / 2 + 0.5
     m = n + 2
-    return max((up + down) - (up - down) ** 2 / m, 0.0) / (m * m)
+    return np.maximum((up + down) - (up - down) ** 2 / m, 0.0) / (m * m)  # numpy: also over arrays
+
+
+def pooled_paired_rate(n, difference_totals, difference_squares):
+    """Vectorised twin of the paired rate delta (equal-weight over the last axis, the cells):
+    (delta, se) arrays. For the gate's calibration (analysis/calibration.py), which
+    replays thousands of comparisons at once with the same variance formula."""
+    n = np.asarray(n, dtype=float)
+    totals = np.asarray(difference_totals, dtype=float)
+    squares = np.asarray(difference_squares, dtype=float)
+    k = n.shape[-1]
+    delta = np.mean(totals / n, axis=-1)
+    variance = np.sum(_paired_rate_variance(n, totals, squares), axis=-1) / (k * k)
+    return delta, np.sqrt(variance)
 
 
 def _pooled(n, total, squares, kind: str = MEAN, paired_difference: bool = False):
@@ -170,6 +193,7 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
     tweak_mean, tweak_var = _pooled(tweak.n, tweak.total, tweak.squares, metric.kind)
     for prefix, mean, var, arm in (("base", base_mean, base_var, base), ("tweak", tweak_mean, tweak_var, tweak)):
         row[prefix] = mean
+        row[prefix + "_se"] = math.sqrt(var)
         if metric.kind == RATE:
             low, high = wilson_interval(mean * row["n_" + prefix], row["n_" + prefix], z)
         else:
@@ -190,9 +214,12 @@ def estimate(metric: Metric, base: ArmSums, tweak: ArmSums, cross=None, z: float
         _, paired_var = _pooled(base.n, difference_totals, difference_squares, metric.kind, paired_difference=True)
         row["delta_se"] = math.sqrt(paired_var)
         row["paired"] = True
+        # No pair differs in this metric: the gate may read delta as exactly 0 (analysis/decisions.py).
+        row["identical"] = all(square == 0 for square in difference_squares)
     else:
         row["delta_se"] = unpaired_se
         row["paired"] = False
+        row["identical"] = False
     row["delta_low"], row["delta_high"] = _around(delta, row["delta_se"], z)
     if metric.kind == RATE:  # a difference of two rates lies in [-1, 1]
         for key in ("delta_low", "delta_high", "unpaired_low", "unpaired_high"):
@@ -267,6 +294,20 @@ def arm_sums_from_aggregate(aggregate, n_end_types: int) -> np.ndarray:
     for code in range(n_end_types):
         out[agg.METRIC_END_TYPES + code] = end_counts[code], end_counts[code]
     return out
+
+
+def lookup_estimate(table: pd.DataFrame, scope: str, metric: str, stat: str):
+    """(value, standard error, identical pairs, is a rate) of a gate field; abs_delta reads
+    delta's (analysis/decisions.py turns it into |delta| comparisons)."""
+    row = table[(table["scope"] == scope) & (table["metric"] == metric)]
+    if row.empty:
+        raise KeyError("%s.%s" % (scope, metric))
+    row = row.iloc[0]
+    if stat in ("base", "tweak"):
+        return float(row[stat]), float(row[stat + "_se"]), False, row["kind"] == RATE
+    if stat in ("delta", "abs_delta"):
+        return float(row["delta"]), float(row["delta_se"]), bool(row["identical"]), row["kind"] == RATE
+    raise KeyError(stat)
 
 
 def lookup_interval(table: pd.DataFrame, scope: str, metric: str, stat: str):

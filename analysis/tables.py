@@ -30,7 +30,8 @@ import pandas as pd
 from analysis import stats
 from analysis.csv_cells import spreadsheet_safe
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
-from analysis.verdict import DEFAULT_DELTA, check_delta, classify
+from analysis.verdict import (DEFAULT_ADJUST, DEFAULT_DELTA, HANDICAP, check_adjust, check_delta, decide_family,
+                              normal_p_values, score_p_values)
 from sim.errors import CardbalanceError
 from sim.registry import per_seat_label
 
@@ -85,20 +86,35 @@ def _cell_frame(run: Run) -> pd.DataFrame:
 
 def pooled_rates(cell_frame: pd.DataFrame, successes, trials: str, name: str) -> pd.DataFrame:
     """Per group: `name`, `name_low`, `name_high` — the first-player orders weighted equally
-    (analysis.stats.stratified_rate). `successes` is a column name or a Series aligned with
-    `cell_frame`."""
-    frame = cell_frame[GROUP].copy()
+    (analysis.stats.stratified_rate) — and `name_neff` (its effective sample size) and
+    `name_warning` (non-empty when an order has no trials, so the rate is one order's only
+    and the first-player advantage is not cancelled). `successes` is a column name or a
+    Series aligned with `cell_frame`."""
+    frame = cell_frame[GROUP + ["first"]].copy()
     frame["_s"] = (cell_frame[successes] if isinstance(successes, str) else successes).to_numpy(dtype=float)
     frame["_n"] = cell_frame[trials].to_numpy(dtype=float)
     rows = []
     for keys, part in frame.groupby(GROUP, sort=False, dropna=False):
-        estimate, low, high, _ = stats.stratified_rate(part["_s"].to_numpy(), part["_n"].to_numpy())
-        rows.append((*keys, estimate, low, high))
-    return pd.DataFrame(rows, columns=[*GROUP, name, name + "_low", name + "_high"])
+        estimate, low, high, n_eff = stats.stratified_rate(part["_s"].to_numpy(), part["_n"].to_numpy())
+        empty = sorted(int(f) for f in part.loc[part["_n"] <= 0, "first"])
+        kept = sorted(int(f) for f in part.loc[part["_n"] > 0, "first"])
+        warning = ""
+        if empty and kept:
+            warning = ("only first=%s has %s: the other order has none, so this rate does not cancel the "
+                       "first-player advantage" % (",".join(map(str, kept)), _trial_words(trials)))
+        rows.append((*keys, estimate, low, high, n_eff, warning))
+    return pd.DataFrame(rows, columns=[*GROUP, name, name + "_low", name + "_high", name + "_neff", name + "_warning"])
 
 
-def _add_pooled(table: pd.DataFrame, cell_frame: pd.DataFrame, name: str, successes, trials: str) -> pd.DataFrame:
+def _trial_words(trials: str) -> str:
+    return {"decisive": "decided matches", "matches": "matches"}.get(trials, trials)
+
+
+def _add_pooled(table: pd.DataFrame, cell_frame: pd.DataFrame, name: str, successes, trials: str,
+                detail: bool = False) -> pd.DataFrame:
     rates = pooled_rates(cell_frame, successes, trials, name)
+    if not detail:
+        rates = rates.drop(columns=[name + "_neff", name + "_warning"])
     merged = table.merge(rates, on=GROUP, how="left", validate="many_to_one")
     merged.index = table.index
     return merged
@@ -286,17 +302,57 @@ def counters(run: Run) -> pd.DataFrame:
     return _sort(run, table, extra=["_rank"]).drop(columns="_rank")
 
 
-def verdicts(run: Run, delta: float = DEFAULT_DELTA) -> pd.DataFrame:
-    """Per pairing and life: the balance verdict and the first-player verdict (analysis/verdict.py)."""
+def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> pd.DataFrame:
+    """Per pairing and life: the balance verdict and the first-player verdict (analysis/verdict.py).
+
+    Every verdict of the table is one family of claims, corrected together with `adjust`
+    (Holm by default: the chance that any balanced / imbalanced label of the table is wrong
+    is at most 5 %; "bh" bounds the share of wrong labels instead; "none" is the plain
+    per-row interval rule). `family_statement(table)` says so in words.
+
+    Unequal seats (different starting lives or strategies): seat 0's share measures the
+    handicap as much as the factions. The faction verdict is then taken on `faction_effect`,
+    seat 0's share minus the mean of the mirror pairings' seat-0 shares at the same lives
+    and strategies (`reference`, e.g. human_vs_human and alien_vs_alien at 40/60), with a
+    normal interval; when the sweep has no such mirror, and for the mirrors themselves, the
+    verdict is "handicap" and no faction is named as favoured.
+    """
     delta = check_delta(delta)
+    adjust = check_adjust(adjust)
     frame = _faction_labels(run, grouped_sums(run))
     cell_frame = _cell_frame(run)
-    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive")
-    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive")
+    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive", detail=True)
+    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive", detail=True)
     frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     frame["delta"] = delta
-    frame["verdict"] = classify(frame["seat0_share_low"], frame["seat0_share_high"], delta)
-    frame["first_player_verdict"] = classify(frame["first_share_low"], frame["first_share_high"], delta)
+    frame["handicap"] = (frame["life0"] != frame["life1"]) | (frame["strategy0"] != frame["strategy1"])
+    share_var = _share_variance(frame["seat0_share"], frame["seat0_share_neff"])
+    effect, effect_se, reference = _mirror_effects(frame, share_var)
+    frame["reference"] = reference
+    frame["faction_effect"] = effect
+    frame["faction_effect_low"] = effect - stats.Z95 * effect_se
+    frame["faction_effect_high"] = effect + stats.Z95 * effect_se
+    p_imbalanced, p_balanced = score_p_values(frame["seat0_share"], frame["seat0_share_neff"], delta)
+    effect_imbalanced, effect_balanced = normal_p_values(effect, effect_se, delta)
+    judged_on_effect = frame["handicap"].to_numpy() & np.isfinite(effect)
+    p_imbalanced = np.where(judged_on_effect, effect_imbalanced, p_imbalanced)
+    p_balanced = np.where(judged_on_effect, effect_balanced, p_balanced)
+    not_judged = frame["handicap"].to_numpy() & ~judged_on_effect
+    first_imbalanced, first_balanced = score_p_values(frame["first_share"], frame["first_share_neff"], delta)
+    # One family: every claim this table makes (the faction verdicts and the first-player verdicts).
+    judged = ~not_judged
+    labels = decide_family(np.concatenate([p_imbalanced[judged], first_imbalanced]),
+                           np.concatenate([p_balanced[judged], first_balanced]), adjust)
+    verdict = np.full(len(frame), HANDICAP, dtype=object)
+    verdict[judged] = labels[:int(judged.sum())]
+    frame["verdict"] = verdict
+    frame["first_player_verdict"] = labels[int(judged.sum()):]
+    frame["p_imbalanced"], frame["p_balanced"] = p_imbalanced, p_balanced
+    frame["basis"] = np.where(judged_on_effect, "difference from the mirror at the same seats",
+                              np.where(not_judged, "handicap: unequal seats, no mirror in this sweep", "seat0 share"))
+    frame.loc[frame["handicap"] & frame["mirror"], "basis"] = "handicap: mirror with unequal seats (the seat-0 share is the handicap's effect)"
+    frame["adjust"] = adjust
+    frame["decisions"] = int(judged.sum()) + len(frame)
     favoured = []
     for _, row in frame.iterrows():
         if row["verdict"] != "imbalanced":
@@ -304,24 +360,82 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA) -> pd.DataFrame:
         elif row["mirror"]:
             favoured.append("seat 0" if row["seat0_share"] > 0.5 else "seat 1")
         else:
-            favoured.append(row["faction0_name"] if row["seat0_share"] > 0.5 else row["faction1_name"])
+            ahead = row["faction_effect"] > 0 if row["handicap"] else row["seat0_share"] > 0.5
+            favoured.append(row["faction0_name"] if ahead else row["faction1_name"])
     frame["favoured"] = favoured
+    frame["warning"] = [("both shares: " + a if a and a == b else
+                         ("seat0 share: " + a if a else "") + ("; " if a and b else "") + ("first share: " + b if b else ""))
+                        for a, b in zip(frame["seat0_share_warning"], frame["first_share_warning"])]
     columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches", "decisive",
                "seat0_share", "seat0_share_low", "seat0_share_high", "draw_rate", "draw_rate_low", "draw_rate_high",
-               "delta", "verdict", "favoured", "first_share", "first_share_low", "first_share_high",
-               "first_player_verdict"]
+               "delta", "handicap", "reference", "faction_effect", "faction_effect_low", "faction_effect_high",
+               "basis", "verdict", "favoured", "p_imbalanced", "p_balanced", "first_share", "first_share_low",
+               "first_share_high", "first_player_verdict", "adjust", "decisions", "warning"]
     return frame[columns]
+
+
+def _share_variance(share, n_eff) -> np.ndarray:
+    share = np.asarray(share, dtype=float)
+    n_eff = np.asarray(n_eff, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n_eff > 0, share * (1 - share) / n_eff, np.nan)
+
+
+def _mirror_effects(frame: pd.DataFrame, share_var: np.ndarray):
+    """Per row with unequal seats and a non-mirror pairing: seat 0's share minus the mean seat-0
+    share of the mirrors of its two factions at the same lives, strategies and rules; its
+    standard error (independent cells); and the mirrors used. NaN elsewhere."""
+    key = ["life0", "life1", "strategy0", "strategy1", "rules"]
+    mirrors = {}
+    for index, row in frame[frame["mirror"]].iterrows():
+        mirrors[(row["faction0"], *(row[k] for k in key))] = (row["pairing"], row["seat0_share"], share_var[index])
+    effect = np.full(len(frame), np.nan)
+    effect_se = np.full(len(frame), np.nan)
+    reference = [""] * len(frame)
+    for position, (index, row) in enumerate(frame.iterrows()):
+        if not row["handicap"] or row["mirror"]:
+            continue
+        found = [mirrors[m] for m in ((row[f], *(row[k] for k in key)) for f in ("faction0", "faction1")) if m in mirrors]
+        found = [m for m in found if np.isfinite(m[1]) and np.isfinite(m[2])]
+        if not found or not np.isfinite(row["seat0_share"]):
+            continue
+        mean = float(np.mean([m[1] for m in found]))
+        variance = float(np.sum([m[2] for m in found])) / len(found) ** 2
+        effect[position] = row["seat0_share"] - mean
+        effect_se[position] = np.sqrt(share_var[position] + variance)
+        reference[position] = ", ".join(m[0] for m in found)
+    return effect, effect_se, reference
+
+
+def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
+    """How many balance claims the verdict table made and at what error rate (for the
+    summary and the report)."""
+    from analysis.decisions import family_statement as statement
+
+    if verdict_table.empty:
+        return "No verdicts."
+    m = int(verdict_table["decisions"].iloc[0])
+    adjust = str(verdict_table["adjust"].iloc[0])
+    handicap = int((verdict_table["verdict"] == HANDICAP).sum())
+    text = statement(m, alpha, adjust, "verdicts (balance and first-player, each a balanced/imbalanced claim)")
+    if adjust != "none" and m > 1:
+        text += (" The intervals shown are each row's own 95 %; a verdict needs the corrected evidence, so an "
+                 "interval just outside the band can stay undecided.")
+    if handicap:
+        text += (" %d row(s) with unequal seats (mirrors, or without a mirror to compare with) are labelled "
+                 "'handicap' and make no faction claim." % handicap)
+    return text
 
 
 TABLES = ("verdicts", "win_rates", "first_player_advantage", "special_victories", "win_types",
           "match_lengths", "length_histogram", "counters", "cells")
 
 
-def all_tables(run: Run, delta: float = DEFAULT_DELTA) -> dict[str, pd.DataFrame]:
+def all_tables(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> dict[str, pd.DataFrame]:
     """Every table, by name, in the order the report shows them."""
     delta = check_delta(delta)
     builders = {
-        "verdicts": lambda: verdicts(run, delta),
+        "verdicts": lambda: verdicts(run, delta, adjust),
         "win_rates": lambda: win_rates(run),
         "first_player_advantage": lambda: first_player_advantage(run),
         "special_victories": lambda: special_victories(run),

@@ -73,3 +73,89 @@ def classify(low, high, delta: float = DEFAULT_DELTA) -> np.ndarray:
     out[inside] = BALANCED
     out[outside] = IMBALANCED
     return out
+
+
+# ---- verdicts as tests, for a family of cells (issue 17) ------------------------------
+#
+# The interval rule above is two one-sided tests per claim at 2.5 % each: "imbalanced"
+# rejects |p − ½| ≤ δ, "balanced" rejects |p − ½| ≥ δ (equivalence). A sweep makes one
+# such pair of claims per row and per verdict column, so with 30 rows some claim is wrong
+# far more often than 5 %. The p-values below reproduce the interval rule exactly at
+# α = 5 % (the Wilson interval is the inversion of the score test), and
+# `decide_family` corrects the whole table with Holm or Benjamini-Hochberg.
+
+HANDICAP = "handicap"  # unequal seats and no mirror to compare with: no faction claim is made
+ADJUST_CHOICES = ("holm", "bh", "none")
+DEFAULT_ADJUST = "holm"
+FAMILY_ALPHA = 0.05
+
+
+def score_p_values(share, n_eff, delta: float = DEFAULT_DELTA):
+    """(p_imbalanced, p_balanced) of a decided-match share against ½ ± δ (score tests at n_eff)."""
+    from scipy.special import ndtr
+
+    share = np.asarray(share, dtype=float)
+    n_eff = np.asarray(n_eff, dtype=float)
+    edges = []
+    for edge in (0.5 - delta, 0.5 + delta):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            edges.append((share - edge) / np.sqrt(edge * (1 - edge) / n_eff))
+    return _two_claims(edges[0], edges[1], ndtr, share, n_eff)
+
+
+def normal_p_values(effect, se, delta: float = DEFAULT_DELTA):
+    """(p_imbalanced, p_balanced) of a difference of shares (e.g. from the mirror) against ±δ."""
+    from scipy.special import ndtr
+
+    effect = np.asarray(effect, dtype=float)
+    se = np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low, high = (effect + delta) / se, (effect - delta) / se
+    return _two_claims(low, high, ndtr, effect, np.where(se > 0, 1.0, 0.0))
+
+
+def _two_claims(z_low_edge, z_high_edge, ndtr, estimate, size):
+    # imbalanced: above ½+δ (large z_high_edge) or below ½−δ (very negative z_low_edge)
+    p_imbalanced = np.minimum(1.0, 2.0 * np.minimum(1.0 - ndtr(z_high_edge), ndtr(z_low_edge)))
+    # balanced: above ½−δ and below ½+δ, both shown
+    p_balanced = np.minimum(1.0, 2.0 * np.maximum(1.0 - ndtr(z_low_edge), ndtr(z_high_edge)))
+    unknown = ~np.isfinite(estimate) | ~(np.asarray(size) > 0)
+    return np.where(unknown, 1.0, p_imbalanced), np.where(unknown, 1.0, p_balanced)
+
+
+def check_adjust(adjust: str) -> str:
+    if adjust not in ADJUST_CHOICES:
+        raise CardbalanceError("adjust must be one of %s (got %r)." % (", ".join(ADJUST_CHOICES), adjust))
+    return adjust
+
+
+def decide_family(p_imbalanced, p_balanced, adjust: str = DEFAULT_ADJUST, alpha: float = FAMILY_ALPHA):
+    """Verdict strings for a family of claims, corrected together (statsmodels multipletests).
+
+    Each family (the imbalanced claims, the balanced claims) is corrected on its own; a row
+    whose two claims are both rejected cannot happen (the two need opposite evidence)."""
+    from statsmodels.stats.multitest import multipletests
+
+    adjust = check_adjust(adjust)
+    p_imbalanced = np.atleast_1d(np.asarray(p_imbalanced, dtype=float))
+    p_balanced = np.atleast_1d(np.asarray(p_balanced, dtype=float))
+    out = np.full(p_imbalanced.shape, UNDECIDED, dtype=object)
+    if len(out) == 0:
+        return out
+    if adjust == "none":
+        # the interval rule's tolerance: a p-value a rounding error above α still decides
+        reject_imbalanced, reject_balanced = p_imbalanced <= alpha * (1 + 1e-9), p_balanced <= alpha * (1 + 1e-9)
+    else:
+        method = {"holm": "holm", "bh": "fdr_bh"}[adjust]
+        # Nothing can be rejected when no p-value reaches the first critical level (α/m for
+        # Holm, α for BH); skipping the call then saves its gc.collect() (Holm branch).
+        first_level = alpha / len(out) if adjust == "holm" else alpha
+
+        def reject(p):
+            if np.all(p > first_level):
+                return np.zeros(len(p), dtype=bool)
+            return multipletests(p, alpha=alpha, method=method)[0]
+        reject_imbalanced, reject_balanced = reject(p_imbalanced), reject(p_balanced)
+    out[reject_balanced] = BALANCED
+    out[reject_imbalanced] = IMBALANCED
+    return out

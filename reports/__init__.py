@@ -34,7 +34,7 @@ def _check_output(out: Path) -> None:
         raise CardbalanceError("cannot write the report: %s" % error) from None
 
 
-def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True) -> Path:
+def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True, adjust: str = "holm") -> Path:
     """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path.
 
     The report folder is built under a hidden sibling name and renamed into
@@ -48,7 +48,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     run = load_run(run_dir)
     out_dir = Path(out) if out is not None else run.path / "report"
     _check_output(out_dir)
-    tables = analysis_tables.all_tables(run, delta)
+    tables = analysis_tables.all_tables(run, delta, adjust)
     with atomic_folder(out_dir, replace_existing=True) as building:
         figure_paths = write_figures(tables, building, delta)
         csv_paths = analysis_tables.write_csv(tables, building / "tables") if csv else None

@@ -147,7 +147,8 @@ def render(data: dict, figures: dict | None = None) -> str:
     n_cells = len(data["grid"])
     lines.append("")
     lines.append("Matches: %s per cell × %d cells = %s per arm, in %d round(s) of up to %s (min %s, max %s per cell); "
-                 "stopped: %s. Intervals: %g %%."
+                 "stopped: %s. Table intervals: %g %% (fixed-sample, descriptive; the gates use their own "
+                 "sequential bounds)."
                  % (_count(data["matches_per_cell"]), n_cells, _count(data["total_matches"]), data["rounds"],
                     _count(data["batch"]), _count(data["min_matches"]), _count(data["max_matches"]),
                     data["stop_reason"], 100 * data["confidence"]))
@@ -159,6 +160,10 @@ def render(data: dict, figures: dict | None = None) -> str:
             lines.append("| %s | %s | %s |" % (GATE_MARKS[result["verdict"]], code(result["expression"], in_table=True),
                                                detail))
         lines.append("")
+        lines.append("Decisions: %s Each comparison is decided once, by group-sequential bounds that keep its "
+                     "error at %g %% whatever round it is decided at (docs/ci-gate.md)."
+                     % (data.get("gate_family", ""), 100 * (1 - data["confidence"])))
+        lines.append("")
         if data["exit_code"] == 3:
             lines.append("An inconclusive gate is not a pass: its interval still straddles the threshold at "
                          "--max-matches. Raise --max-matches or accept the uncertainty explicitly.")
@@ -169,18 +174,21 @@ def render(data: dict, figures: dict | None = None) -> str:
     # With one starting life per pairing the pairing rows would repeat the life rows.
     one_life = len({scope.split("@", 1)[1] for scope in life_scopes}) <= 1
     lines += ["### Faction win rate per pairing and life", "",
-              "Seat 0's faction (the first name of the pairing), both first-player orders pooled.", ""]
+              "`win_rate`: seat 0's faction (the first name of the pairing) wins, over **all** matches — a draw "
+              "counts as not won, so more draws lower it (draws are in the whole-grid table below; the sweep "
+              "report's *seat0 share* is over decided matches instead). Both first-player orders pooled.", ""]
     win_scopes = life_scopes if one_life else pairings + life_scopes
-    win_rows = [dict(by_scope[scope]["winrate"], scope=scope) for scope in win_scopes
-                if "winrate" in by_scope.get(scope, {})]
+    win_rows = [dict(by_scope[scope]["win_rate"], scope=scope) for scope in win_scopes
+                if "win_rate" in by_scope.get(scope, {})]
     lines += _table(win_rows, "scope", "scope", paired) + [""]
-    lines += ["### First-player advantage", "",
-              "Share of matches won by the player who moved first (0.5 = none when nothing is drawn).", ""]
-    fpa_rows = [dict(by_scope[scope]["first_player_advantage"], scope=scope) for scope in ["all"] + pairings]
+    lines += ["### First-player win rate", "",
+              "`first_player_win_rate`: share of all matches won by the player who moved first (0.5 = no "
+              "advantage only when nothing is drawn).", ""]
+    fpa_rows = [dict(by_scope[scope]["first_player_win_rate"], scope=scope) for scope in ["all"] + pairings]
     lines += _table(fpa_rows, "scope", "scope", paired) + [""]
     lines += ["### Whole grid (`all`)", ""]
     all_rows = list(by_scope["all"].values())
-    lines += _table([r for r in all_rows if r["metric"] not in ("winrate", "seat1_winrate", "first_player_advantage")],
+    lines += _table([r for r in all_rows if r["metric"] not in ("win_rate", "seat1_win_rate", "first_player_win_rate")],
                     "metric", "metric", paired) + [""]
     lines += ["<details><summary>Every scope and metric</summary>", ""]
     lines += _table([dict(r, name="%s.%s" % (r["scope"], r["metric"])) for r in rows], "field", "name", paired)

@@ -153,7 +153,7 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
         grid = np.full((len(keys), len(positions)), np.nan)
         for row_index, (_, row) in enumerate(table.iterrows()):
             i, j = keys.index(series[row_index]), positions[row["life"]]
-            grid[i, j] = codes[row[verdict_column]]
+            grid[i, j] = codes.get(row[verdict_column], np.nan)  # "handicap": no faction claim, left blank
             value = row[share_column]
             axes.text(j, i, "-" if value != value else "%.0f%%" % (100 * value), ha="center", va="center", fontsize=8)
         axes.imshow(np.ma.masked_invalid(grid), cmap=colour_map, vmin=-0.5, vmax=2.5, aspect="auto")

@@ -19,6 +19,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from analysis.runs import Run
+from analysis.tables import family_statement
 from reports.figures import FIGURES, TITLES
 
 CAPTIONS = {
@@ -103,6 +104,15 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         "first player's share [95 % CI]", "first-player verdict"], {k})
     for _, row in tables["verdicts"].iterrows():
         verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
+        if row["handicap"]:
+            if row["reference"]:
+                verdict += " (faction effect vs mirror %s: %+.1f pts [%+.1f, %+.1f])" % (
+                    row["reference"], 100 * row["faction_effect"], 100 * row["faction_effect_low"],
+                    100 * row["faction_effect_high"])
+            else:
+                verdict += " (%s)" % row["basis"]
+        if row["warning"]:
+            verdict += " ⚠ " + row["warning"]
         table.add(_key_cells(row, several) + [
             int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
             (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
@@ -303,7 +313,8 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     context = {
         "title": "Balance report — %s (%s)" % (run.meta.get("name") or run.path.name, run.game),
         "run": run, "complete": run.complete, "delta": delta,
-        "counts": {v: int(counts.get(v, 0)) for v in ("balanced", "undecided", "imbalanced")},
+        "counts": {v: int(counts.get(v, 0)) for v in ("balanced", "undecided", "imbalanced", "handicap")},
+        "family": family_statement(verdicts),
         "n_groups": len(verdicts), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],
         "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),

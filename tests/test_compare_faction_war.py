@@ -26,13 +26,22 @@ def _compare(capsys, tmp_path, *argv):
 
 def test_identical_rule_sets_pass_and_every_paired_delta_is_exactly_zero(capsys, tmp_path):
     code, data, summary, _ = _compare(capsys, tmp_path, "default", "default", "--batch", "100",
-                                      "--fail-if", "human_vs_alien.winrate.abs_delta > 0.02",
+                                      "--fail-if", "human_vs_alien.win_rate.abs_delta > 0.02",
                                       "--fail-if", "all.draws.delta > 0.01")
     assert code == 0
     assert data["paired"] is True and data["matches_per_cell"] == 100
     assert all(row["delta"] == 0.0 for row in data["metrics"])
     assert all(row["base"] == row["tweak"] for row in data["metrics"])
     assert "identical rules: every paired delta is exactly 0" in summary
+
+
+def test_identical_rules_pass_a_must_not_move_gate_with_exit_0(capsys, tmp_path):
+    """Issue 17: `all.draws.delta > 0` was inconclusive (exit 3) for identical rules."""
+    code, data, summary, _ = _compare(capsys, tmp_path, "default", "default", "--batch", "100",
+                                      "--fail-if", "all.draws.delta > 0", "--fail-if", "all.turns.delta > 0")
+    assert code == 0 and data["rounds"] == 1
+    assert [gate["verdict"] for gate in data["gates"]] == ["pass", "pass"]
+    assert "every paired match identical in this metric" in summary
 
 
 def test_life_30_vs_100_moves_match_length_and_fails_the_gate(capsys, tmp_path):
@@ -69,7 +78,21 @@ def test_fa3_lose_vs_draw_moves_draws_and_fails_the_gate(capsys, tmp_path):
 
 
 def test_default_grid_gate_names_faction_war_scopes(capsys, tmp_path):
-    code = main(["compare", "default", "deck-out-draw", "--fail-if", "human_vs_elf.winrate.delta > 0.02"])
+    code = main(["compare", "default", "deck-out-draw", "--fail-if", "human_vs_elf.win_rate.delta > 0.02"])
     err = capsys.readouterr().err
     assert code == 2
     assert "unknown scope 'human_vs_elf'" in err and "human_vs_alien@life50" in err
+
+
+def test_the_example_workflows_gates_parse_against_the_faction_war_grid():
+    """docs/examples/github-actions-balance-gate.yml must keep working (issue 17 renamed metrics)."""
+    import re
+    from pathlib import Path
+
+    from sim.compare import prepare
+
+    workflow = (Path(__file__).resolve().parent.parent / "docs/examples/github-actions-balance-gate.yml").read_text()
+    expressions = re.findall(r"--fail-if '([^']+)'", workflow)
+    assert len(expressions) >= 5
+    setup = prepare("default", "deck-out-draw", fail_if=expressions)  # checks every field; plays nothing
+    assert [gate.text for gate in setup.gates] == expressions

@@ -24,7 +24,7 @@ def _compare(capsys, *argv):
 def test_identical_rule_sets_pass_with_exactly_zero_deltas(capsys, tmp_path):
     out = tmp_path / "r.json"
     code, _, _ = _compare(capsys, "default", "default", *TOY, "--batch", "300",
-                          "--fail-if", "all.winrate.abs_delta > 0.02", "--fail-if", "all.turns.delta > 0.5",
+                          "--fail-if", "all.win_rate.abs_delta > 0.02", "--fail-if", "all.turns.delta > 0.5",
                           "--json", str(out))
     data = json.loads(out.read_text())
     assert code == 0 and data["exit_code"] == 0
@@ -41,7 +41,8 @@ def test_a_tweak_that_matters_fails_naming_metric_value_and_threshold(capsys, tm
     assert code == 1
     text = summary.read_text()
     assert text.startswith("## Balance comparison: FAIL")
-    assert re.search(r"all\.draws\.delta = \+1 \(95 % CI \+0\.99\d* to \+1\) > 0\.05: shown", text)
+    assert re.search(r"all\.draws\.delta = \+1 \(95 % one-sided sequential bounds \+0\.9\d* to \+1\) > 0\.05: "
+                     r"shown at 300 matches per cell", text)
     assert "`turn_cap: 60 → 12`" in text
     assert out == text  # without --quiet the summary is also printed
     assert "fail: all.draws.delta = +1" in err
@@ -50,8 +51,8 @@ def test_a_tweak_that_matters_fails_naming_metric_value_and_threshold(capsys, tm
 @pytest.mark.parametrize("expression, named", [
     ("all.draws.delta >> 0.02", "unexpected token '>' at column 18"),
     ("all.draws.delta > 0.02 and", "unexpected end of expression"),
-    ("all.draw.delta > 0.02", "unknown metric 'draw'; allowed metrics: winrate, seat1_winrate, draws"),
-    ("human_vs_alien.winrate.delta > 0.02", "unknown scope 'human_vs_alien'; allowed scopes: all, red_vs_red"),
+    ("all.draw.delta > 0.02", "unknown metric 'draw'; allowed metrics: win_rate, seat1_win_rate, draws"),
+    ("human_vs_alien.win_rate.delta > 0.02", "unknown scope 'human_vs_alien'; allowed scopes: all, red_vs_red"),
 ])
 def test_malformed_or_unknown_expression_exits_2_before_playing(capsys, expression, named):
     code, out, err = _compare(capsys, "default", "short", *TOY, "--fail-if", expression)
@@ -70,7 +71,7 @@ def test_usage_errors_exit_2(capsys):
 def test_paired_interval_is_narrower_than_unpaired_on_the_same_matches():
     setup = prepare("default", "big-die", game="toy", batch=2000, max_matches=2000)
     table = run(setup).table.set_index(["scope", "metric"])
-    for metric in ("winrate", "turns", "first_player_advantage"):
+    for metric in ("win_rate", "turns", "first_player_win_rate"):
         row = table.loc[("all", metric)]
         paired_width = row["delta_high"] - row["delta_low"]
         unpaired_width = row["unpaired_high"] - row["unpaired_low"]
@@ -85,13 +86,13 @@ def test_sequential_stopping_adds_batches_until_decided_or_reports_inconclusive_
     # A threshold right at the true difference cannot be decided: play to the cap, exit 3.
     # (A bigger die for both seats of a mirror pairing cannot favour seat 0: the true delta is 0.)
     undecided = run(prepare("default", "big-die", game="toy", batch=200, max_matches=600,
-                            fail_if=["red_vs_red.winrate.delta > 0"]))
+                            fail_if=["red_vs_red.win_rate.delta > 0"]))
     assert undecided.rounds == 3 and undecided.matches_per_cell == 600
     assert undecided.exit_code == 3 and undecided.gate_results[0]["verdict"] == "inconclusive"
     assert [h["matches_per_cell"] for h in undecided.history] == [200, 400, 600]
     # An effect near the threshold needs more than one batch, then is decided.
     needed = run(prepare("default", "big-die", game="toy", batch=100, max_matches=20000,
-                         fail_if=["red_vs_blue.winrate.delta > 0.1"]))
+                         fail_if=["red_vs_blue.win_rate.delta > 0.1"]))
     assert needed.exit_code == 1 and needed.rounds > 1
 
 
@@ -182,7 +183,7 @@ def test_cli_with_a_sweep_file_and_json_on_stdout(capsys, tmp_path):
     sweep.write_text('game = "toy"\npairings = ["red_vs_blue", "blue_vs_blue"]\nlife = [15]\n'
                      'strategies = ["greedy:greedy", "cautious:greedy"]\n')
     code = main(["compare", "default", "no-heal", "--sweep", str(sweep), "--batch", "100", "--quiet", "--json", "-",
-                 "--fail-if", "red_vs_blue@cautious:greedy.winrate.delta < -0.02 or all.turns.abs_delta > 3"])
+                 "--fail-if", "red_vs_blue@cautious:greedy.win_rate.delta < -0.02 or all.turns.abs_delta > 3"])
     data = json.loads(capsys.readouterr().out)
     assert code == data["exit_code"] and data["grid_source"] == str(sweep)
     assert len(data["grid"]) == 8 and {row["scope"] for row in data["metrics"]} >= {
@@ -216,3 +217,43 @@ def test_compare_on_dask_gives_the_numbers_of_loky(capsys, tmp_path):
     _, loky, _ = _compare(capsys, *argv)
     _, dask, _ = _compare(capsys, *argv, "--backend", "dask", "--jobs", "1")
     assert json.loads(loky)["metrics"] == json.loads(dask)["metrics"]
+def test_must_not_move_gates_pass_on_identical_pairs_at_the_first_look(capsys, tmp_path):
+    """Issue 17: a threshold-0 gate was inconclusive for identical rules however many matches."""
+    out = tmp_path / "r.json"
+    code, _, _ = _compare(capsys, "default", "default", *TOY, "--batch", "200",
+                          "--fail-if", "all.draws.delta > 0", "--fail-if", "all.win_rate.abs_delta > 0",
+                          "--json", str(out))
+    data = json.loads(out.read_text())
+    assert code == 0 and data["rounds"] == 1
+    parts = [part for gate in data["gates"] for part in gate["comparisons"]]
+    assert all(part["decided_by"] == "identical pairs" for part in parts)
+    assert "every paired match identical in this metric" in parts[0]["message"]
+    assert data["gate_family"].startswith("2 gate comparisons, Holm-corrected")
+
+
+def test_a_change_that_never_touches_a_metric_passes_its_must_not_move_gate():
+    # Greedy players never heal: "no-heal" changes nothing in greedy:greedy cells.
+    result = run(prepare("default", "no-heal", game="toy", batch=200, max_matches=2000,
+                         fail_if=["red_vs_blue.turns.delta > 0"]))
+    assert result.exit_code == 0 and result.rounds == 1
+
+
+def test_old_metric_names_get_a_migration_message(capsys):
+    code, _, err = _compare(capsys, "default", "short", *TOY, "--fail-if", "all.winrate.delta > 0.02")
+    assert code == 2
+    assert "metric 'winrate' was renamed 'win_rate'" in err and "all.win_rate.delta" in err
+
+
+def test_gate_decisions_are_final_and_the_family_is_stated(capsys, tmp_path):
+    out = tmp_path / "r.json"
+    code, _, err = main(["compare", "default", "big-die", "--game", "toy", "--batch", "200", "--max-matches", "2000",
+                         "--json", str(out), "--fail-if", "all.turns.delta < -1", "--fail-if",
+                         "red_vs_red.win_rate.delta > 0.3"]), None, capsys.readouterr().err
+    data = json.loads(out.read_text())
+    decided = {part["field"]: part for gate in data["gates"] for part in gate["comparisons"]}
+    assert decided["all.turns.delta"]["outcome"] == "fail"
+    first = decided["all.turns.delta"]["decided_at_matches"]
+    assert first is not None and first <= data["matches_per_cell"]
+    assert "p: fail" in decided["all.turns.delta"]["message"]  # Holm's repeated p-values are shown
+    assert data["adjust"] == "holm" and "2 gate comparisons, Holm-corrected" in data["gate_family"]
+    assert "Holm-corrected" in err

@@ -82,7 +82,7 @@ def test_compare_plays_the_built_in_grid_of_the_game(tmp_path, capsys):
     assert [cell["bonus"] for cell in data["grid"]] == ["none", "none", "seat0", "seat0", "seat1", "seat1",
                                                          "both", "both"]
     assert {cell["hp0"] for cell in data["grid"]} == {12}
-    code, _, err = _run(capsys, "compare", "default", "short", *GAME, "--fail-if", "human_vs_alien.winrate.delta > 0")
+    code, _, err = _run(capsys, "compare", "default", "short", *GAME, "--fail-if", "human_vs_alien.win_rate.delta > 0")
     assert code == 2 and "unknown scope 'human_vs_alien'" in err
 
 

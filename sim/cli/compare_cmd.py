@@ -20,7 +20,7 @@ EXAMPLES = """examples:
   cardbalance compare default deck-out-draw
         paired comparison on the built-in grid (every {series} at the rules' {axis}, greedy:greedy,
         both first-player orders); prints a Markdown summary
-  cardbalance compare default tweak.toml --fail-if '{scope}.winrate.delta > 0.02' \\
+  cardbalance compare default tweak.toml --fail-if '{scope}.win_rate.delta > 0.02' \\
         --fail-if 'all.draws.abs_delta > 1%' --summary-md balance.md --json balance.json
         the CI gate: exit 0 pass, 1 a gate failed, 2 usage error, 3 inconclusive at --max-matches
   cardbalance compare default --write-baseline balance/baseline.json --min-matches 20000
@@ -30,11 +30,16 @@ EXAMPLES = """examples:
 
 gate expressions (docs/ci-gate.md):
   FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
-  FIELD = SCOPE.METRIC.STAT, e.g. {scope_axis}.winrate.delta
-  SCOPE: all, <{series}>, <{series}>@{axis}<L>; METRIC: winrate, seat1_winrate, draws,
-  first_player_advantage, turns, one per end type (e.g. {end_type}); STAT: delta, abs_delta, base, tweak
-  'X > t' fails when the whole 95 % interval of X is above t, passes when it is entirely at or
-  below t, and is undecided otherwise (more matches are played, up to --max-matches).
+  FIELD = SCOPE.METRIC.STAT, e.g. {scope_axis}.win_rate.delta
+  SCOPE: all, <{series}>, <{series}>@{axis}<L>; METRIC: win_rate, seat1_win_rate, draws,
+  first_player_win_rate, turns, one per end type (e.g. {end_type}); STAT: delta, abs_delta, base, tweak
+  'X > t' fails when X is shown above t and passes when it is shown at or below t, by
+  group-sequential bounds that keep each decision's error at 1 - --confidence however many
+  rounds are looked at; undecided gates get more matches, up to --max-matches (then exit 3).
+  "Must not move": 'all.draws.delta > 0' passes when every paired match has the same draws in
+  both arms (identical rules, or a change that never touches draws); or give a margin,
+  'all.draws.abs_delta > 0.005'. Metric names: win_rate counts a draw as not won (the share of
+  *decided* matches is the sweep report's "seat0 share").
 """
 
 
@@ -64,7 +69,12 @@ def add_parser(subparsers):
                              "(default: one batch)")
     parser.add_argument("--max-matches", type=int, default=20000,
                         help="cap per cell; gates still undecided there are inconclusive (default 20000)")
-    parser.add_argument("--confidence", type=float, default=0.95, help="interval confidence (default 0.95)")
+    parser.add_argument("--confidence", type=float, default=0.95,
+                        help="each gate decision is wrong with probability at most 1 - confidence, whatever "
+                             "round it is taken at (group-sequential bounds; default 0.95)")
+    parser.add_argument("--adjust", choices=("holm", "bh", "none"), default="holm",
+                        help="multiplicity correction over all gate comparisons: holm (family-wise error, "
+                             "default), bh (false-discovery rate) or none (each comparison on its own)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="parallel workers (joblib; -1 = all cores)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
                         help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
@@ -115,6 +125,7 @@ def run(args) -> int:
     setup = runner.prepare(base_source, tweak_source, grid=grid, game=args.game, seed=args.seed,
                            fail_if=args.fail_if, batch=args.batch, min_matches=args.min_matches,
                            max_matches=args.max_matches, confidence=args.confidence, baseline=baseline,
+                           adjust=args.adjust,
                            grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
     if args.scheduler and args.backend != "dask":
         raise CardbalanceError("--scheduler needs --backend dask.")
@@ -153,6 +164,8 @@ def run(args) -> int:
         for gate in data["gates"]:
             for part in gate["comparisons"]:
                 progress("%s: %s" % (gate["verdict"], part["message"]))
+        if setup.gates:
+            progress(result.gate_family)
         progress({0: "pass", 1: "a gate failed (exit 1)", 3: "inconclusive at --max-matches (exit 3)"}
                  [result.exit_code] if setup.gates else "no gate given")
     return result.exit_code

@@ -35,6 +35,9 @@ def add_parser(subparsers):
     parser.add_argument("--delta", type=float, default=None,
                         help="verdict band: a cell is balanced when its 95%% interval lies within ½ ± delta "
                              "(default 0.02)")
+    parser.add_argument("--adjust", choices=("holm", "bh", "none"), default="holm",
+                        help="multiplicity correction over all verdicts of the run: holm (family-wise error at "
+                             "5 %%, default), bh (false-discovery rate) or none (each row's interval on its own)")
     parser.add_argument("--csv", action=argparse.BooleanOptionalAction, default=True,
                         help="write every table as CSV into OUT/tables (default: yes)")
     parser.add_argument("--quiet", action="store_true", help="print only the report's path")
@@ -52,12 +55,12 @@ def run(args) -> int:
     if args.game is not None:
         _check_game(args.run, args.game)
     started = time.perf_counter()
-    path = build_report(args.run, out=args.out, delta=delta, csv=args.csv)
+    path = build_report(args.run, out=args.out, delta=delta, csv=args.csv, adjust=args.adjust)
     elapsed = time.perf_counter() - started
     if args.quiet:
         print(path)
     else:
-        print(analysis.summary_text(args.run, delta=delta))
+        print(analysis.summary_text(args.run, delta=delta, adjust=args.adjust))
         print("report: %s  (%.1f s)" % (path, elapsed))
     return 0
 

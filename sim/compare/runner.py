@@ -11,14 +11,15 @@ run on the one executor (`sim/executor.py`: joblib loky, or dask), and with a
 resume folder every finished batch is kept, so a killed comparison run again
 plays only the batches it lacks.
 
-Sequential stopping: every cell gets one batch per round; after each round
-the comparison table is rebuilt and every gate expression evaluated on its
-intervals (analysis/gate.py). The run stops when all gates are decided and
-at least `min_matches` per cell were played, or at `max_matches` per cell;
-an expression still undecided then is *inconclusive*, never a pass. The
-trade-off: looking at the intervals after every round makes the effective
-error rate of a 95 % interval somewhat larger than 5 %; a designer who
-needs strict error control raises `confidence` (docs/ci-gate.md).
+Sequential stopping: every cell gets one batch per round; the rounds from
+`min_matches` to `max_matches` are the planned looks. At each look the
+comparison table is rebuilt and every open gate comparison tested against
+group-sequential bounds (analysis/sequential.py, analysis/decisions.py), so
+each decision's error stays at 1 − confidence however many looks are taken;
+a decided comparison stays decided. The run stops when all gates are decided
+and at least `min_matches` per cell were played, or at `max_matches` per
+cell; an expression still undecided then is *inconclusive*, never a pass.
+`adjust` corrects the family of comparisons (Holm by default).
 
 Against a stored baseline (sim/compare/baseline.py) there is nothing to pair
 with, so only TWEAK is played (with `play_batch`, on the baseline's grid and
@@ -38,8 +39,8 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from analysis import decisions, paired, sequential
 from analysis import gate as gates
-from analysis import paired
 from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
@@ -104,6 +105,7 @@ class CompareSetup:
     min_matches: int = DEFAULT_BATCH
     max_matches: int = DEFAULT_MAX_MATCHES
     confidence: float = DEFAULT_CONFIDENCE
+    adjust: str = decisions.DEFAULT_ADJUST  # multiplicity correction over the gate comparisons
     gates: list[GateSpec] = field(default_factory=list)
     baseline: Any = None  # sim.compare.baseline.Baseline when comparing against a snapshot
     grid_source: str = "default"
@@ -141,6 +143,13 @@ def parse_gates(expressions, scopes, metrics) -> list[GateSpec]:
     out = []
     for text in expressions or ():
         node = gates.parse(text)
+        for comparison in gates.comparisons(node):
+            new = paired.RENAMED_METRICS.get(comparison.field.metric)
+            if new is not None and comparison.field.metric not in metrics:
+                raise gates.GateSyntaxError(
+                    "gate expression %r: metric '%s' was renamed '%s' (it counts a draw as not won: over all "
+                    "matches); write %s.%s.%s." % (text, comparison.field.metric, new, comparison.field.scope, new,
+                                                   comparison.field.stat))
         gates.check_fields(node, text, scopes, metrics)
         out.append(GateSpec(text, node))
     return out
@@ -163,7 +172,8 @@ def _check_counts(batch: int | None, min_matches: int | None, max_matches: int, 
 def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpec | None = None,
             game: str | None = None, seed: int | None = None, fail_if=(), batch: int | None = None,
             min_matches: int | None = None, max_matches: int = DEFAULT_MAX_MATCHES,
-            confidence: float = DEFAULT_CONFIDENCE, baseline=None, grid_source: str = "default") -> CompareSetup:
+            confidence: float = DEFAULT_CONFIDENCE, baseline=None, grid_source: str = "default",
+            adjust: str = decisions.DEFAULT_ADJUST) -> CompareSetup:
     """Check everything (rules, grid, gates, counts) and return a setup to `run`.
 
     Modes: BASE and TWEAK (paired); BASE alone (to write a baseline); TWEAK
@@ -174,6 +184,7 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     if min_matches is None and baseline is not None:  # as many matches as the snapshot, by default
         min_matches = min(int(baseline.matches_per_cell.max()), max_matches)
     min_matches = _check_counts(batch, min_matches, max_matches, confidence)
+    adjust = decisions.check_adjust(adjust)
     if baseline is not None:
         if grid is not None:
             raise CardbalanceError("--sweep cannot be combined with --baseline (the baseline's own grid is used).")
@@ -241,7 +252,8 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=base_arrays, base=base, tweak=tweak, seed=seed,
                          batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
                          baseline=baseline, grid_source=grid_source, grid=spec.as_dict(),
-                         tweak_cell_arrays=tweak_arrays, life_from_rules=life_from_rules, notes=notes)
+                         tweak_cell_arrays=tweak_arrays, life_from_rules=life_from_rules, notes=notes,
+                         adjust=adjust)
     if fail_if and tweak is None:
         raise CardbalanceError("--fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
     setup.gates = parse_gates(fail_if, setup.scopes, list(setup.metrics))
@@ -325,6 +337,7 @@ class CompareResult:
     table: pd.DataFrame
     gate_results: list[dict]
     history: list[dict]
+    gate_family: str = ""                 # how many gate decisions, at what error rate
     sums: np.ndarray | None = None        # paired mode: (cells, metrics, 5)
     arm_sums: np.ndarray | None = None    # single/baseline mode: the played arm, (cells, metrics, 2)
     seconds: float = 0.0
@@ -361,23 +374,27 @@ def _table(setup: CompareSetup, n: np.ndarray, sums, arm_sums) -> pd.DataFrame:
     return paired.unpaired_table(setup.role_cells, n, arm_sums, n, arm_sums, metrics, setup.z)
 
 
-def evaluate_gates(setup: CompareSetup, table: pd.DataFrame) -> list[dict]:
-    results = []
-    for spec in setup.gates:
-        def lookup(field, _table=table):
-            return gates.Interval(*paired.lookup_interval(_table, field.scope, field.metric, field.stat))
-        outcome = gates.evaluate(spec.node, lookup)
-        parts = []
-        for comparison in gates.comparisons(spec.node):
-            interval = lookup(comparison.field)
-            parts.append({"field": str(comparison.field), "operator": comparison.operator,
-                          "threshold": comparison.threshold, "threshold_text": comparison.threshold_text,
-                          "value": interval.value, "low": interval.low, "high": interval.high,
-                          "outcome": gates.verdict_word(gates.compare_interval(interval, comparison.operator,
-                                                                               comparison.threshold)),
-                          "message": gates.describe(comparison, interval, setup.confidence)})
-        results.append({"expression": spec.text, "verdict": gates.verdict_word(outcome), "comparisons": parts})
-    return results
+def plan_looks(setup: CompareSetup) -> list[int]:
+    """Matches per cell at each look where a gate may be decided (fixed before playing)."""
+    return sequential.planned_looks(setup.batch, setup.min_matches, setup.max_matches)
+
+
+def gate_family(setup: CompareSetup) -> decisions.GateFamily:
+    """The run's gate comparisons with their group-sequential plan (analysis/sequential.py)."""
+    baseline_matches = None
+    if setup.baseline is not None:  # information grows as 1/(1/N_base + 1/n): the snapshot is fixed
+        baseline_matches = int(np.min(setup.baseline.matches_per_cell))
+    probe = decisions.GateFamily(setup.gates, None, setup.adjust)
+    plan = sequential.Plan(plan_looks(setup), setup.max_matches, 1.0 - setup.confidence,
+                           baseline_matches=baseline_matches, family_size=probe.size)
+    return decisions.GateFamily(setup.gates, plan, setup.adjust)
+
+
+def _update_gates(family: decisions.GateFamily, setup: CompareSetup, table: pd.DataFrame, matches: int) -> list[dict]:
+    look = family.plan.look_index(matches)
+    if look is not None and family.size:
+        family.update(look, matches, lambda f: paired.lookup_estimate(table, f.scope, f.metric, f.stat))
+    return family.results(setup.confidence)
 
 
 def resume_store(setup: CompareSetup, folder) -> ChunkStore:
@@ -432,6 +449,7 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     matches = 0
     stop_reason = ""
     store = resume_store(setup, resume) if resume is not None else None
+    family = gate_family(setup)
     with Executor(setup.seed, n_jobs, backend, store=store) as pool:
         while True:
             size = min(setup.batch, setup.max_matches - matches)
@@ -457,7 +475,7 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
             matches += size
             rounds += 1
             table = _table(setup, n, sums, arm_sums)
-            gate_results = evaluate_gates(setup, table)
+            gate_results = _update_gates(family, setup, table, matches)
             open_gates = [r["expression"] for r in gate_results if r["verdict"] == "inconclusive"]
             history.append({"round": rounds, "matches_per_cell": matches, "undecided": len(open_gates),
                             "failed": sum(r["verdict"] == "fail" for r in gate_results)})
@@ -471,6 +489,7 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
                 break
     return CompareResult(setup=setup, matches_per_cell=matches, rounds=rounds, stop_reason=stop_reason, table=table,
                          gate_results=gate_results, history=history, sums=sums, arm_sums=arm_sums,
+                         gate_family=family.statement() if setup.gates else "",
                          seconds=time.perf_counter() - started)
 
 
@@ -497,6 +516,8 @@ def result_json(result: CompareResult) -> dict:
         "min_matches": setup.min_matches,
         "max_matches": setup.max_matches,
         "confidence": setup.confidence,
+        "adjust": setup.adjust,
+        "gate_family": result.gate_family,
         "matches_per_cell": result.matches_per_cell,
         "total_matches": result.total_matches,
         "rounds": result.rounds,
