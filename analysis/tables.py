@@ -313,7 +313,7 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     Unequal seats (different starting lives or strategies): seat 0's share measures the
     handicap as much as the factions. The faction verdict is then taken on `faction_effect`,
     seat 0's share minus the mean of the mirror pairings' seat-0 shares at the same lives
-    and strategies (`reference`, e.g. human_vs_human and alien_vs_alien at 40/60), with a
+    and strategies (`reference`, e.g. A_vs_A and B_vs_B at 40/60 for A_vs_B), with a
     normal interval; when the sweep has no such mirror, and for the mirrors themselves, the
     verdict is "handicap" and no faction is named as favoured.
     """
