@@ -209,18 +209,6 @@ def attack_targets(row, o0, o1, o2):
 
 
 @nb.njit(cache=True)
-def smallest_normal(state, rules, player, row):
-    """F-ATK-4/5 with FA-6: the victim of a successful attack on a row.
-
-    Smallest effective number, then smallest original number, then the
-    earliest placement (FA-6 "earliest"), or with FA-6 "random" one of the
-    tied cards by below(#tied) in ascending card id (a draw only when two or
-    more cards tie, as in the reference). -1 when the row has no normal card.
-    """
-    return pick_normal(state, rules, row, 1 << player, -1, False)
-
-
-@nb.njit(cache=True)
 def is_over(state):
     return state[S_PHASE] == PH_OVER
 

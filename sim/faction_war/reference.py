@@ -435,10 +435,6 @@ class Match(HumanRules, AlienRules, JokerRules, ChoiceRules):
             self.counters[L.CT_POLYMORPH_PLACED] += 1
         self._check_destiny(player)
 
-    def smallest_normal(self, player: int, row: int) -> int:
-        """F-ATK-5 with FA-6: smallest effective, then original number, then earliest placed."""
-        return self.pick(self.normals_in_row(player, row), self.smallest_key)
-
     def _attack(self, row: int, target: int) -> None:
         """F-ATK-3..7, F-TGT-4 (doubling); big-joker rows: F-JOK-2, the duel, the joker attacks."""
         player, defender = self.active, 1 - self.active
