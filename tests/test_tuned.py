@@ -52,8 +52,8 @@ def test_shipped_weights_load_with_their_provenance():
     assert provenance["opponent"] == "greedy" and provenance["optimizer_version"].startswith("optuna ")
     assert provenance["command"].startswith("cardbalance tune-agent")
     pairings = provenance["recheck"]["pairings"]
-    assert {(row["tuned"], row["greedy"]) for row in pairings} == {
-        (a, b) for a in L.FACTION_NAMES for b in L.FACTION_NAMES}
+    assert {row["pairing"] for row in pairings} == {"human_vs_human", "human_vs_alien", "alien_vs_human",
+                                                      "alien_vs_alien"}
     for row in pairings:
         assert row["wins"] + row["losses"] + row["draws"] == row["matches"]
         assert row["wilson_low"] <= row["win_share"] <= row["wilson_high"]
@@ -221,4 +221,11 @@ def test_paired_result_plays_every_deal_four_ways():
     # when the tuned weights are greedy's (seats swapped, same seeds)
     mirror = T.paired_result(rules, L.HUMAN, L.HUMAN, 11, 20)
     assert mirror["wins"] == mirror["losses"]
+    # the re-check's pairing keeps the factions by seat and swaps the agents: with greedy's
+    # weights each deal is the same match twice, won once by each agent
+    for faction0, faction1 in ((L.HUMAN, L.ALIEN), (L.ALIEN, L.HUMAN)):
+        result = T.pairing_result(rules, faction0, faction1, 11, 20)
+        assert result["matches"] == 80 and result["wins"] == result["losses"]
+    tuned = T.pairing_result(W.with_policy(Rules().to_array()), L.HUMAN, L.ALIEN, 11, 20)
+    assert tuned["wins"] != tuned["losses"]  # (the shipped weights play differently)
     assert agg.DRAW == 2

@@ -65,11 +65,10 @@ def run(args) -> int:
     recheck = document["provenance"]["recheck"]
     print("re-check on fresh seeds (%d matches per pairing, %s):" % (recheck["matches_per_pairing"],
                                                                    recheck["interval"]))
-    print("%-16s %-6s %-6s %7s %7s %6s  %s" % ("pairing", "tuned", "greedy", "wins", "losses", "draws",
-                                              "tuned share [95 % CI]"))
+    print("%-16s %7s %7s %6s  %s" % ("pairing", "wins", "losses", "draws", "tuned share of decided [95 % CI]"))
     for row in recheck["pairings"]:
-        print("%-16s %-6s %-6s %7d %7d %6d  %.1f %% [%.1f, %.1f]" % (
-            row["pairing"], row["tuned"], row["greedy"], row["wins"], row["losses"], row["draws"],
+        print("%-16s %7d %7d %6d  %.1f %% [%.1f, %.1f]" % (
+            row["pairing"], row["wins"], row["losses"], row["draws"],
             100 * row["win_share"], 100 * row["wilson_low"], 100 * row["wilson_high"]))
     print("weights: %s/tuned_weights.json" % args.out)
     return 0

@@ -20,10 +20,11 @@ are independent and each has half the dimensions):
   would have. Trial 0 of each faction is greedy's own weights (the baseline).
 - the trial log (`trials.jsonl` in the output folder, one JSON line per finished
   trial, flushed and synced) is the resume point; a torn last line is ignored.
-- the winner of each faction (best value, ties to the earlier trial) is re-checked
-  on fresh seeds, never used in tuning, over every pairing (tuned faction x greedy
-  faction, seats and first player swapped on every deal), with 95 % Wilson
-  intervals; the result goes into the weights file's provenance.
+- the winners of both factions (best value, ties to the earlier trial) are
+  re-checked together on fresh seeds, never used in tuning: `tuned` against
+  greedy in every pairing, the agents swapping seats on every deal (so `tuned`
+  plays both factions of a mixed pairing) and both first players, with 95 %
+  Wilson intervals; the result goes into the weights file's provenance.
 """
 
 from __future__ import annotations
@@ -58,8 +59,11 @@ def _pairing_of(faction0: int, faction1: int) -> str:
 
 
 def paired_result(rules_array, tuned_faction: int, opponent_faction: int, chunk_seed: int, deals: int) -> dict:
-    """The tuned agent (`tuned_faction`) against greedy (`opponent_faction`) on `deals`
-    deals, each played four ways; counts of the tuned agent's wins, losses, draws."""
+    """The tuned agent playing `tuned_faction` against greedy playing `opponent_faction`
+    on `deals` deals, each played four ways (the tuned agent in both seats, both first
+    players); counts of the tuned agent's wins, losses, draws. What tuning judges: it
+    isolates one faction's weights (in a mixed pairing the faction advantage stays in,
+    the same for every candidate)."""
     life0, life1 = Rules().life
     wins = losses = draws = 0
     for tuned_seat in (0, 1):
@@ -69,13 +73,36 @@ def paired_result(rules_array, tuned_faction: int, opponent_faction: int, chunk_
         strategies[tuned_seat] = STRATEGY_TUNED
         for first in (0, 1):
             cell = B.cell_array(factions[0], factions[1], life0, life1, first, strategies[0], strategies[1])
-            vector = B.play_batch(rules_array, cell, chunk_seed, 0, deals)
-            by_winner = [int(vector[agg.A_OUTCOMES + w * N_END_TYPES: agg.A_OUTCOMES + (w + 1) * N_END_TYPES].sum())
-                         for w in range(3)]
+            by_winner = _by_winner(B.play_batch(rules_array, cell, chunk_seed, 0, deals))
             wins += by_winner[tuned_seat]
             losses += by_winner[1 - tuned_seat]
             draws += by_winner[agg.DRAW]
     return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
+
+
+def pairing_result(rules_array, faction0: int, faction1: int, chunk_seed: int, deals: int) -> dict:
+    """The tuned agent against greedy in one pairing (seat 0 plays faction0): each deal
+    played four ways, the tuned agent in seat 0 and in seat 1, each with both first
+    players, so the pairing's faction and seat advantages cancel; counts of the tuned
+    agent's wins, losses, draws."""
+    life0, life1 = Rules().life
+    wins = losses = draws = 0
+    for tuned_seat in (0, 1):
+        strategies = [STRATEGY_GREEDY, STRATEGY_GREEDY]
+        strategies[tuned_seat] = STRATEGY_TUNED
+        for first in (0, 1):
+            cell = B.cell_array(faction0, faction1, life0, life1, first, strategies[0], strategies[1])
+            by_winner = _by_winner(B.play_batch(rules_array, cell, chunk_seed, 0, deals))
+            wins += by_winner[tuned_seat]
+            losses += by_winner[1 - tuned_seat]
+            draws += by_winner[agg.DRAW]
+    return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
+
+
+def _by_winner(vector) -> list[int]:
+    """Matches won by seat 0, seat 1, drawn, of an aggregate vector."""
+    return [int(vector[agg.A_OUTCOMES + w * N_END_TYPES: agg.A_OUTCOMES + (w + 1) * N_END_TYPES].sum())
+            for w in range(3)]
 
 
 def decided_share(result: dict) -> float:
@@ -95,17 +122,17 @@ def candidate_value(vector, faction: int, chunk_seed: int, deals_per_opponent: i
 
 
 def recheck(vectors: dict, chunk_seed: int, matches_per_pairing: int) -> list[dict]:
-    """Every pairing (tuned faction vs greedy faction) on fresh deals, with 95 % Wilson intervals."""
+    """`tuned` (both factions' weights) against greedy in every pairing on fresh deals
+    (`pairing_result`: the agents swap seats on every deal), with 95 % Wilson intervals."""
     from analysis.stats import wilson_interval
     rules_array = W.with_policy(Rules().to_array(), W.policy_block(vectors))
     deals = -(-matches_per_pairing // ORIENTATIONS)
     rows = []
-    for tuned in range(len(FACTION_NAMES)):
-        for opponent in range(len(FACTION_NAMES)):
-            result = paired_result(rules_array, tuned, opponent, chunk_seed, deals)
+    for faction0 in range(len(FACTION_NAMES)):
+        for faction1 in range(len(FACTION_NAMES)):
+            result = pairing_result(rules_array, faction0, faction1, chunk_seed, deals)
             low, high = wilson_interval(result["wins"], result["wins"] + result["losses"])
-            rows.append({"pairing": _pairing_of(tuned, opponent), "tuned": FACTION_NAMES[tuned],
-                         "greedy": FACTION_NAMES[opponent], **result,
+            rows.append({"pairing": _pairing_of(faction0, faction1), **result,
                          "win_share": round(decided_share(result), 4),
                          "wilson_low": round(float(low), 4), "wilson_high": round(float(high), 4)})
     return rows
@@ -135,11 +162,17 @@ def _propose(seed: int, faction: int, history: list[dict]) -> dict:
     return {name: int(trial.params[name]) for name in W.WEIGHT_NAMES}
 
 
-def _read_log(path: Path) -> list[dict]:
+def _read_log(path: Path, repair: bool = False) -> list[dict]:
+    """The logged trials; with `repair`, a line torn by an interrupt is cut off the file
+    first (else the next trial would be appended onto it and lost)."""
     entries = []
     if not path.exists():
         return entries
-    for line in path.read_text(encoding="utf-8").splitlines():
+    text = path.read_text(encoding="utf-8")
+    if repair and text and not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]
+        _write_atomic(path, text)
+    for line in text.splitlines():
         try:
             entry = json.loads(line)
         except ValueError:  # a line torn by an interrupt: that trial is simply played again
@@ -218,7 +251,7 @@ def tune(out, trials: int, matches: int, seed: int, recheck_matches: int, comman
                 "weights": list(W.WEIGHT_NAMES), "ranges": {k: list(v) for k, v in W.RANGES.items()}}
     _check_settings(out, settings)
     log_path = out / LOG_NAME
-    entries = _read_log(log_path)
+    entries = _read_log(log_path, repair=True)
     tune_seed = match_seed(int(seed), TUNE_STREAM)
     best = {}
     for faction, faction_name in enumerate(FACTION_NAMES):
