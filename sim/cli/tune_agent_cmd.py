@@ -17,7 +17,7 @@ EPILOG = """examples:
   cardbalance tune-agent --trials 200 --out tune-run
         resume the same folder with more trials (the log tune-run/trials.jsonl is the resume point)
 
-Install the result with: cp tune-run/tuned_weights.json strategies/faction_war/tuned_weights.json
+Install the result as the shipped weights: cp tune-run/tuned_weights.json strategies/<game>/tuned_weights.json
 """
 
 
