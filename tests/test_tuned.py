@@ -177,6 +177,22 @@ def test_tune_agent_resumes_to_the_same_study(tmp_path):
     assert resumed["weights"] == whole["weights"]
 
 
+def test_tune_agent_interrupted_mid_run_resumes_to_the_same_study(tmp_path):
+    whole = T.tune(tmp_path / "whole", trials=TINY_TRIALS, **TINY)
+
+    def interrupt(faction, entry, best):
+        if faction == "human" and entry["trial"] == 8:
+            raise KeyboardInterrupt  # Ctrl-C after the trial is logged
+
+    out = tmp_path / "interrupted"
+    with pytest.raises(KeyboardInterrupt):
+        T.tune(out, trials=TINY_TRIALS, progress=interrupt, **TINY)
+    assert not (out / T.RESULT_NAME).exists()
+    resumed = T.tune(out, trials=TINY_TRIALS, **TINY)
+    assert _study(out) == _study(tmp_path / "whole")
+    assert resumed["weights"] == whole["weights"]
+
+
 def _cli(args, capsys):
     code = main(["tune-agent"] + args)
     captured = capsys.readouterr()
