@@ -112,6 +112,17 @@ def test_greedy_ignores_the_policy_block_and_tuned_reads_it():
         B.play_batch(np.zeros(5, dtype=np.int64), cell, 3, 0, 1)
 
 
+def test_tuned_plays_the_same_on_kernel_and_reference():
+    """The reference engine's match loop (playlog: `cardbalance play`, the differential
+    checks) gives `tuned` the same shipped weights as the batch kernel."""
+    from strategies.faction_war.playlog import reference_record
+    rules = Rules()
+    for cell in _cells(STRATEGY_TUNED, STRATEGY_GREEDY):
+        for seed in (1, 2):
+            _, record = B.play_one(rules.to_array(), cell, seed)
+            assert np.array_equal(reference_record(rules, cell, seed), record), (cell, seed)
+
+
 def test_tuned_beats_nothing_by_peeking():
     """Two states that give the decider the same view give the same decision."""
     rules = W.with_policy(Rules().to_array())
