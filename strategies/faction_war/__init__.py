@@ -23,6 +23,8 @@ Known strategies (each documents its heuristic in its module docstring):
 - "pimc:N" (`pimc.py`): determinized flat Monte Carlo, N random rollouts per
   decision ("pimc" alone: the default budget); "pimc-greedy:N" the same with
   greedy rollouts.
+- "tuned" (`greedy.choose_tuned`, `weights.py`): greedy with its weights tuned by
+  self-play (`cardbalance tune-agent`), per faction; shipped in tuned_weights.json.
 A strategy with a parameter ("pimc:N") has the id base | N << PARAM_SHIFT
 (`strategies.StrategyTable`).
 See docs/strategies.md.
@@ -38,8 +40,10 @@ STRATEGY_DESTINY = 2
 STRATEGY_EXILE = 3
 STRATEGY_PIMC = 4
 STRATEGY_PIMC_GREEDY = 5
+STRATEGY_TUNED = 6
 STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
-                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY}
+                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY,
+                "tuned": STRATEGY_TUNED}
 PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/faction_war/pimc.py)
 # base id -> (what the parameter is, largest value)
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),

@@ -13,6 +13,10 @@ match, so the loop itself never allocates; the thin Python wrappers validate
 inputs and convert seeds (chunk seeds are unsigned 64-bit) before entering
 numba.
 
+Rules array: the game's slots, then the policy block `tuned` reads
+(strategies/faction_war/weights.py); the wrappers append the shipped tuned
+weights to a plain rules array.
+
 Cell array (what `cell_array` returns and the kernels read):
     [faction0, faction1, life0, life1, first, strategy0, strategy1]
 The cell's lives are the match's starting lives (F-SET-1); the rules array's
@@ -36,6 +40,7 @@ from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
 from strategies.faction_war.dispatch import choose, reads_view
 from strategies.faction_war.view import build_view
+from strategies.faction_war.weights import POLICY_RULES_SIZE, with_policy
 
 # ---- cell array slots -----------------------------------------------------------------
 CELL_FACTION0 = 0
@@ -160,8 +165,11 @@ def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
 def _check_arrays(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
     rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
     cell = np.ascontiguousarray(cell, dtype=np.int64)
-    if rules_array.shape != (RULES_ARRAY_SIZE,):
-        raise CardbalanceError("rules array must have %d entries (got shape %s)." % (RULES_ARRAY_SIZE, rules_array.shape))
+    if rules_array.shape == (RULES_ARRAY_SIZE,):  # a plain rules array: `tuned` gets the shipped weights
+        rules_array = with_policy(rules_array)
+    if rules_array.shape != (POLICY_RULES_SIZE,):
+        raise CardbalanceError("rules array must have %d entries, or %d with a policy block (got shape %s)." % (
+            RULES_ARRAY_SIZE, POLICY_RULES_SIZE, rules_array.shape))
     if cell.shape != (CELL_SIZE,):
         raise CardbalanceError("cell array must have %d entries (got shape %s)." % (CELL_SIZE, cell.shape))
     return rules_array, cell

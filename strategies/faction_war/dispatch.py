@@ -11,9 +11,10 @@ import numba as nb
 
 from strategies.faction_war import (BASE_MASK, PARAM_SHIFT, PIMC_DEFAULT_BUDGET, STRATEGY_DESTINY, STRATEGY_EXILE,
                                     STRATEGY_GREEDY, STRATEGY_PIMC, STRATEGY_PIMC_GREEDY, STRATEGY_RANDOM)
+from strategies.faction_war import STRATEGY_TUNED
 from strategies.faction_war.destiny import choose_destiny
 from strategies.faction_war.exile import choose_exile
-from strategies.faction_war.greedy import choose_greedy
+from strategies.faction_war.greedy import choose_greedy, choose_tuned
 from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_pimc
 from strategies.faction_war.random_policy import choose_random
 
@@ -35,6 +36,8 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
         return choose_destiny(view, rules, legal, n_legal, policy_rng, seat)
     if strategy == STRATEGY_EXILE:
         return choose_exile(view, rules, legal, n_legal, policy_rng, seat)
+    if strategy == STRATEGY_TUNED:  # weights from the rules array's policy block (weights.py)
+        return choose_tuned(view, rules, legal, n_legal, policy_rng, seat)
     base = strategy & BASE_MASK  # a budget rides in the id's upper bits
     if base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY:
         budget = strategy >> PARAM_SHIFT

@@ -102,47 +102,27 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_ZONE, CARDS_PER_PLAYER,
                                     Z_GRAVE, Z_HAND, Z_HIDDEN, Z_ROW0)
 from sim.faction_war.rules import FA9_DAMAGE, FA23_WITH_HEARTS, FA33_WITH_EXILE, R_FA9, R_FA23, R_FA33
 from strategies.faction_war import features as F
+from strategies.faction_war import weights as W
 
 STYLE_GREEDY = 0
 STYLE_DESTINY = 1
 STYLE_EXILE = 2
+STYLE_TUNED = 3  # greedy's play with the weights of the rules array's policy block
 
 NO_SCORE = -(1 << 62)
+# The judgement-call constants (placement and attack scores, thresholds, discard keep
+# values) are weights read from the view's scratch: strategies/faction_war/weights.py.
 SCORE_END = 0
 SCORE_NEVER = -1  # worse than ending: legal, but the strategy does not want it
 # placement
-SCORE_SMALL_JOKER = 300
-SCORE_SUITED_NORMAL = 200  # + number
-SCORE_HEART_NORMAL = 100  # + number
-HEART_FRONT_ROW_BONUS = 5
-SCORE_PAIR = 201  # + the pair's sum: beats a single card of a smaller number
-SCORE_REBIRTH_PUSH = 250  # + the opponent's zone card's number
-SCORE_BIG_JOKER = 150
-JOKER_FRONT_ROW_BONUS = 20
-SCORE_DISPEL = 80
-DISPEL_MIN = 3
-SCORE_CHARGE = 60
-SCORE_FACE = 50
-FACE_VALUE_WEIGHT = 4
-SCORE_EXTRA = 70
-PAIR_IN_HAND_BONUS = 10
-SCORE_REBIRTH = 40
-REBIRTH_MIN_LIFE = 20
 REBIRTH_CARDS = 3
-LOW_LIFE = 12
 EXILE_LIFE_MARGIN = 8
-SHORT_DECK = 24  # below this many deck cards, greedy makes no Split Rebirth for its own sake
-STRIP_BONUS = 8
 HUMAN_PENALTY = 1  # F-HUP-1
-FACE_CARD_WORTH = 3  # a face card destroyed or dispelled, in life points
 # special placement (pending)
 SCORE_PICK = 500
 PICK_CARD_COST = 40
-SPECIAL_LIFE_MARGIN = 3
 SCORE_DECLINE = 600
 # attack
-DAMAGE_WEIGHT = 16
-FEWEST_NORMALS_CAP = 8
 SCORE_ATTACK_BASE = 2
 SCORE_ATTACK_NOTHING = 1
 SCORE_LETHAL = 1 << 40
@@ -152,11 +132,6 @@ ABYSS_HEAL = 10
 ABYSS_DIRECT_CARDS = 5
 RESPONSE_COST = 5  # F-JOK-S-2
 # discard: keep values (lowest goes first)
-KEEP_NORMAL_BASE = 2  # + number
-KEEP_FACE = 8
-KEEP_HEART_FACE = 9
-KEEP_SMALL_JOKER = 10
-KEEP_BIG_JOKER = 13
 KEEP_HELD = 100
 # scratch (features.WORK onwards)
 W_COUNTS = F.WORK  # + number 1..10: special-placement source counts
@@ -165,12 +140,33 @@ W_PLAN = F.WORK + 22  # destiny plan: 6 cards
 W_PLAN_STATE = F.WORK + 28  # 0 none, 1 hold, 2 fire
 W_SPECIAL_MIN = F.WORK + 29  # fewest cards of the open special placement (-1 none)
 PLAN_NONE, PLAN_HOLD, PLAN_FIRE = 0, 1, 2
+DEFAULT_WEIGHTS = W.DEFAULT_TUPLE
 
 
 # ---- helpers ----------------------------------------------------------------------------------
 @nb.njit(cache=True, inline="always")
 def _life(view, player):
     return view[S_LIFE + player]
+
+
+@nb.njit(cache=True, inline="always")
+def _w(view, k):
+    """Weight k (weights.K_*) of the current decision (loaded by `load_weights`)."""
+    return view[W.W_WEIGHTS + k]
+
+
+@nb.njit(cache=True)
+def load_weights(view, rules, seat, style):
+    """Put this decision's weights into the view's scratch: greedy's defaults, or for
+    STYLE_TUNED the seat's faction block of the rules array's policy block (the
+    defaults when the array has none)."""
+    if style == STYLE_TUNED and rules.shape[0] >= W.POLICY_RULES_SIZE:
+        base = W.POLICY_BASE + (0 if F.is_human(view, seat) else W.N_WEIGHTS)
+        for k in range(W.N_WEIGHTS):
+            view[W.W_WEIGHTS + k] = rules[base + k]
+        return
+    for k in range(W.N_WEIGHTS):
+        view[W.W_WEIGHTS + k] = DEFAULT_WEIGHTS[k]
 
 
 @nb.njit(cache=True)
@@ -194,7 +190,7 @@ def abyss_threat(view, rules, seat, extra_points, style):
     points = view[F.G_EXILE_POINTS + seat] + extra_points
     if style == STYLE_EXILE:
         return points + EXILE_LIFE_MARGIN >= _life(view, seat)
-    return 4 * points >= _life(view, seat)
+    return _w(view, W.K_ABYSS_FRACTION) * points >= _life(view, seat)
 
 
 @nb.njit(cache=True)
@@ -213,14 +209,14 @@ def keep_value(view, card, style):
     if style == STYLE_DESTINY and held_by_plan(view, card):
         return KEEP_HELD
     if F.is_normal(card):
-        return KEEP_NORMAL_BASE + F.rank_of(card)
+        return _w(view, W.K_KEEP_NORMAL_BASE) + F.rank_of(card)
     if F.is_face(card):
         if F.suit_of(card) == HEART:
-            return KEEP_HEART_FACE
+            return _w(view, W.K_KEEP_HEART_FACE)
         if style == STYLE_EXILE and F.rank_of(card) != JACK:
-            return KEEP_BIG_JOKER
-        return KEEP_FACE
-    return KEEP_BIG_JOKER if F.code_of(card) == 52 else KEEP_SMALL_JOKER
+            return _w(view, W.K_KEEP_BIG_JOKER)
+        return _w(view, W.K_KEEP_FACE)
+    return _w(view, W.K_KEEP_BIG_JOKER) if F.code_of(card) == 52 else _w(view, W.K_KEEP_SMALL_JOKER)
 
 
 @nb.njit(cache=True)
@@ -296,7 +292,7 @@ def _dispel_value(view, rules, seat, target, where):
     user_cost = HUMAN_PENALTY if F.is_human(view, seat) and rules[R_FA9] == FA9_DAMAGE else 0
     if target == A.NONE:  # FA-18 "one_card": `where` is the face card
         ctrl = view[C_CTRL + where]
-        worth = FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, ctrl) else 0)
+        worth = _w(view, W.K_FACE_CARD_WORTH) + (HUMAN_PENALTY if F.is_human(view, ctrl) else 0)
         value = worth if ctrl == opp else -worth
         return value - user_cost
     for p in range(2):
@@ -309,7 +305,7 @@ def _dispel_value(view, rules, seat, target, where):
         if p == opp:
             value += F.face_threat(view, p, where) + penalty
         else:
-            own = FACE_CARD_WORTH * faces
+            own = _w(view, W.K_FACE_CARD_WORTH) * faces
             if F.is_human(view, p):
                 own = F.human_effect_value(view, p, where, F.rs(view, p, where, F.F_RANKS))
             value -= own + penalty
@@ -324,13 +320,13 @@ def _human_face_score(view, seat, card, displaced):
     cost = 0
     if displaced != A.NONE:
         after = ranks & ~F.rank_bit(F.rank_of(displaced))
-        cost = HUMAN_PENALTY * FACE_VALUE_WEIGHT
+        cost = HUMAN_PENALTY * _w(view, W.K_FACE_VALUE_WEIGHT)
     after |= F.rank_bit(F.rank_of(card))
     gain = (F.human_effect_value(view, seat, row, after) - F.human_effect_value(view, seat, row, ranks)) \
-        * FACE_VALUE_WEIGHT - cost
+        * _w(view, W.K_FACE_VALUE_WEIGHT) - cost
     if gain <= 0:
         return SCORE_NEVER
-    return SCORE_FACE + gain
+    return _w(view, W.K_SCORE_FACE) + gain
 
 
 @nb.njit(cache=True)
@@ -339,8 +335,8 @@ def _alien_face_score(view, seat, card, displaced, style):
         return SCORE_NEVER
     rank = F.rank_of(card)
     if style == STYLE_EXILE:
-        return SCORE_FACE + (40 if rank == QUEEN else 35 if rank == KING else 30)
-    return SCORE_FACE + (2 if rank == KING else 1 if rank == JACK else 0)
+        return _w(view, W.K_SCORE_FACE) + (40 if rank == QUEEN else 35 if rank == KING else 30)
+    return _w(view, W.K_SCORE_FACE) + (2 if rank == KING else 1 if rank == JACK else 0)
 
 
 @nb.njit(cache=True)
@@ -368,13 +364,13 @@ def _extra_score(view, rules, seat, card, style):
     if pushes_own and abyss_threat(view, rules, seat, F.rank_of(holder), style):
         return SCORE_NEVER
     if style == STYLE_EXILE:
-        return SCORE_EXTRA + number + (30 if pushes_own else 0) - (0 if surplus else 40)
+        return _w(view, W.K_SCORE_EXTRA) + number + (30 if pushes_own else 0) - (0 if surplus else 40)
     if not surplus:
         return SCORE_NEVER
     if pushes_own and _pair_in_hand(view, rules, seat, suit, F.rank_of(holder), card):
         return SCORE_NEVER
-    bonus = PAIR_IN_HAND_BONUS if _pair_in_hand(view, rules, seat, suit, number, card) else 0
-    return SCORE_EXTRA + number + bonus
+    bonus = _w(view, W.K_PAIR_IN_HAND_BONUS) if _pair_in_hand(view, rules, seat, suit, number, card) else 0
+    return _w(view, W.K_SCORE_EXTRA) + number + bonus
 
 
 @nb.njit(cache=True)
@@ -387,24 +383,24 @@ def _rebirth_score(view, rules, seat, card, style):
         damage = F.rank_of(holder)
         if damage >= _life(view, opp):
             return SCORE_LETHAL
-        return SCORE_REBIRTH_PUSH + damage
+        return _w(view, W.K_SCORE_REBIRTH_PUSH) + damage
     # an own zone card is exiled by the move (F-ALJ-3): not a source
     if holder >= 0 and abyss_threat(view, rules, seat, F.rank_of(holder), style):
         return SCORE_NEVER
-    if view[S_DECK_COUNT + seat] < SHORT_DECK and style != STYLE_EXILE:
+    if view[S_DECK_COUNT + seat] < _w(view, W.K_SHORT_DECK) and style != STYLE_EXILE:
         return SCORE_NEVER
     F.own_source_counts(view, rules, seat, card, holder, rules[R_FA33] == FA33_WITH_EXILE, W_COUNTS)
     cards = F.fewest_cards_for(view, W_COUNTS, 0, number, REBIRTH_CARDS)
     if cards < 0:
-        return SCORE_NEVER if style != STYLE_EXILE or holder < 0 else SCORE_REBIRTH
+        return SCORE_NEVER if style != STYLE_EXILE or holder < 0 else _w(view, W.K_SCORE_REBIRTH)
     last_card = F.rs(view, seat, row, F.F_NORM) == 1
     if style == STYLE_EXILE:
-        if _life(view, seat) < cards + LOW_LIFE:
+        if _life(view, seat) < cards + _w(view, W.K_LOW_LIFE):
             return SCORE_NEVER
-        return SCORE_REBIRTH + (30 if holder >= 0 else 0) - (10 if last_card else 0)
-    if cards > REBIRTH_CARDS or _life(view, seat) < REBIRTH_MIN_LIFE:
+        return _w(view, W.K_SCORE_REBIRTH) + (30 if holder >= 0 else 0) - (10 if last_card else 0)
+    if cards > REBIRTH_CARDS or _life(view, seat) < _w(view, W.K_REBIRTH_MIN_LIFE):
         return SCORE_NEVER
-    return SCORE_REBIRTH + number - (20 if last_card else 0)
+    return _w(view, W.K_SCORE_REBIRTH) + number - (20 if last_card else 0)
 
 
 @nb.njit(cache=True)
@@ -416,13 +412,13 @@ def _charge_score(view, rules, seat, mode, card, row, style):
         return SCORE_NEVER
     if mode == 2:
         if style == STYLE_EXILE:
-            return SCORE_CHARGE + F.effective(view, card)
-        if life > LOW_LIFE:
+            return _w(view, W.K_SCORE_CHARGE) + F.effective(view, card)
+        if life > _w(view, W.K_LOW_LIFE):
             return SCORE_NEVER
-        return SCORE_CHARGE + 30 + F.effective(view, card)
+        return _w(view, W.K_SCORE_CHARGE) + 30 + F.effective(view, card)
     if mode == 1:
         if style == STYLE_EXILE:
-            return SCORE_CHARGE + 20 + F.effective(view, card)
+            return _w(view, W.K_SCORE_CHARGE) + 20 + F.effective(view, card)
         return SCORE_NEVER
     mine = F.rs(view, seat, row, F.F_NORM)
     theirs = 0
@@ -430,13 +426,13 @@ def _charge_score(view, rules, seat, mode, card, row, style):
         theirs += F.rs(view, opp, r, F.F_NORM)
     wanted = min(mine, theirs)
     if style == STYLE_EXILE:
-        return SCORE_CHARGE + 25 + 2 * (mine + wanted)
+        return _w(view, W.K_SCORE_CHARGE) + 25 + 2 * (mine + wanted)
     value = F.opponent_smallest_sum(view, wanted) - F.rs(view, seat, row, F.F_SUM)
     if theirs <= mine:
-        value += STRIP_BONUS
+        value += _w(view, W.K_STRIP_BONUS)
     if value <= 0:
         return SCORE_NEVER
-    return SCORE_CHARGE + value
+    return _w(view, W.K_SCORE_CHARGE) + value
 
 
 @nb.njit(cache=True)
@@ -451,7 +447,7 @@ def joker_hit(view, rules, attacker, row, target):
         hit = F.rs(view, defender, target, F.F_MINEFF) if F.rs(view, defender, target, F.F_NORM) else 0
         hit = hit * 2 if doubled else hit
         faces = F.rs(view, defender, target, F.F_FACES)
-        return hit + faces * (FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, defender) else 0))
+        return hit + faces * (_w(view, W.K_FACE_CARD_WORTH) + (HUMAN_PENALTY if F.is_human(view, defender) else 0))
     if target == DIRECT:  # F-JOK-A-3: five deck cards of the defender
         return ABYSS_DIRECT_CARDS * 5
     F.pool_stats(view, rules)
@@ -478,7 +474,7 @@ def _joker_row_score(view, rules, seat, row):
     hit = best_joker_hit(view, rules, seat, row)
     if not F.is_human(view, seat) and hit <= 0:
         return SCORE_NEVER
-    return SCORE_BIG_JOKER + max(hit, 0) + (JOKER_FRONT_ROW_BONUS if row == 0 else 0)
+    return _w(view, W.K_SCORE_BIG_JOKER) + max(hit, 0) + (_w(view, W.K_JOKER_FRONT_ROW_BONUS) if row == 0 else 0)
 
 
 @nb.njit(cache=True)
@@ -491,8 +487,8 @@ def placement_score(view, rules, action, seat, style):
             return SCORE_NEVER
         number = F.effective(view, a)
         if F.suit_of(a) == HEART:
-            return SCORE_HEART_NORMAL + number + (HEART_FRONT_ROW_BONUS if b == 0 else 0)
-        return SCORE_SUITED_NORMAL + number
+            return _w(view, W.K_SCORE_HEART_NORMAL) + number + (_w(view, W.K_HEART_FRONT_ROW_BONUS) if b == 0 else 0)
+        return _w(view, W.K_SCORE_SUITED_NORMAL) + number
     if kind == A.PLACE_FACE:
         if style == STYLE_DESTINY and held_by_plan(view, a):
             return SCORE_NEVER
@@ -500,16 +496,16 @@ def placement_score(view, rules, action, seat, style):
             return _human_face_score(view, seat, a, b)
         return _alien_face_score(view, seat, a, b, style)
     if kind == A.EXTRA_PAIR:
-        return SCORE_PAIR + F.rank_of(a) + F.rank_of(b)
+        return _w(view, W.K_SCORE_PAIR) + F.rank_of(a) + F.rank_of(b)
     if kind == A.SMALL_JOKER:
-        return SCORE_SMALL_JOKER
+        return _w(view, W.K_SCORE_SMALL_JOKER)
     if kind == A.PLACE_BIG_JOKER:
         return _joker_row_score(view, rules, seat, b)
     if kind == A.DISPEL:
         value = _dispel_value(view, rules, seat, b, F.field_c(action))
-        if value < DISPEL_MIN:
+        if value < _w(view, W.K_DISPEL_MIN):
             return SCORE_NEVER
-        return SCORE_DISPEL + value
+        return _w(view, W.K_SCORE_DISPEL) + value
     if kind == A.EXTRA_PLACE:
         return _extra_score(view, rules, seat, a, style)
     if kind == A.ALIEN_J_MOVE:
@@ -517,7 +513,7 @@ def placement_score(view, rules, action, seat, style):
     if kind == A.K_ACTIVATE:
         return _charge_score(view, rules, seat, a, b, F.field_c(action), style)
     if kind == A.SPECIAL_PICK:  # FA-15 "kept": a later special placement
-        return _pick_score(view, seat, a, b) - SCORE_PICK + SCORE_REBIRTH
+        return _pick_score(view, seat, a, b) - SCORE_PICK + _w(view, W.K_SCORE_REBIRTH)
     return SCORE_END
 
 
@@ -527,7 +523,7 @@ def _faces_worth(view, player):
     total = 0
     for r in range(N_ROWS):
         faces = F.rs(view, player, r, F.F_FACES)
-        total += faces * (FACE_CARD_WORTH + (HUMAN_PENALTY if F.is_human(view, player) else 0))
+        total += faces * (_w(view, W.K_FACE_CARD_WORTH) + (HUMAN_PENALTY if F.is_human(view, player) else 0))
     return total
 
 
@@ -542,7 +538,7 @@ def _rated(view, seat, damage, own_damage, fewest_bonus):
     net = damage - own_damage
     if net <= 0:
         return SCORE_ATTACK_NOTHING if net == 0 else SCORE_NEVER
-    return SCORE_ATTACK_BASE + net * DAMAGE_WEIGHT + fewest_bonus
+    return SCORE_ATTACK_BASE + net * _w(view, W.K_DAMAGE_WEIGHT) + fewest_bonus
 
 
 @nb.njit(cache=True)
@@ -553,22 +549,22 @@ def attack_score(view, rules, seat, row, target, style):
     doubled = row == DOUBLED_FROM_ROW and target == DOUBLED_TO_ROW
     if target == DIRECT:
         if not joker:
-            return _rated(view, seat, F.rs(view, seat, row, F.F_SUM), 0, FEWEST_NORMALS_CAP)
+            return _rated(view, seat, F.rs(view, seat, row, F.F_SUM), 0, _w(view, W.K_FEWEST_NORMALS_CAP))
         if human:  # F-JOK-H-2: every face card on the field is destroyed (FA-21 "all")
             net = _faces_worth(view, opp) - _faces_worth(view, seat)
-            return SCORE_ATTACK_BASE + net * DAMAGE_WEIGHT if net > 0 else SCORE_NEVER
+            return SCORE_ATTACK_BASE + net * _w(view, W.K_DAMAGE_WEIGHT) if net > 0 else SCORE_NEVER
         F.pool_stats(view, rules)
         hidden = view[F.G_HIDDEN_TOTAL]  # F-JOK-A-3: five random deck cards
         damage = 0
         if hidden > 0:
             damage = min(ABYSS_DIRECT_CARDS, view[S_DECK_COUNT + opp]) * view[F.G_HIDDEN_POINTS] // hidden
-        return _rated(view, seat, damage, 0, FEWEST_NORMALS_CAP) + ABYSS_HEAL
+        return _rated(view, seat, damage, 0, _w(view, W.K_FEWEST_NORMALS_CAP)) + ABYSS_HEAL
     normals = F.rs(view, opp, target, F.F_NORM)
-    fewest_bonus = FEWEST_NORMALS_CAP - min(normals, FEWEST_NORMALS_CAP)
+    fewest_bonus = _w(view, W.K_FEWEST_NORMALS_CAP) - min(normals, _w(view, W.K_FEWEST_NORMALS_CAP))
     victim = F.rs(view, opp, target, F.F_MINEFF) if normals > 0 else 0
     duel = 0
     if joker and F.rs(view, opp, target, F.F_JOKER) == 1:  # F-JOK-D-1
-        if duel_margin(view, rules, seat, row, target) < 0:
+        if duel_margin(view, rules, seat, row, target) < _w(view, W.K_DUEL_MARGIN):
             return SCORE_NEVER
         duel = JOKER_DUEL_DAMAGE
     if joker and not human:  # F-JOK-A-2: exile the row, both take their exile points
@@ -577,7 +573,7 @@ def attack_score(view, rules, seat, row, target, style):
         if doubled:
             theirs *= 2
         mine = view[F.G_EXILE_POINTS + seat]
-        bonus = normals * 2 * DAMAGE_WEIGHT if style == STYLE_EXILE else 0
+        bonus = normals * 2 * _w(view, W.K_DAMAGE_WEIGHT) if style == STYLE_EXILE else 0
         score = _rated(view, seat, theirs + duel, mine, fewest_bonus)
         if score < SCORE_ATTACK_BASE:
             return score
@@ -587,12 +583,12 @@ def attack_score(view, rules, seat, row, target, style):
         faces = F.rs(view, opp, target, F.F_FACES)
         penalty = faces * HUMAN_PENALTY if F.is_human(view, opp) else 0
         score = _rated(view, seat, damage + duel + penalty, 0, fewest_bonus)
-        return score + faces * FACE_CARD_WORTH * DAMAGE_WEIGHT
+        return score + faces * _w(view, W.K_FACE_CARD_WORTH) * _w(view, W.K_DAMAGE_WEIGHT)
     if normals == 0:
         return SCORE_ATTACK_NOTHING
     score = _rated(view, seat, damage, 0, fewest_bonus)
     if not human and F.rs(view, seat, row, F.F_RANKS) & F.RANK_BIT_Q and style == STYLE_EXILE:
-        score += 2 * DAMAGE_WEIGHT  # F-ALQ-1: the victim is exiled
+        score += 2 * _w(view, W.K_DAMAGE_WEIGHT)  # F-ALQ-1: the victim is exiled
     return score
 
 
@@ -621,7 +617,7 @@ def pending_score(view, rules, action, seat, pending):
     if pending == PENDING_SPECIAL:
         if kind == A.END:
             best = view[W_SPECIAL_MIN]
-            if best < 0 or _life(view, seat) - best <= SPECIAL_LIFE_MARGIN:
+            if best < 0 or _life(view, seat) - best <= _w(view, W.K_SPECIAL_LIFE_MARGIN):
                 return SCORE_DECLINE
             return SCORE_NEVER
         return _pick_score(view, seat, a, F.field_b(action))
@@ -629,7 +625,7 @@ def pending_score(view, rules, action, seat, pending):
         return -_field_card_worth(view, a, seat)
     if pending == PENDING_RESPOND:
         threat = response_threat(view, rules, seat)
-        use = threat > RESPONSE_COST and _life(view, seat) > RESPONSE_COST
+        use = threat > _w(view, W.K_RESPONSE_MIN_THREAT) and _life(view, seat) > RESPONSE_COST
         return 1 if (a == 1) == use else 0
     if pending == PENDING_DUEL:
         attacker = view[S_ACTIVE]
@@ -639,7 +635,7 @@ def pending_score(view, rules, action, seat, pending):
             margin = duel_margin(view, rules, seat, attack_row, defend_row)
         else:
             margin = duel_margin(view, rules, seat, defend_row, attack_row)
-        commit = margin >= 0
+        commit = margin >= _w(view, W.K_DUEL_MARGIN)
         return 1 if (a == 1) == commit else 0
     if pending == PENDING_TIE:  # the opponent's card first (Self-Destruct: destroy theirs)
         return 1 if view[C_CTRL + a] != seat else 0
@@ -660,6 +656,7 @@ def _lists_kind(legal, n_legal, kind):
 def choose_styled(view, rules, legal, n_legal, seat, style):
     """Index of the highest-scoring legal action for greedy or a variant."""
     F.summarize(view, rules, seat)
+    load_weights(view, rules, seat, style)
     view[W_PLAN_STATE] = PLAN_NONE
     if style == STYLE_DESTINY:
         plan_destiny(view, rules, seat)
@@ -701,6 +698,12 @@ def choose_styled(view, rules, legal, n_legal, seat, style):
 def choose_greedy(view, rules, legal, n_legal, policy_rng, seat):
     """Index of the highest-scoring legal action (see the module docstring)."""
     return choose_styled(view, rules, legal, n_legal, seat, STYLE_GREEDY)
+
+
+@nb.njit(cache=True)
+def choose_tuned(view, rules, legal, n_legal, policy_rng, seat):
+    """greedy with the tuned weights of the rules array's policy block (weights.py)."""
+    return choose_styled(view, rules, legal, n_legal, seat, STYLE_TUNED)
 
 
 # ---- Destiny plan (used by the "destiny" variant, strategies/destiny.py) -------------------------

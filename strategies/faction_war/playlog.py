@@ -25,7 +25,8 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
     from strategies.faction_war.view import build_view
 
     match = Match.new(rules, factions[0], factions[1], lives[0], lives[1], first, seed)
-    rules_array = rules.to_array()
+    from strategies.faction_war.weights import with_policy
+    rules_array = with_policy(rules.to_array())  # `tuned` reads the shipped weights from it
     policy_rng = np.array([rng_module.to_signed(rng_module.match_seed(seed, seat + 1)) for seat in (0, 1)],
                           dtype=np.int64)
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)

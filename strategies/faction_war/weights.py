@@ -1,0 +1,150 @@
+"""Greedy's hand-set constants as a weight vector, read at run time (the `tuned` agent).
+
+Why a vector: `tuned` is greedy (strategies/faction_war/greedy.py) with other values
+for the constants that steer it. numba freezes module globals into the compiled
+code, so constants tuned as globals would recompile per candidate and leave the
+disk cache stale. Instead every score reads its constant from the view's scratch
+(`W_WEIGHTS + index`), which `greedy.choose_styled` fills once per decision:
+- greedy (and its destiny / exile variants, pimc's greedy parts) copy `DEFAULTS`,
+  the old constants, so greedy plays bit-identically to before;
+- `tuned` copies its seat's faction block from the *policy block* of the rules
+  array: slots POLICY_BASE .. POLICY_BASE + POLICY_SLOTS, appended after the game's
+  rules slots (which the engine never reads past). Block layout: faction f's
+  weight k is at POLICY_BASE + f * N_WEIGHTS + k (f: 0 human, 1 alien).
+The batch wrappers (strategies/faction_war/batch.py) append the shipped tuned
+weights (tuned_weights.json, package data) to every plain rules array, so
+`tuned` works wherever a strategy name does; `cardbalance tune-agent` appends a
+candidate's weights instead. A rules array without the block (a test calling
+the kernel directly) gives `tuned` the defaults, i.e. greedy.
+
+Only constants that are judgement calls are here; rule facts (the Human's 1-life
+penalty F-HUP-1, the small joker's 5-life cost F-JOK-S-2, Abyss Magic's heal)
+stay constants in greedy.py.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+from sim.errors import CardbalanceError
+from sim.faction_war.layout import FACTION_NAMES
+from sim.faction_war.rules import RULES_ARRAY_SIZE
+from strategies.faction_war import features as F
+
+# (name, greedy's value, tuning range low, high): integers, as every score is an integer.
+WEIGHTS = (
+    ("score_small_joker", 300, 50, 500),
+    ("score_suited_normal", 200, 50, 400),
+    ("score_heart_normal", 100, 20, 300),
+    ("heart_front_row_bonus", 5, -20, 30),
+    ("score_pair", 201, 50, 400),
+    ("score_rebirth_push", 250, 50, 500),
+    ("score_big_joker", 150, 20, 400),
+    ("joker_front_row_bonus", 20, -30, 60),
+    ("score_dispel", 80, 10, 300),
+    ("dispel_min", 3, -3, 15),
+    ("score_charge", 60, 10, 300),
+    ("score_face", 50, 5, 300),
+    ("face_value_weight", 4, 1, 12),
+    ("score_extra", 70, 10, 300),
+    ("pair_in_hand_bonus", 10, 0, 40),
+    ("score_rebirth", 40, 5, 300),
+    ("rebirth_min_life", 20, 4, 60),
+    ("low_life", 12, 0, 40),
+    ("short_deck", 24, 0, 60),
+    ("strip_bonus", 8, -10, 30),
+    ("damage_weight", 16, 2, 40),
+    ("fewest_normals_cap", 8, 0, 30),
+    ("face_card_worth", 3, 0, 12),
+    ("response_min_threat", 5, 0, 20),  # small-joker response when the threat exceeds this
+    ("duel_margin", 0, -10, 10),  # commit to a joker duel when the expected margin reaches this
+    ("special_life_margin", 3, 0, 15),
+    ("abyss_fraction", 4, 1, 10),  # exiles are dangerous once fraction * own exile points >= life
+    ("keep_normal_base", 2, 0, 20),
+    ("keep_face", 8, 0, 30),
+    ("keep_heart_face", 9, 0, 30),
+    ("keep_small_joker", 10, 0, 30),
+    ("keep_big_joker", 13, 0, 30),
+)
+N_WEIGHTS = len(WEIGHTS)
+WEIGHT_NAMES = tuple(name for name, _, _, _ in WEIGHTS)
+DEFAULTS = np.array([default for _, default, _, _ in WEIGHTS], dtype=np.int64)
+RANGES = {name: (low, high) for name, _, low, high in WEIGHTS}
+# index constants the kernel reads, e.g. K_SCORE_SMALL_JOKER = 0
+globals().update({"K_" + name.upper(): index for index, name in enumerate(WEIGHT_NAMES)})
+DEFAULT_TUPLE = tuple(int(v) for v in DEFAULTS)  # a numba-global tuple: constants in the code
+
+# Where the current decision's weights sit in the view's scratch (after greedy's own work slots).
+W_WEIGHTS = F.WORK + 40
+assert W_WEIGHTS + N_WEIGHTS <= F.SCRATCH + F.SCRATCH_SIZE
+
+POLICY_BASE = RULES_ARRAY_SIZE
+POLICY_SLOTS = len(FACTION_NAMES) * N_WEIGHTS
+POLICY_RULES_SIZE = POLICY_BASE + POLICY_SLOTS
+
+TUNED_FILE = "tuned_weights.json"
+
+
+def check_weights(values: dict, where: str) -> np.ndarray:
+    """{name: int} (every weight) -> the int64 vector; a bad entry is one clear error."""
+    if not isinstance(values, dict):
+        raise CardbalanceError("%s must be a table of weights %s." % (where, ", ".join(WEIGHT_NAMES)))
+    unknown = sorted(set(values) - set(WEIGHT_NAMES))
+    missing = [name for name in WEIGHT_NAMES if name not in values]
+    if unknown or missing:
+        raise CardbalanceError("%s: %s; the weights are %s." % (
+            where, "unknown weight '%s'" % unknown[0] if unknown else "missing weight '%s'" % missing[0],
+            ", ".join(WEIGHT_NAMES)))
+    vector = np.zeros(N_WEIGHTS, dtype=np.int64)
+    for index, name in enumerate(WEIGHT_NAMES):
+        value = values[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CardbalanceError("%s: weight %s must be an integer (got %r)." % (where, name, value))
+        vector[index] = value
+    return vector
+
+
+def as_dict(vector) -> dict:
+    return {name: int(value) for name, value in zip(WEIGHT_NAMES, vector)}
+
+
+def load_tuned_file(path=None) -> dict:
+    """The tuned weights document (shipped package data unless `path`)."""
+    where = str(path) if path is not None else "strategies/faction_war/" + TUNED_FILE
+    try:
+        if path is None:
+            text = resources.files("strategies.faction_war").joinpath(TUNED_FILE).read_text()
+        else:
+            text = open(path, encoding="utf-8").read()
+        document = json.loads(text)
+    except (OSError, ValueError) as error:
+        raise CardbalanceError("%s cannot be read as JSON: %s." % (where, error)) from None
+    if not isinstance(document, dict) or not isinstance(document.get("weights"), dict):
+        raise CardbalanceError("%s must hold a 'weights' table by faction (%s)." % (where, ", ".join(FACTION_NAMES)))
+    for faction in FACTION_NAMES:
+        check_weights(document["weights"].get(faction), "%s: weights.%s" % (where, faction))
+    return document
+
+
+@lru_cache(maxsize=1)
+def shipped_policy_block() -> np.ndarray:
+    """The shipped tuned weights as a policy block (faction-major)."""
+    document = load_tuned_file()
+    return policy_block({faction: check_weights(document["weights"][faction], faction) for faction in FACTION_NAMES})
+
+
+def policy_block(by_faction: dict) -> np.ndarray:
+    """{faction name: weight vector} (a missing faction: the defaults) -> POLICY_SLOTS values."""
+    return np.concatenate([np.asarray(by_faction.get(faction, DEFAULTS), dtype=np.int64)
+                           for faction in FACTION_NAMES])
+
+
+def with_policy(rules_array, block=None) -> np.ndarray:
+    """A plain rules array with a policy block appended (the shipped tuned weights unless `block`)."""
+    rules_array = np.asarray(rules_array, dtype=np.int64)[:RULES_ARRAY_SIZE]
+    block = shipped_policy_block() if block is None else np.asarray(block, dtype=np.int64)
+    return np.ascontiguousarray(np.concatenate([rules_array, block]))
