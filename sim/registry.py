@@ -305,6 +305,8 @@ class GameSpec:
     - `rules_from_cell_values(rules)` -> {dimension: value} a rules object sets
       for the cells of the built-in compare grid (empty when none).
     - `default_sweep`: the built-in sweep (a sweep-file mapping).
+    - `ladder_agents`: the agents `cardbalance ladder` ranks by default, weakest
+      first (empty: every strategy name).
     - `modules`: modules a fresh interpreter imports to register and compile
       the game (the bench's compile probe).
     - `examples`: words the command-line help of the default game uses (keys
@@ -333,6 +335,7 @@ class GameSpec:
     run_scenario: Callable[..., Any] | None = None
     rules_cell_values: Callable[[Any], dict] | None = None
     default_sweep: dict = field(default_factory=dict)
+    ladder_agents: tuple[str, ...] = ()  # `cardbalance ladder`'s default agents (empty: every strategy name)
     modules: tuple[str, ...] = ()
     examples: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
