@@ -217,4 +217,9 @@ def load_ladder(run, bootstrap: int | None = None) -> Ladder:
 def ratings_of(run_dir) -> dict[str, float]:
     """{agent: Elo} of a ladder run (for the skill report's x axis); no bootstrap."""
     from analysis.runs import load_run
-    return dict(zip(*(load_ladder(load_run(run_dir), bootstrap=0).ratings[c] for c in ("agent", "elo"))))
+    from sim.errors import CardbalanceError
+    run = load_run(run_dir)
+    if "ladder" not in run.meta:
+        raise CardbalanceError("--ladder: '%s' is a sweep run, not a ladder run (make one with cardbalance ladder)."
+                               % run_dir)
+    return dict(zip(*(load_ladder(run, bootstrap=0).ratings[c] for c in ("agent", "elo"))))

@@ -269,6 +269,15 @@ def parse_pair(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+SKILL_SEPARATOR = "/"  # a mixed skill pair: "strong/weak" = seat 0's agent / seat 1's
+
+
+def skill_label(strategy0: str, strategy1: str) -> str:
+    """The skill level of a strategy pair (the strategies dimension under its sweep name,
+    `skills`): the agent when both seats play it, else 'seat0/seat1'."""
+    return strategy0 if strategy0 == strategy1 else "%s%s%s" % (strategy0, SKILL_SEPARATOR, strategy1)
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the shared layers need to run and read one game.

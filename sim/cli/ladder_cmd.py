@@ -18,7 +18,7 @@ from pathlib import Path
 
 from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
 
-ORDER = 15
+ORDER = 16
 
 EPILOG = """examples:
   cardbalance ladder                             the game's default agents, 2000 matches per pair

@@ -27,7 +27,7 @@ from typing import Any
 
 from analysis.stats import Z95
 from sim.errors import CardbalanceError
-from sim.registry import DEFAULT_GAME, GameSpec, get_game
+from sim.registry import DEFAULT_GAME, SKILL_SEPARATOR, GameSpec, get_game, skill_label  # noqa: F401
 
 DEFAULT_CHUNK_SIZE = 5000
 DEFAULT_MAX_MATCHES = 200_000
@@ -41,7 +41,6 @@ COMMON_KEYS = ("name", "game", "strategies", "rules", "matches", "precision", "m
 # and `common_deals` (cells that differ only in strategies or rules play the same
 # matches: the ladder's common deals, docs/ladder.md).
 OPTIONAL_KEYS = ("skills", "common_deals")
-SKILL_SEPARATOR = "/"
 
 
 def skill_pairs(skills, source: str = "sweep") -> tuple[str, ...]:
@@ -58,10 +57,6 @@ def skill_pairs(skills, source: str = "sweep") -> tuple[str, ...]:
         pairs.append("%s:%s" % (strong.strip(), weak.strip()))
     return tuple(pairs)
 
-
-def skill_label(strategy0: str, strategy1: str) -> str:
-    """The skill level of a strategy pair: the agent when both seats play it, else 'seat0/seat1'."""
-    return strategy0 if strategy0 == strategy1 else "%s%s%s" % (strategy0, SKILL_SEPARATOR, strategy1)
 
 
 def sweep_keys(game: GameSpec) -> tuple[str, ...]:
