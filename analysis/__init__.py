@@ -37,10 +37,10 @@ def _points_interval(value, low, high) -> str:
     return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
 
 
-def _skill_lines(verdicts, ratings) -> list[str]:
+def _skill_lines(verdicts, ratings, meta) -> list[str]:
     """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
     from analysis import skill
-    order = skill.levels(verdicts, ratings)
+    order = skill.levels(verdicts, ratings, skill.listed(meta))
     lines = []
     if len(order) >= 2:
         top = skill.headline(verdicts, order)["verdict"].value_counts()
@@ -101,7 +101,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
         lines.append("Rows with unequal seats are judged on the difference from the mirror pairings at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
-    lines += _skill_lines(verdicts, ratings)
+    lines += _skill_lines(verdicts, ratings, run.meta)
     if report_path is not None:
         lines.append("Report: %s" % report_path)
     return "\n".join(lines)

@@ -44,10 +44,19 @@ def is_level(label: str) -> bool:
     return SKILL_SEPARATOR not in str(label)
 
 
-def levels(table: pd.DataFrame, ratings: dict[str, float] | None = None) -> list[str]:
+def listed(meta: dict) -> list[str]:
+    """The skill labels in the order the run's sweep lists its strategies."""
+    from sim.registry import parse_pair, skill_label
+    return [skill_label(*parse_pair(entry)) for entry in meta.get("strategies") or ()]
+
+
+def levels(table: pd.DataFrame, ratings: dict[str, float] | None = None, order: list[str] | None = None) -> list[str]:
     """Skill levels (both seats the same agent), weakest first: by ladder rating when
-    given (every level must be rated), else in the order the run lists them."""
+    given (every level must be rated), else in `order` (the run's own: `listed(meta)`)."""
     found = [label for label in dict.fromkeys(table["skill"]) if is_level(label)]
+    if order:
+        rank = {label: k for k, label in enumerate(order)}
+        found.sort(key=lambda label: rank.get(label, len(rank)))
     if ratings:
         missing = [label for label in found if label not in ratings]
         if missing:

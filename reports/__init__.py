@@ -45,6 +45,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     """
     from reports.figures import write_figures
     from reports.html import render_report
+    from analysis.skill import listed as listed_levels
     from reports.skill_section import ladder_ratings, skill_report
 
     delta = check_delta(delta)
@@ -55,7 +56,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     ratings = ladder_ratings(ladder)
     with atomic_folder(out_dir, replace_existing=True) as building:
         figure_paths = write_figures(tables, building, delta)
-        skill = skill_report(tables, building, ratings)
+        skill = skill_report(tables, building, ratings, listed_levels(run.meta))
         csv_paths = analysis_tables.write_csv({**tables, **skill["csv"]}, building / "tables") if csv else None
         page = render_report(run, tables, figure_paths, delta, csv_paths, building, skill=skill)
         write_text_atomic(building / REPORT_PAGE, page)

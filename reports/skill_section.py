@@ -103,12 +103,13 @@ def handicap_display(table: pd.DataFrame):
     return display
 
 
-def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | None = None) -> dict:
+def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | None = None,
+                 listed: list[str] | None = None) -> dict:
     """{"sections": [...], "headline": words, "order": levels, "csv": {name: frame}} — empty for a run
     with fewer than two skill levels and no mixed pair."""
     from reports.html import data_uri
     verdicts = tables["verdicts"]
-    order = skill.levels(verdicts, ratings)
+    order = skill.levels(verdicts, ratings, listed)
     mixed = not verdicts["skill"].map(skill.is_level).all() if len(verdicts) else False
     out = {"sections": [], "headline": "", "order": order, "csv": {}}
     if len(order) >= 2:

@@ -80,7 +80,7 @@ def _at_skill(spec: SweepSpec, skill: str | None, baseline) -> SweepSpec:
     if skill is None:
         return spec
     from sim.sweep.grid import skill_pairs
-    wanted = skill_pairs([skill], "--skill")
+    wanted = skill_pairs([skill], "--skill", get_game(spec.game))
     if baseline is not None:
         if tuple(spec.strategies) != wanted:
             raise CardbalanceError("--skill %s: the baseline was written at %s; write it again with --skill %s."

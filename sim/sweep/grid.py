@@ -43,10 +43,11 @@ COMMON_KEYS = ("name", "game", "strategies", "rules", "matches", "precision", "m
 OPTIONAL_KEYS = ("skills", "common_deals")
 
 
-def skill_pairs(skills, source: str = "sweep") -> tuple[str, ...]:
+def skill_pairs(skills, source: str = "sweep", game: GameSpec | None = None) -> tuple[str, ...]:
     """`skills` entries -> 'seat0:seat1' strategy pairs, the one notation of the strategies
     dimension: "greedy" is both seats greedy ("greedy:greedy"), "pimc-greedy:64/greedy"
-    is seat 0 strong, seat 1 weak ("pimc-greedy:64:greedy")."""
+    is seat 0 strong, seat 1 weak ("pimc-greedy:64:greedy"). With `game`, each agent must
+    be one the game offers (its budget an allowed integer)."""
     pairs = []
     for entry in skills:
         parts = str(entry).split(SKILL_SEPARATOR)
@@ -54,6 +55,11 @@ def skill_pairs(skills, source: str = "sweep") -> tuple[str, ...]:
             raise CardbalanceError("%s: 'skills' entry '%s' must be an agent (both seats) or 'seat0/seat1', "
                                    "e.g. 'greedy' or 'pimc-greedy:64/greedy'." % (source, entry))
         strong, weak = (parts * 2)[:2]
+        for agent in (strong, weak) if game is not None else ():
+            try:
+                game.strategy_id(agent.strip())
+            except CardbalanceError as error:
+                raise CardbalanceError("%s: 'skills' entry '%s': %s" % (source, entry, error)) from None
         pairs.append("%s:%s" % (strong.strip(), weak.strip()))
     return tuple(pairs)
 
@@ -210,7 +216,7 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
         if "strategies" in data:
             raise CardbalanceError("%s: give 'skills' or 'strategies', not both ('skills' names the strategies "
                                    "dimension: 'greedy' = 'greedy:greedy', 'a/b' = 'a:b')." % source)
-        kwargs["strategies"] = skill_pairs(_string_list(data, "skills", source), source)
+        kwargs["strategies"] = skill_pairs(_string_list(data, "skills", source), source, game)
     if "common_deals" in data:
         if not isinstance(data["common_deals"], bool):
             raise CardbalanceError("%s: 'common_deals' must be true or false (got %r)." % (source, data["common_deals"]))
