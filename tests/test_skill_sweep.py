@@ -214,3 +214,12 @@ def test_compare_gates_at_the_skill_level_given(tmp_path, toy_game, capsys):
     assert main(["compare", "--game", "toy", "default", "big-die", "--skill", "nobody", "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "strategy 'nobody' is unknown" in err
+
+
+def test_the_documented_example_sweep_plans_with_the_agents_the_game_offers():
+    from pathlib import Path
+
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep(Path(__file__).resolve().parents[1] / "docs/examples/skill-sweep.toml"))
+    assert {cell.strategy0 for cell in plan.cells} == {"random", "greedy", "pimc-greedy:64"}
+    assert len(plan.cells) == 3 * 3 * 8 * 2
