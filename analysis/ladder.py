@@ -15,7 +15,7 @@ turns its results into:
   (multinomial at its observed win / loss / draw shares) and the model is
   refitted, from a seed derived from the run's root seed.
 - the same per faction played (`by_faction`): every (agent, faction) is an
-  item of one model, so "greedy as human" and "greedy as alien" share a scale.
+  item of one model, so "greedy as one faction" and "greedy as the other" share a scale.
 - `rungs(...)`: the agents by rating, each against the one below: does it
   beat it with the interval of its score excluding 50 %?
 - `cycles(...)`: intransitive cycles (A beats B beats C beats A, every step

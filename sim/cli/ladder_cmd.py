@@ -24,17 +24,22 @@ EPILOG = """examples:
   cardbalance ladder                             the game's default agents, 2000 matches per pair
   cardbalance ladder --agents greedy,pimc-greedy:64 --matches 2000
                                                  one comparison: greedy vs pimc-greedy:64 over 2000 matches
-                                                 (both seats, both first players, every pairing), Wilson 95 %% CI
+                                                 (both seats, both first players, every {series}), Wilson 95 % CI
   cardbalance ladder --agents random,greedy,exile,pimc-greedy:16 --matches 400 --jobs 2
                                                  a quick four-agent ladder on two cores
-  cardbalance ladder --agents random,greedy --pairings human_vs_alien --life 30
-                                                 one pairing at one starting life
+  cardbalance ladder --agents random,greedy {choices} --life 30
+                                                 one {series} at one starting life
   cardbalance ladder --resume runs/20260101-120000-ladder
                                                  continue a killed ladder without redoing finished chunks
 
 matches count per comparison (an unordered agent pair), spread evenly over its cells;
 a draw counts half a win for each side. Report: RUN/ladder/ladder.html (+ ladder.md, PNGs, CSVs).
 """
+
+
+def _epilog() -> str:
+    from sim.cli.options import example_words
+    return EPILOG.format(**example_words())  # the default game's words: this module names no game
 
 
 def add_parser(subparsers):
@@ -44,7 +49,7 @@ def add_parser(subparsers):
         description="Play a round-robin among agents on common deals, every pairing, seats and first player "
                     "swapped, into a run folder; rate them (Bradley-Terry on the Elo scale, bootstrap 95 % "
                     "intervals) and write the pairwise win-rate table, rungs, cycles and an HTML report.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agents", help="comma-separated agent (strategy) names, budgets as NAME:N "
                                          "(default: the game's default ladder)")
     parser.add_argument("--matches", type=int, default=None,
