@@ -223,3 +223,23 @@ def test_the_documented_example_sweep_plans_with_the_agents_the_game_offers():
     plan = build_plan(load_sweep(Path(__file__).resolve().parents[1] / "docs/examples/skill-sweep.toml"))
     assert {cell.strategy0 for cell in plan.cells} == {"random", "greedy", "pimc-greedy:64"}
     assert len(plan.cells) == 3 * 3 * 8 * 2
+
+
+def test_a_skill_sweep_resumes_to_the_uninterrupted_result(tmp_path, toy_game, capsys):
+    (tmp_path / "skill.toml").write_text(SKILL_SWEEP)
+    whole = tmp_path / "whole"
+    assert main(["sweep", str(tmp_path / "skill.toml"), "--out", str(whole), "--jobs", "1", "--no-report",
+                 "--quiet"]) == 0
+    import shutil
+    cut = tmp_path / "cut"
+    shutil.copytree(whole, cut)
+    chunks = sorted((cut / "chunks").iterdir())
+    for path in chunks[1::3]:  # a killed sweep: some chunks missing, no tables, complete = false
+        path.unlink()
+    (cut / "results.parquet").unlink()
+    meta = json.loads((cut / "meta.json").read_text())
+    meta["complete"] = False
+    (cut / "meta.json").write_text(json.dumps(meta))
+    assert main(["sweep", "--resume", str(cut), "--jobs", "1", "--no-report"]) == 0
+    assert "%d chunks resumed" % (len(chunks) - len(chunks[1::3])) in capsys.readouterr().out
+    assert pd.read_parquet(cut / "results.parquet").equals(pd.read_parquet(whole / "results.parquet"))
