@@ -50,6 +50,7 @@ class Ladder:
     rungs: pd.DataFrame             # rank, agent, below, score, score_low, score_high, beats
     cycles: list[list[str]]
     bootstrap: int
+    faction_note: str               # why there are no per-faction ratings ("" when there are)
     matrix: pd.DataFrame            # agent x agent score of the row against the column (NaN on the diagonal)
 
 
@@ -191,17 +192,38 @@ def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: 
     overall["rank"] = overall["elo"].rank(ascending=False, method="first").astype(int)
     factions = sorted(set(frame["faction0"]) | set(frame["faction1"]) - {""})
     by_faction = pd.DataFrame(columns=["agent", "faction", "elo", "elo_low", "elo_high"])
-    if factions and "" not in set(frame["faction0"]):
-        items = [(agent, faction) for agent in agents for faction in factions]
-        played = set(zip(frame["agent0"], frame["faction0"])) | set(zip(frame["agent1"], frame["faction1"]))
-        items = [item for item in items if item in played]
+    note = "" if factions and "" not in set(frame["faction0"]) else "the game has no factions"
+    items = [(agent, faction) for agent in agents for faction in factions]
+    played = set(zip(frame["agent0"], frame["faction0"])) | set(zip(frame["agent1"], frame["faction1"]))
+    items = [item for item in items if item in played]
+    if not note and not _connected(items, zip(zip(frame["agent0"], frame["faction0"]),
+                                              zip(frame["agent1"], frame["faction1"]))):
+        # e.g. one pairing A_vs_B only: "X as A" never meets "Y as A", so the scale is not identified
+        note = ("per-faction ratings need every (agent, faction) linked by matches; play the mirror pairings "
+                "too (e.g. the default pairings)")
+    if not note:
         fit = _fit_with_bootstrap(items, list(zip(frame["agent0"], frame["faction0"])),
                                   list(zip(frame["agent1"], frame["faction1"])), frame, bootstrap,
                                   bootstrap_seed(root_seed, 1))
         by_faction = pd.concat([pd.DataFrame(items, columns=["agent", "faction"]), fit], axis=1)
     return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_faction=by_faction,
                   rungs=rung_table(overall, table), cycles=find_cycles(table, agents), bootstrap=bootstrap,
-                  matrix=score_matrix(table, agents))
+                  faction_note=note, matrix=score_matrix(table, agents))
+
+
+def _connected(items: list, edges) -> bool:
+    """Whether the comparisons link every item (one connected graph), so one scale rates them all."""
+    neighbours = {item: set() for item in items}
+    for a, b in edges:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    seen, todo = set(), [items[0]] if items else []
+    while todo:
+        item = todo.pop()
+        if item not in seen:
+            seen.add(item)
+            todo.extend(neighbours[item] - seen)
+    return len(seen) == len(items)
 
 
 def load_ladder(run, bootstrap: int | None = None) -> Ladder:

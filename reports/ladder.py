@@ -101,6 +101,8 @@ def ladder_text(lad: Ladder, run) -> str:
     lines += ["", cycle_words(lad)]
     if len(lad.by_faction):
         lines += ["", "By faction played:"] + _plain_table(FACTION_HEADER, faction_rows(lad))
+    elif lad.faction_note:
+        lines += ["", "No per-faction ratings: %s." % lad.faction_note]
     if len(lad.agents) <= 3:
         lines += ["", "Pairwise:"] + _plain_table(PAIR_HEADER, pairwise_rows(lad))
     return "\n".join(lines)
@@ -122,6 +124,8 @@ def ladder_markdown(lad: Ladder, run) -> str:
     lines += ["", cycle_words(lad)]
     if len(lad.by_faction):
         lines += ["", "## By faction played", ""] + _markdown_table(FACTION_HEADER, faction_rows(lad))
+    elif lad.faction_note:
+        lines += ["", "No per-faction ratings: %s." % lad.faction_note]
     lines += ["", "## Pairwise scores", ""] + _markdown_table(PAIR_HEADER, pairwise_rows(lad))
     return "\n".join(lines) + "\n"
 
@@ -142,8 +146,8 @@ def ratings_figure(lad: Ladder) -> Figure:
     axes = figure.subplots()
     y = np.arange(len(ordered))
     errors = None
-    if ordered["elo_low"].notna().all():
-        errors = [ordered["elo"] - ordered["elo_low"], ordered["elo_high"] - ordered["elo"]]
+    if ordered["elo_low"].notna().all():  # a percentile interval need not contain the estimate: clip the bars
+        errors = [np.maximum(ordered["elo"] - ordered["elo_low"], 0), np.maximum(ordered["elo_high"] - ordered["elo"], 0)]
     axes.errorbar(ordered["elo"], y, xerr=errors, fmt="o", color="black", capsize=3, label="overall")
     position = dict(zip(ordered["agent"], y))
     for k, (faction, part) in enumerate(lad.by_faction.groupby("faction", sort=True)):
@@ -151,7 +155,7 @@ def ratings_figure(lad: Ladder) -> Figure:
         ys = part["agent"].map(position) + offset
         err = None
         if part["elo_low"].notna().all():
-            err = [part["elo"] - part["elo_low"], part["elo_high"] - part["elo"]]
+            err = [np.maximum(part["elo"] - part["elo_low"], 0), np.maximum(part["elo_high"] - part["elo"], 0)]
         axes.errorbar(part["elo"], ys, xerr=err, fmt="s", markersize=4, capsize=2, alpha=0.8, label="as %s" % faction)
     axes.set_yticks(y, ordered["agent"])
     axes.set_xlabel("rating (Elo scale, mean 0; bars: 95 % bootstrap interval)")
@@ -208,6 +212,12 @@ def _html_table(header, rows) -> str:
     return '<table class="data"><thead><tr>%s</tr></thead><tbody>%s</tbody></table>' % (head, body)
 
 
+def _command(lad: Ladder, run) -> str:
+    info = run.meta.get("ladder") or {}
+    return info.get("command") or "cardbalance ladder --agents %s --matches %s --seed %s" % (
+        ",".join(lad.agents), info.get("matches_per_comparison", "?"), run.meta.get("seed"))
+
+
 def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     from html import escape
 
@@ -232,13 +242,13 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     if len(lad.by_faction):
         parts += ['<section id="factions"><h2>By faction played</h2>', _html_table(FACTION_HEADER, faction_rows(lad)),
                   "</section>"]
+    elif lad.faction_note:
+        parts.append('<p class="lead">No per-faction ratings: %s.</p>' % escape(lad.faction_note))
     parts += ['<section id="pairwise"><h2>Pairwise scores</h2>',
               '<figure><img src="%s" alt="pairwise heatmap"><figcaption>Score of the row agent against the column '
               "agent over every cell they met in, with its 95 %% Wilson interval.</figcaption></figure>"
               % data_uri(figures["pairwise"]), _html_table(PAIR_HEADER, pairwise_rows(lad)), "</section>",
-              '<section id="reproduce"><h2>How to reproduce</h2><pre>cardbalance ladder --agents %s --matches %s '
-              "--seed %s</pre>" % (escape(",".join(lad.agents)),
-                                   (run.meta.get("ladder") or {}).get("matches_per_comparison", "?"), run.meta.get("seed")),
+              '<section id="reproduce"><h2>How to reproduce</h2><pre>%s</pre>' % escape(_command(lad, run)),
               '<p class="lead">Report written %s from the stored run only.</p></section></body></html>'
               % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())]
     return "\n".join(parts) + "\n"

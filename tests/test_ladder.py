@@ -203,3 +203,15 @@ def test_help_has_worked_examples(capsys):
     text = capsys.readouterr().out
     assert "cardbalance ladder --agents greedy,pimc-greedy:64 --matches 2000" in text
     assert "--resume" in text and "half a win" in text
+
+
+def test_one_non_mirror_pairing_gives_no_per_faction_ratings_and_says_why(tmp_path, toy_game, capsys):
+    out = tmp_path / "one-pairing"
+    assert main(["ladder", "--game", "toy", "--agents", "greedy,random", "--matches", "48", "--pairings", "red_vs_blue",
+                 "--life", "12", "--bootstrap", "5", "--out", str(out), "--jobs", "1"]) == 0
+    text = capsys.readouterr().out
+    # "greedy as red" only ever meets "random as blue": the per-faction scale is not identified
+    assert "No per-faction ratings: per-faction ratings need every (agent, faction) linked" in text
+    command = json.loads((out / "meta.json").read_text())["ladder"]["command"]
+    assert "--pairings red_vs_blue" in command and "--life 12" in command and "--agents greedy,random" in command
+    assert set(pd.read_parquet(out / "results.parquet")["life0"]) == {12}

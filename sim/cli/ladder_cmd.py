@@ -96,6 +96,22 @@ def _check_options(args) -> None:
     _positive(args.bootstrap, "--bootstrap", allow_zero=True)
 
 
+def _argv(args) -> list[str]:
+    """The options that decide what a ladder plays, as a command line (the report's "reproduce")."""
+    words = ["--agents", ",".join(args.agents.split(",")) if args.agents else "(default)"]
+    for flag, value in (("--matches", args.matches), ("--game", args.game), ("--rules", args.rules),
+                        ("--seed", args.seed), ("--chunk-size", args.chunk_size), ("--bootstrap", args.bootstrap)):
+        if value is not None and not (flag == "--rules" and value == "default"):
+            words += [flag, str(value)]
+    from sim.registry import get_game
+    game = get_game(args.game)
+    for key, value in sorted(vars(args).items()):
+        if key.startswith("dim_") and value is not None:
+            option = game.dimension(key[4:]).sweep_key if isinstance(value, list) else key[4:]  # --pairings A B
+            words += ["--" + option] + (list(value) if isinstance(value, list) else [str(value)])
+    return words
+
+
 def plan_ladder(args):
     """(plan, ladder meta entry) from the command line, every input checked."""
     from sim.cli.options import dimension_values
@@ -140,7 +156,7 @@ def run(args) -> int:
                 check_dask_workers(client, plan)
             if not args.resume:
                 meta = runfolder.build_meta(plan, args.backend, args.jobs)
-                meta["ladder"] = ladder_entry
+                meta["ladder"] = {**ladder_entry, "command": " ".join(["cardbalance", "ladder", *_argv(args)])}
                 runfolder.create_run_folder(run_dir, meta, lock=lock, command=command_line())
             started = time.perf_counter()
             try:
