@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.dimensions import SEAT_NAMES
+from analysis.dimensions import SEAT_NAMES, SERIES
 
 ELO_PER_UNIT = 400.0 / math.log(10.0)  # a Bradley–Terry log-strength difference of 1, in Elo points
 BT_ALPHA = 0.01  # choix's regulariser: keeps an agent that won every match finite, negligible otherwise
@@ -52,6 +52,7 @@ class Ladder:
     bootstrap: int
     faction_note: str               # why there are no per-faction ratings ("" when there are)
     matrix: pd.DataFrame            # agent x agent score of the row against the column (NaN on the diagonal)
+    by_series: pd.DataFrame         # the pairwise table per series (pairing), `series` first
 
 
 # ---- match points per meeting --------------------------------------------------------
@@ -66,7 +67,8 @@ def meetings(results: pd.DataFrame) -> pd.DataFrame:
         "faction0": results[SEAT_NAMES[0]].astype(str).to_numpy() if SEAT_NAMES[0] in results else "",
         "faction1": results[SEAT_NAMES[1]].astype(str).to_numpy() if SEAT_NAMES[1] in results else "",
         "wins0": results["seat0_wins"].to_numpy(dtype=np.int64), "wins1": results["seat1_wins"].to_numpy(dtype=np.int64),
-        "draws": results["draws"].to_numpy(dtype=np.int64)})
+        "draws": results["draws"].to_numpy(dtype=np.int64),
+        "series": results[SERIES].astype(str).to_numpy() if SERIES in results else "all"})
     return frame[frame["agent0"] != frame["agent1"]].reset_index(drop=True)  # a mirror match rates nobody
 
 
@@ -208,7 +210,14 @@ def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: 
         by_faction = pd.concat([pd.DataFrame(items, columns=["agent", "faction"]), fit], axis=1)
     return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_faction=by_faction,
                   rungs=rung_table(overall, table), cycles=find_cycles(table, agents), bootstrap=bootstrap,
-                  faction_note=note, matrix=score_matrix(table, agents))
+                  faction_note=note, matrix=score_matrix(table, agents), by_series=_by_series(frame, agents))
+
+
+def _by_series(frame: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    parts = [pairwise_table(part, agents).assign(series=series)
+             for series, part in frame.groupby("series", sort=False)]
+    table = pd.concat(parts, ignore_index=True) if parts else pairwise_table(frame, agents).assign(series="")
+    return table[["series", *[c for c in table.columns if c != "series"]]]
 
 
 def _connected(items: list, edges) -> bool:

@@ -63,6 +63,11 @@ def pairwise_rows(lad: Ladder) -> list[list[str]]:
              _pct(row.score), _interval(row.score_low, row.score_high)] for row in lad.pairwise.itertuples(index=False)]
 
 
+def series_rows(lad: Ladder) -> list[list[str]]:
+    return [[row.series, row.agent_a, row.agent_b, str(row.matches), str(row.a_wins), str(row.b_wins), str(row.draws),
+             _pct(row.score), _interval(row.score_low, row.score_high)] for row in lad.by_series.itertuples(index=False)]
+
+
 def faction_rows(lad: Ladder) -> list[list[str]]:
     return [[row.agent, row.faction, "%+.0f" % row.elo, _interval(row.elo_low, row.elo_high, pct=False)]
             for row in lad.by_faction.itertuples(index=False)]
@@ -127,6 +132,8 @@ def ladder_markdown(lad: Ladder, run) -> str:
     elif lad.faction_note:
         lines += ["", "No per-faction ratings: %s." % lad.faction_note]
     lines += ["", "## Pairwise scores", ""] + _markdown_table(PAIR_HEADER, pairwise_rows(lad))
+    if lad.by_series["series"].nunique() > 1:
+        lines += ["", "## Pairwise scores by pairing", ""] + _markdown_table(["pairing", *PAIR_HEADER], series_rows(lad))
     return "\n".join(lines) + "\n"
 
 
@@ -247,7 +254,9 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     parts += ['<section id="pairwise"><h2>Pairwise scores</h2>',
               '<figure><img src="%s" alt="pairwise heatmap"><figcaption>Score of the row agent against the column '
               "agent over every cell they met in, with its 95 %% Wilson interval.</figcaption></figure>"
-              % data_uri(figures["pairwise"]), _html_table(PAIR_HEADER, pairwise_rows(lad)), "</section>",
+              % data_uri(figures["pairwise"]), _html_table(PAIR_HEADER, pairwise_rows(lad)),
+              "<details><summary>By pairing</summary>%s</details>" % _html_table(["pairing", *PAIR_HEADER], series_rows(lad)),
+              "</section>",
               '<section id="reproduce"><h2>How to reproduce</h2><pre>%s</pre>' % escape(_command(lad, run)),
               '<p class="lead">Report written %s from the stored run only.</p></section></body></html>'
               % time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())]
@@ -267,6 +276,7 @@ def build_ladder_report(run_dir, bootstrap: int | None = None, out=None) -> tupl
         tables.mkdir()
         lad.ratings.to_csv(tables / "ratings.csv", index=False)
         lad.pairwise.to_csv(tables / "pairwise.csv", index=False)
+        lad.by_series.to_csv(tables / "pairwise_by_series.csv", index=False)
         lad.rungs.to_csv(tables / "rungs.csv", index=False)
         lad.by_faction.to_csv(tables / "by_faction.csv", index=False)
         write_text_atomic(building / "ladder.md", ladder_markdown(lad, run))

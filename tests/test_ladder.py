@@ -44,6 +44,12 @@ def test_the_toy_game_goes_through_the_ladder_into_a_run_folder_and_report(toy_l
     assert set(results["matches"]) == {20}
     for page in ("ladder.html", "ladder.md", "ratings.png", "pairwise.png", "tables/ratings.csv", "tables/pairwise.csv"):
         assert (toy_ladder / "ladder" / page).is_file(), page
+    by_series = pd.read_csv(toy_ladder / "ladder" / "tables" / "pairwise_by_series.csv")
+    assert set(by_series["series"]) == {"red_vs_red", "red_vs_blue", "blue_vs_blue"}
+    assert set(by_series["matches"]) == {80}  # per pairing: 2 seat orders x 2 first players x 20
+    overall = pd.read_csv(toy_ladder / "ladder" / "tables" / "pairwise.csv")
+    assert by_series.groupby(["agent_a", "agent_b"])["a_wins"].sum().to_dict() == \
+        overall.set_index(["agent_a", "agent_b"])["a_wins"].to_dict()
     html = (toy_ladder / "ladder" / "ladder.html").read_text()
     assert "Ladder report" in html and "Rungs" in html and "By faction played" in html
 
