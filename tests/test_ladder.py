@@ -196,6 +196,11 @@ def test_bad_input_is_one_line_exit_2_and_no_run_folder(tmp_path, toy_game, caps
     assert not out.exists()
 
 
+def test_resume_refuses_options_that_would_change_the_plan(toy_ladder, capsys):
+    assert main(["ladder", "--resume", str(toy_ladder), "--seed", "9"]) == 2
+    assert "--resume continues a ladder as it was planned; drop --seed" in capsys.readouterr().err
+
+
 def test_resume_of_a_sweep_run_is_refused(tmp_path, capsys):
     from analysis.synthetic import write_synthetic_run
     run = write_synthetic_run(tmp_path / "sweep", [{"seat0_knockout": 5, "seat1_knockout": 5}])

@@ -54,10 +54,10 @@ def add_parser(subparsers):
                                          "(default: the game's default ladder)")
     parser.add_argument("--matches", type=int, default=None,
                         help="matches per agent pair over all its cells (default %d)" % 2000)
-    parser.add_argument("--rules", default="default", help="rules preset or TOML file (default: default)")
+    parser.add_argument("--rules", default=None, help="rules preset or TOML file (default: default)")
     add_game_option(parser)
     add_dimension_options(parser, choice_lists=True)
-    parser.add_argument("--seed", type=int, default=1, help="root seed of the match seeds and the bootstrap (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="root seed of the match seeds and the bootstrap (default 1)")
     parser.add_argument("--chunk-size", type=int, default=None, help="matches per chunk (default 1000)")
     parser.add_argument("--bootstrap", type=int, default=None,
                         help="bootstrap resamples for the rating intervals (default 200; 0: none)")
@@ -83,6 +83,7 @@ def _check_options(args) -> None:
     if args.resume:
         given = [flag for flag, value in (("--agents", args.agents), ("--matches", args.matches),
                                           ("--chunk-size", args.chunk_size), ("--out", args.out),
+                                          ("--rules", args.rules), ("--seed", args.seed),
                                           ("--game", args.game)) if value is not None]
         given += ["--" + key[4:] for key, value in vars(args).items() if key.startswith("dim_") and value is not None]
         if given:
@@ -101,7 +102,7 @@ def _argv(args) -> list[str]:
     words = ["--agents", ",".join(args.agents.split(",")) if args.agents else "(default)"]
     for flag, value in (("--matches", args.matches), ("--game", args.game), ("--rules", args.rules),
                         ("--seed", args.seed), ("--chunk-size", args.chunk_size), ("--bootstrap", args.bootstrap)):
-        if value is not None and not (flag == "--rules" and value == "default"):
+        if value is not None:
             words += [flag, str(value)]
     from sim.registry import get_game
     game = get_game(args.game)
@@ -122,7 +123,8 @@ def plan_ladder(args):
     agents = ladder.check_agents(game, args.agents.split(",") if args.agents is not None else ladder.default_agents(game))
     matches = args.matches or ladder.DEFAULT_MATCHES
     settings = ladder.grid_settings(game, dimension_values(args, game))
-    spec = ladder.ladder_spec(game, agents, matches, settings, rules=args.rules, seed=args.seed,
+    spec = ladder.ladder_spec(game, agents, matches, settings, rules=args.rules or "default",
+                              seed=1 if args.seed is None else args.seed,
                               chunk_size=args.chunk_size or ladder.DEFAULT_CHUNK_SIZE)
     bootstrap = 200 if args.bootstrap is None else args.bootstrap
     return build_plan(spec), ladder.ladder_meta(agents, matches, bootstrap)
