@@ -37,7 +37,21 @@ def _points_interval(value, low, high) -> str:
     return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
 
 
-def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> str:
+def _skill_lines(verdicts, ratings, meta) -> list[str]:
+    """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
+    from analysis import skill
+    order = skill.levels(verdicts, ratings, skill.listed(meta))
+    lines = []
+    if len(order) >= 2:
+        top = skill.headline(verdicts, order)["verdict"].value_counts()
+        lines.append("At the strongest skill level, %s: %d balanced, %d undecided, %d imbalanced of %d."
+                     % (order[-1], top.get("balanced", 0), top.get("undecided", 0), top.get("imbalanced", 0),
+                        int(top.sum())))
+    return lines + skill.skill_words(verdicts, order, ratings)
+
+
+def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST,
+                 ratings: dict | None = None) -> str:
     """A short plain-text table per pairing and life: decided-match share of seat 0
     with its 95 % interval, draws, first-player advantage with its interval and the
     verdicts; then how many verdicts were made, at what family-wise rate."""
@@ -87,6 +101,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
         lines.append("Rows with unequal seats are judged on the difference from the mirror pairings at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
+    lines += _skill_lines(verdicts, ratings, run.meta)
     if report_path is not None:
         lines.append("Report: %s" % report_path)
     return "\n".join(lines)

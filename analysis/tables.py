@@ -33,10 +33,10 @@ from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import (DEFAULT_ADJUST, DEFAULT_DELTA, HANDICAP, check_adjust, check_delta, decide_family,
                               normal_p_values, score_p_values)
 from sim.errors import CardbalanceError
-from sim.registry import per_seat_label
+from sim.registry import per_seat_label, skill_label
 
 GROUP = list(GROUP_COLUMNS)
-LABELS = ["life", "variant"]
+LABELS = ["life", "variant", "skill"]  # skill: the strategies dimension's name (sim.sweep.grid.skill_label)
 
 
 # ---- shared building blocks ----------------------------------------------------------
@@ -52,6 +52,7 @@ def _with_outcome_totals(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
 def _labels(frame: pd.DataFrame) -> pd.DataFrame:
     frame["life"] = [per_seat_label(a, b) for a, b in zip(frame["life0"], frame["life1"])]
     frame["variant"] = frame["strategy0"] + ":" + frame["strategy1"] + " " + frame["rules"]
+    frame["skill"] = [skill_label(a, b) for a, b in zip(frame["strategy0"], frame["strategy1"])]
     frame["mirror"] = frame["faction0"] == frame["faction1"]
     return frame
 

@@ -34,24 +34,30 @@ def _check_output(out: Path) -> None:
         raise CardbalanceError("cannot write the report: %s" % error) from None
 
 
-def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True, adjust: str = "holm") -> Path:
+def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True, adjust: str = "holm",
+                 ladder=None) -> Path:
     """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path.
 
     The report folder is built under a hidden sibling name and renamed into
     place when complete (replacing an earlier report whole), so a failure
-    (disk full, Ctrl-C) never leaves half a report.
+    (disk full, Ctrl-C) never leaves half a report. `ladder`: a ladder run folder
+    whose ratings order and place the skill levels (reports/skill_section.py).
     """
     from reports.figures import write_figures
     from reports.html import render_report
+    from analysis.skill import listed as listed_levels
+    from reports.skill_section import ladder_ratings, skill_report
 
     delta = check_delta(delta)
     run = load_run(run_dir)
     out_dir = Path(out) if out is not None else run.path / "report"
     _check_output(out_dir)
     tables = analysis_tables.all_tables(run, delta, adjust)
+    ratings = ladder_ratings(ladder)
     with atomic_folder(out_dir, replace_existing=True) as building:
         figure_paths = write_figures(tables, building, delta)
-        csv_paths = analysis_tables.write_csv(tables, building / "tables") if csv else None
-        page = render_report(run, tables, figure_paths, delta, csv_paths, building)
+        skill = skill_report(tables, building, ratings, listed_levels(run.meta))
+        csv_paths = analysis_tables.write_csv({**tables, **skill["csv"]}, building / "tables") if csv else None
+        page = render_report(run, tables, figure_paths, delta, csv_paths, building, skill=skill)
         write_text_atomic(building / REPORT_PAGE, page)
     return out_dir / REPORT_PAGE

@@ -293,10 +293,13 @@ def data_uri(path: Path) -> str:
 
 
 def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[str, Path], delta: float,
-                  csv_paths: dict[str, Path] | None, out_dir: Path) -> str:
-    """The report page as a string."""
+                  csv_paths: dict[str, Path] | None, out_dir: Path, skill: dict | None = None) -> str:
+    """The report page as a string. `skill` (reports/skill_section.py): its sections are
+    added, and with two or more skill levels the headline counts are the strongest level's."""
+    from analysis.skill import headline
     display = display_tables(tables)
-    verdicts = tables["verdicts"]
+    skill = skill or {"sections": [], "headline": "", "order": []}
+    verdicts = headline(tables["verdicts"], skill["order"])
     counts = verdicts["verdict"].value_counts()
     sections = []
     for name in FIGURES:
@@ -304,6 +307,7 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
         sections.append({"id": name, "title": TITLES[name], "caption": CAPTIONS[name],
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
+    sections[1:1] = skill["sections"]  # right after the verdicts: the skill question is about them
     csv_links = []
     for name, path in (csv_paths or {}).items():
         try:
@@ -318,7 +322,7 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
         "n_groups": len(verdicts), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],
         "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),
-        "csv_links": csv_links,
+        "csv_links": csv_links, "skill_headline": skill["headline"],
         "special_end_types": ", ".join(run.special_end_types) or "none",
         "generated": "%s by cardbalance %s" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), _package_version()),
     }

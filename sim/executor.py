@@ -50,6 +50,7 @@ class Chunk:
     function: Callable
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
+    deal: int | None = None  # the cell number its seed comes from (common deals); None: `cell`
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ class Executor:
             self._context.__exit__(*exc)
 
     def seed(self, chunk: Chunk) -> int:
-        return chunk_seed(self.root_seed, chunk.cell, chunk.chunk)
+        return chunk_seed(self.root_seed, chunk.cell if chunk.deal is None else chunk.deal, chunk.chunk)
 
     def run(self, chunks: Iterable[Chunk]) -> Iterator[Done]:
         """Stored chunks first (resumed), then the others as they finish (each stored at once)."""

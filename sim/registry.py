@@ -269,6 +269,15 @@ def parse_pair(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+SKILL_SEPARATOR = "/"  # a mixed skill pair: "strong/weak" = seat 0's agent / seat 1's
+
+
+def skill_label(strategy0: str, strategy1: str) -> str:
+    """The skill level of a strategy pair (the strategies dimension under its sweep name,
+    `skills`): the agent when both seats play it, else 'seat0/seat1'."""
+    return strategy0 if strategy0 == strategy1 else "%s%s%s" % (strategy0, SKILL_SEPARATOR, strategy1)
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the shared layers need to run and read one game.
@@ -305,6 +314,8 @@ class GameSpec:
     - `rules_from_cell_values(rules)` -> {dimension: value} a rules object sets
       for the cells of the built-in compare grid (empty when none).
     - `default_sweep`: the built-in sweep (a sweep-file mapping).
+    - `ladder_agents`: the agents `cardbalance ladder` ranks by default, weakest
+      first (empty: every strategy name).
     - `modules`: modules a fresh interpreter imports to register and compile
       the game (the bench's compile probe).
     - `examples`: words the command-line help of the default game uses (keys
@@ -333,6 +344,7 @@ class GameSpec:
     run_scenario: Callable[..., Any] | None = None
     rules_cell_values: Callable[[Any], dict] | None = None
     default_sweep: dict = field(default_factory=dict)
+    ladder_agents: tuple[str, ...] = ()  # `cardbalance ladder`'s default agents (empty: every strategy name)
     modules: tuple[str, ...] = ()
     examples: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)

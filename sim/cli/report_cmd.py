@@ -20,6 +20,8 @@ EPILOG = """examples:
                                   elsewhere, calling a cell balanced within ±3 points
   cardbalance report RUN --no-csv --quiet
                                   page and figures only, print only the report's path
+  cardbalance report RUN --ladder runs/20260101-110000-ladder
+                                  a skill sweep's levels ordered and placed by the ladder's ratings
 """
 
 
@@ -41,6 +43,8 @@ def add_parser(subparsers):
     parser.add_argument("--csv", action=argparse.BooleanOptionalAction, default=True,
                         help="write every table as CSV into OUT/tables (default: yes)")
     parser.add_argument("--quiet", action="store_true", help="print only the report's path")
+    parser.add_argument("--ladder", metavar="LADDER_RUN",
+                        help="a `cardbalance ladder` run: its ratings order the skill levels and are their x axis")
     from sim.cli.options import add_game_option
     add_game_option(parser, "check that the run is of this game (the run's metadata names it)")
     return parser
@@ -55,12 +59,14 @@ def run(args) -> int:
     if args.game is not None:
         _check_game(args.run, args.game)
     started = time.perf_counter()
-    path = build_report(args.run, out=args.out, delta=delta, csv=args.csv, adjust=args.adjust)
+    from reports.skill_section import ladder_ratings
+    ratings = ladder_ratings(args.ladder)  # checked before anything is written
+    path = build_report(args.run, out=args.out, delta=delta, csv=args.csv, adjust=args.adjust, ladder=args.ladder)
     elapsed = time.perf_counter() - started
     if args.quiet:
         print(path)
     else:
-        print(analysis.summary_text(args.run, delta=delta, adjust=args.adjust))
+        print(analysis.summary_text(args.run, delta=delta, adjust=args.adjust, ratings=ratings))
         print("report: %s  (%.1f s)" % (path, elapsed))
     return 0
 

@@ -50,6 +50,11 @@ def add_parser(subparsers):
     parser.add_argument("--max-matches", type=int, help="matches per cell at most with --precision")
     parser.add_argument("--matches", type=int, help="matches per cell (with --precision: the first round)")
     parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, else 1)")
+    parser.add_argument("--skills", nargs="+", metavar="LEVEL",
+                        help="skill levels to sweep, replacing the file's strategies: AGENT (both seats) or "
+                             "STRONG/WEAK (seat 0 / seat 1), e.g. --skills greedy pimc-greedy:64 pimc-greedy:64/greedy")
+    parser.add_argument("--ladder", metavar="LADDER_RUN",
+                        help="a `cardbalance ladder` run whose ratings order the skill levels in the report")
     parser.add_argument("--resume", metavar="RUN", help="continue an unfinished run folder")
     parser.add_argument("--quiet", action="store_true", help="no progress and no summary")
     parser.add_argument("--no-report", action="store_true", help="do not write the HTML report")
@@ -63,6 +68,8 @@ def run(args) -> int:
     from sim.sweep.runlock import command_line, hold_run_lock
 
     _check_option_combinations(args)
+    from reports.skill_section import ladder_ratings
+    args.ratings = ladder_ratings(args.ladder)  # a bad --ladder fails before any run folder exists
     # The run lock (RUN/.lock) is held from here until the report is written.
     with contextlib.ExitStack() as lock:
         if args.resume:
@@ -75,7 +82,7 @@ def run(args) -> int:
             if args.game is not None and args.game != spec.game:
                 raise CardbalanceError("--game %s differs from the sweep file's game %s." % (args.game, spec.game))
             spec = spec.with_overrides(matches=args.matches, precision=args.precision,
-                                       max_matches=args.max_matches, seed=args.seed)
+                                       max_matches=args.max_matches, seed=args.seed, skills=args.skills)
             if args.max_matches is not None and spec.precision is None:
                 raise CardbalanceError("--max-matches only applies with a precision target (--precision or 'precision' in the sweep file).")
             plan = build_plan(spec)
@@ -114,7 +121,7 @@ def _run_and_report(args, plan, run_dir: Path, lock) -> int:
         if client is not None:
             _close_client(client)
 
-    report_path, summary = report_hook(run_dir, write_report=not args.no_report)
+    report_path, summary = report_hook(run_dir, write_report=not args.no_report, ladder=args.ladder)
     if not args.quiet:
         print(summary)
         print("run folder: %s  (%d cells, %d matches, %.1f s%s)" % (
@@ -125,7 +132,7 @@ def _run_and_report(args, plan, run_dir: Path, lock) -> int:
     return 0
 
 
-def report_hook(run_dir: Path, write_report: bool = True) -> tuple[Path | None, str]:
+def report_hook(run_dir: Path, write_report: bool = True, ladder=None) -> tuple[Path | None, str]:
     """(report path or None, terminal summary) of a finished run.
 
     Uses `reports.build_report` and `analysis.summary_text` when those
@@ -144,9 +151,10 @@ def report_hook(run_dir: Path, write_report: bool = True) -> tuple[Path | None, 
         except (ImportError, AttributeError):
             build_report = None
         if build_report is not None:
-            report_path = build_report(run_dir)
-    if report_path is not None and summary_text is not fallback_summary:
-        return report_path, summary_text(run_dir, report_path=report_path)
+            report_path = build_report(run_dir, ladder=ladder)
+    if summary_text is not fallback_summary:
+        from reports.skill_section import ladder_ratings
+        return report_path, summary_text(run_dir, report_path=report_path, ratings=ladder_ratings(ladder))
     return report_path, summary_text(run_dir)
 
 
@@ -195,7 +203,8 @@ def _check_option_combinations(args) -> None:
     if args.resume:
         given = [flag for flag, value in (("FILE", args.file), ("--out", args.out), ("--precision", args.precision),
                                           ("--max-matches", args.max_matches), ("--matches", args.matches),
-                                          ("--seed", args.seed), ("--game", args.game)) if value is not None]
+                                          ("--seed", args.seed), ("--game", args.game), ("--skills", args.skills))
+                 if value is not None]
         if given:
             raise CardbalanceError("--resume continues a run as it was planned; drop %s (only --jobs, --backend, "
                                    "--scheduler, --quiet and --no-report may change)." % ", ".join(given))

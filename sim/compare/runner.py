@@ -75,6 +75,20 @@ def default_grid_spec(game: GameSpec, seed: int = DEFAULT_SEED) -> SweepSpec:
     return parse_sweep(data, "default compare grid")
 
 
+def _at_skill(spec: SweepSpec, skill: str | None, baseline) -> SweepSpec:
+    """The grid at one skill level (`--skill`); a baseline keeps its own, which must match."""
+    if skill is None:
+        return spec
+    from sim.sweep.grid import skill_pairs
+    wanted = skill_pairs([skill], "--skill", get_game(spec.game))
+    if baseline is not None:
+        if tuple(spec.strategies) != wanted:
+            raise CardbalanceError("--skill %s: the baseline was written at %s; write it again with --skill %s."
+                                   % (skill, ", ".join(spec.strategies), skill))
+        return spec
+    return spec.with_overrides(skills=[skill])
+
+
 @dataclass(frozen=True)
 class Arm:
     """One side of a comparison: where its rules came from and the rules object."""
@@ -173,11 +187,13 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
             game: str | None = None, seed: int | None = None, fail_if=(), batch: int | None = None,
             min_matches: int | None = None, max_matches: int = DEFAULT_MAX_MATCHES,
             confidence: float = DEFAULT_CONFIDENCE, baseline=None, grid_source: str = "default",
-            adjust: str = decisions.DEFAULT_ADJUST) -> CompareSetup:
+            adjust: str = decisions.DEFAULT_ADJUST, skill: str | None = None) -> CompareSetup:
     """Check everything (rules, grid, gates, counts) and return a setup to `run`.
 
     Modes: BASE and TWEAK (paired); BASE alone (to write a baseline); TWEAK
     against `baseline` (a loaded snapshot, whose grid and seed are used).
+    `skill` (AGENT or STRONG/WEAK, the sweep files' `skills` notation) replaces the
+    grid's strategies: the gate is taken at that skill level.
     """
     if batch is None:  # a baseline's batch size is part of its match seeds: reuse it
         batch = baseline.batch if baseline is not None else DEFAULT_BATCH
@@ -201,6 +217,7 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
                 raise CardbalanceError("--game %s differs from the sweep file's game %s." % (game, spec.game))
             game_spec = get_game(spec.game)
         seed = spec.seed if seed is None else seed
+    spec = _at_skill(spec, skill, baseline)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise CardbalanceError("--seed must be an integer from 0 to 2^63-1 (got %r)." % (seed,))
     # The sweep file's `rules` list is ignored: the two arms replace it. Expand the

@@ -59,6 +59,11 @@ DEFAULT_SWEEP = {
 }
 
 
+# The default ladder (`cardbalance ladder` without --agents), roughly weakest first.
+# Agents added later join by name: add them here.
+LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc-greedy:16", "pimc-greedy:64")
+
+
 def rules_cell_values(rules_object) -> dict:
     """The rules' own `life` (the designer's default), which the built-in compare grid plays."""
     return {"life": tuple(rules_object.life)}
@@ -88,6 +93,7 @@ GAME_SPEC = GameSpec(
     rules_cell_values=rules_cell_values,
     default_sweep=DEFAULT_SWEEP,
     extra={"tune_agent": lazy("strategies.faction_war.tuning:tune")},  # `cardbalance tune-agent`
+    ladder_agents=LADDER_AGENTS,
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",
               "end_type": "destiny", "series": "pairing", "axis": "life", "preset": "two-packs"},

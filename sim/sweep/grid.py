@@ -27,7 +27,7 @@ from typing import Any
 
 from analysis.stats import Z95
 from sim.errors import CardbalanceError
-from sim.registry import DEFAULT_GAME, GameSpec, get_game
+from sim.registry import DEFAULT_GAME, SKILL_SEPARATOR, GameSpec, get_game, skill_label  # noqa: F401
 
 DEFAULT_CHUNK_SIZE = 5000
 DEFAULT_MAX_MATCHES = 200_000
@@ -37,13 +37,39 @@ MAX_MATCHES_PER_CELL = 10**10
 # its grid dimensions (`Dimension.sweep_keys`, e.g. Faction War's pairings, life,
 # life_pairs).
 COMMON_KEYS = ("name", "game", "strategies", "rules", "matches", "precision", "max_matches", "chunk_size", "seed")
+# Optional keys: `skills` (a named notation for `strategies`, see `skill_pairs`)
+# and `common_deals` (cells that differ only in strategies or rules play the same
+# matches: the ladder's common deals, docs/ladder.md).
+OPTIONAL_KEYS = ("skills", "common_deals")
+
+
+def skill_pairs(skills, source: str = "sweep", game: GameSpec | None = None) -> tuple[str, ...]:
+    """`skills` entries -> 'seat0:seat1' strategy pairs, the one notation of the strategies
+    dimension: "greedy" is both seats greedy ("greedy:greedy"), "pimc-greedy:64/greedy"
+    is seat 0 strong, seat 1 weak ("pimc-greedy:64:greedy"). With `game`, each agent must
+    be one the game offers (its budget an allowed integer)."""
+    pairs = []
+    for entry in skills:
+        parts = str(entry).split(SKILL_SEPARATOR)
+        if len(parts) > 2 or not all(part.strip() for part in parts):
+            raise CardbalanceError("%s: 'skills' entry '%s' must be an agent (both seats) or 'seat0/seat1', "
+                                   "e.g. 'greedy' or 'pimc-greedy:64/greedy'." % (source, entry))
+        strong, weak = (parts * 2)[:2]
+        for agent in (strong, weak) if game is not None else ():
+            try:
+                game.strategy_id(agent.strip())
+            except CardbalanceError as error:
+                raise CardbalanceError("%s: 'skills' entry '%s': %s" % (source, entry, error)) from None
+        pairs.append("%s:%s" % (strong.strip(), weak.strip()))
+    return tuple(pairs)
+
 
 
 def sweep_keys(game: GameSpec) -> tuple[str, ...]:
     keys = list(COMMON_KEYS[:2])
     for dimension in game.dimensions:
         keys += dimension.sweep_keys()
-    return tuple(keys) + COMMON_KEYS[2:]
+    return tuple(keys) + COMMON_KEYS[2:] + OPTIONAL_KEYS
 
 
 @dataclass(frozen=True)
@@ -62,6 +88,7 @@ class SweepSpec:
     max_matches: int = DEFAULT_MAX_MATCHES
     chunk_size: int = DEFAULT_CHUNK_SIZE
     seed: int = 1
+    common_deals: bool = False
 
     def __getattr__(self, name):
         settings = self.__dict__.get("settings", {})
@@ -76,6 +103,8 @@ class SweepSpec:
         data.update({"strategies": list(self.strategies), "rules": list(self.rules), "matches": self.matches,
                      "precision": self.precision, "max_matches": self.max_matches, "chunk_size": self.chunk_size,
                      "seed": self.seed})
+        if self.common_deals:  # only when set, so older runs' specs stay as they were
+            data["common_deals"] = True
         return data
 
     def with_overrides(self, **overrides) -> "SweepSpec":
@@ -83,7 +112,10 @@ class SweepSpec:
         changes = {k: v for k, v in overrides.items() if v is not None}
         if not changes:
             return self
-        return parse_sweep({**self.as_dict(), **changes}, "command line")
+        data = {**self.as_dict(), **changes}
+        if "skills" in changes:  # --skills replaces the file's strategies (one notation at a time)
+            data.pop("strategies", None)
+        return parse_sweep(data, "command line")
 
     def first_round_matches(self) -> int:
         """Matches per cell before any precision round (the whole run without one)."""
@@ -127,6 +159,12 @@ class Plan:
     cells: list[Cell]
     rules: dict[str, Any]                  # rules name -> rules object
     rules_sources: dict[str, str] = field(default_factory=dict)
+
+    def deal(self, cell_index: int) -> int:
+        """The cell number a cell's seeds come from with `common_deals`: the first cell
+        of the same grid point (cells run rules -> strategies -> grid points)."""
+        points = len(self.cells) // (len(self.spec.rules) * len(self.spec.strategies))
+        return cell_index % points
 
     def cell_array(self, cell: Cell):
         game = self.game
@@ -174,6 +212,15 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
     for key in ("strategies", "rules"):
         if key in data:
             kwargs[key] = _string_list(data, key, source)
+    if "skills" in data:
+        if "strategies" in data:
+            raise CardbalanceError("%s: give 'skills' or 'strategies', not both ('skills' names the strategies "
+                                   "dimension: 'greedy' = 'greedy:greedy', 'a/b' = 'a:b')." % source)
+        kwargs["strategies"] = skill_pairs(_string_list(data, "skills", source), source, game)
+    if "common_deals" in data:
+        if not isinstance(data["common_deals"], bool):
+            raise CardbalanceError("%s: 'common_deals' must be true or false (got %r)." % (source, data["common_deals"]))
+        kwargs["common_deals"] = data["common_deals"]
     for key, low, high in (("matches", 1, MAX_MATCHES_PER_CELL), ("max_matches", 1, MAX_MATCHES_PER_CELL),
                            ("chunk_size", 1, 10_000_000), ("seed", 0, 2**63 - 1)):
         if key in data and data[key] is not None:

@@ -329,7 +329,8 @@ def locate_match(run_dir, cell: int, match: int):
         raise CardbalanceError("--match must be a match number from 0 to %d for cell %d of run '%s' (got %r)."
                                % (played - 1, cell, run, match))
     the_cell = plan.cells[int(cell)]
-    seed = match_seed(plan.spec.seed, int(cell), int(match), plan.spec.chunk_size)
+    seed_cell = plan.deal(int(cell)) if plan.spec.common_deals else int(cell)  # common deals share seeds
+    seed = match_seed(plan.spec.seed, seed_cell, int(match), plan.spec.chunk_size)
     return plan.game, plan.rules[the_cell.rules], plan.cell_array(the_cell), seed
 
 

@@ -72,7 +72,8 @@ def sweep_chunk(plan: Plan, cell_index: int, chunk: int, size: int, rules_arrays
     cell = plan.cells[cell_index]
     rules_array = rules_arrays[cell.rules] if rules_arrays else plan.rules_array(cell)
     cell_array = cell_arrays[cell_index] if cell_arrays else plan.cell_array(cell)
-    return Chunk(cell_index, chunk, size, play_aggregate, (plan.game.play_batch, rules_array, cell_array))
+    return Chunk(cell_index, chunk, size, play_aggregate, (plan.game.play_batch, rules_array, cell_array),
+                 deal=plan.deal(cell_index) if plan.spec.common_deals else None)
 
 
 def chunk_store(run_dir: Path, vector_size: int) -> ChunkStore:

@@ -1,0 +1,256 @@
+"""Ratings of a ladder run: who is stronger, by how much, and how sure we are.
+
+A ladder run (`cardbalance ladder`, docs/ladder.md) is a sweep run folder
+whose cells play every ordered pair of agents, on common deals. This module
+turns its results into:
+
+- `pairwise(run)`: per pair of agents, A's score against B over every cell
+  they met in (both seats, both first players, every pairing), with a 95 %
+  Wilson interval. A draw counts half a win for each side (the chess
+  convention), so score = (wins + draws / 2) / matches and ratings use the
+  same points.
+- `ratings(run)`: Bradley–Terry maximum likelihood (`choix`) on those points,
+  on the Elo scale (400 / ln 10 per unit of log-strength, mean 0), with
+  percentile bootstrap 95 % intervals: each cell's matches are resampled
+  (multinomial at its observed win / loss / draw shares) and the model is
+  refitted, from a seed derived from the run's root seed.
+- the same per faction played (`by_faction`): every (agent, faction) is an
+  item of one model, so "greedy as one faction" and "greedy as the other" share a scale.
+- `rungs(...)`: the agents by rating, each against the one below: does it
+  beat it with the interval of its score excluding 50 %?
+- `cycles(...)`: intransitive cycles (A beats B beats C beats A, every step
+  with its interval above 50 %).
+
+Pure functions of a loaded run; no plotting, no simulation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.dimensions import SEAT_NAMES, SERIES
+
+ELO_PER_UNIT = 400.0 / math.log(10.0)  # a Bradley–Terry log-strength difference of 1, in Elo points
+BT_ALPHA = 0.01  # choix's regulariser: keeps an agent that won every match finite, negligible otherwise
+DEFAULT_BOOTSTRAP = 200
+BOOTSTRAP_STREAM = 0x1ADDE5  # mixed into the root seed, so the bootstrap draws never reuse match seeds
+
+
+@dataclass
+class Ladder:
+    agents: list[str]               # in the run's order
+    pairwise: pd.DataFrame          # agent_a, agent_b, matches, a_wins, b_wins, draws, score, score_low, score_high
+    ratings: pd.DataFrame           # agent, elo, elo_low, elo_high, rank (1 = strongest)
+    by_faction: pd.DataFrame        # agent, faction, elo, elo_low, elo_high (empty for a game without factions)
+    rungs: pd.DataFrame             # rank, agent, below, score, score_low, score_high, beats
+    cycles: list[list[str]]
+    bootstrap: int
+    faction_note: str               # why there are no per-faction ratings ("" when there are)
+    matrix: pd.DataFrame            # agent x agent score of the row against the column (NaN on the diagonal)
+    by_series: pd.DataFrame         # the pairwise table per series (pairing), `series` first
+
+
+# ---- match points per meeting --------------------------------------------------------
+
+def meetings(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell: who sat where (agent and faction) and its win / loss / draw counts.
+
+    `results` has the cell frame's columns: strategy0, strategy1, seat0_wins, seat1_wins,
+    draws, matches, and the seat names (faction0, faction1; empty for a symmetric game)."""
+    frame = pd.DataFrame({
+        "agent0": results["strategy0"].astype(str).to_numpy(), "agent1": results["strategy1"].astype(str).to_numpy(),
+        "faction0": results[SEAT_NAMES[0]].astype(str).to_numpy() if SEAT_NAMES[0] in results else "",
+        "faction1": results[SEAT_NAMES[1]].astype(str).to_numpy() if SEAT_NAMES[1] in results else "",
+        "wins0": results["seat0_wins"].to_numpy(dtype=np.int64), "wins1": results["seat1_wins"].to_numpy(dtype=np.int64),
+        "draws": results["draws"].to_numpy(dtype=np.int64),
+        "series": results[SERIES].astype(str).to_numpy() if SERIES in results else "all"})
+    return frame[frame["agent0"] != frame["agent1"]].reset_index(drop=True)  # a mirror match rates nobody
+
+
+def _points_matrix(items: list, item0, item1, wins0, wins1, draws) -> np.ndarray:
+    """W[i, j] = points of item i against item j (a draw: half a point each)."""
+    index = {item: k for k, item in enumerate(items)}
+    matrix = np.zeros((len(items), len(items)))
+    for a, b, w0, w1, d in zip(item0, item1, wins0, wins1, draws):
+        i, j = index[a], index[b]
+        matrix[i, j] += w0 + 0.5 * d
+        matrix[j, i] += w1 + 0.5 * d
+    return matrix
+
+
+def bradley_terry(points: np.ndarray) -> np.ndarray:
+    """Elo-scale strengths (mean 0) from a points matrix, by choix's ILSR maximum likelihood."""
+    import choix
+    strengths = choix.ilsr_pairwise_dense(points, alpha=BT_ALPHA, max_iter=1000, tol=1e-10)
+    elo = np.asarray(strengths, dtype=float) * ELO_PER_UNIT
+    return elo - elo.mean()
+
+
+def _fit_with_bootstrap(items: list, item0, item1, frame: pd.DataFrame, draws: int, seed) -> pd.DataFrame:
+    wins0, wins1, ties = (frame[c].to_numpy() for c in ("wins0", "wins1", "draws"))
+    elo = bradley_terry(_points_matrix(items, item0, item1, wins0, wins1, ties))
+    low = high = np.full(len(items), np.nan)
+    if draws > 0:
+        generator = np.random.default_rng(seed)
+        n = wins0 + wins1 + ties
+        shares = np.stack([wins0, wins1, ties], axis=1) / np.maximum(n, 1)[:, None]
+        samples = np.empty((draws, len(items)))
+        for b in range(draws):
+            counts = generator.multinomial(n, shares)  # one row per cell: resampled wins0, wins1, draws
+            samples[b] = bradley_terry(_points_matrix(items, item0, item1, counts[:, 0], counts[:, 1], counts[:, 2]))
+        low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+    return pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
+
+
+def bootstrap_seed(root_seed: int, part: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence([int(root_seed), BOOTSTRAP_STREAM, int(part)])
+
+
+# ---- the tables ------------------------------------------------------------------------
+
+def pairwise_table(frame: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    """Per unordered pair (in agent order): A's wins, B's wins, draws and A's score with its Wilson interval."""
+    order = {agent: k for k, agent in enumerate(agents)}
+    rows: dict[tuple[str, str], list[int]] = {}
+    for row in frame.itertuples(index=False):
+        a, b, wa, wb = row.agent0, row.agent1, row.wins0, row.wins1
+        if order[a] > order[b]:
+            a, b, wa, wb = b, a, wb, wa
+        totals = rows.setdefault((a, b), [0, 0, 0])
+        totals[0] += int(wa)
+        totals[1] += int(wb)
+        totals[2] += int(row.draws)
+    table = pd.DataFrame([(a, b, sum(t), t[0], t[1], t[2]) for (a, b), t in rows.items()],
+                         columns=["agent_a", "agent_b", "matches", "a_wins", "b_wins", "draws"])
+    table = table.sort_values(["agent_a", "agent_b"], key=lambda column: column.map(order), kind="stable")
+    table["a_points"] = table["a_wins"] + 0.5 * table["draws"]
+    stats.add_rate_columns(table, "score", "a_points", "matches")
+    return table.reset_index(drop=True)
+
+
+def score_matrix(table: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    matrix = pd.DataFrame(np.nan, index=agents, columns=agents)
+    for row in table.itertuples(index=False):
+        matrix.loc[row.agent_a, row.agent_b] = row.score
+        matrix.loc[row.agent_b, row.agent_a] = 1.0 - row.score
+    return matrix
+
+
+def pair_score(table: pd.DataFrame, a: str, b: str) -> tuple[float, float, float, int]:
+    """(score, low, high, matches) of `a` against `b`, whichever order the table holds them in."""
+    for row in table.itertuples(index=False):
+        if (row.agent_a, row.agent_b) == (a, b):
+            return row.score, row.score_low, row.score_high, int(row.matches)
+        if (row.agent_a, row.agent_b) == (b, a):
+            return 1.0 - row.score, 1.0 - row.score_high, 1.0 - row.score_low, int(row.matches)
+    return float("nan"), 0.0, 1.0, 0
+
+
+def rung_table(ratings: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """Strongest first; each agent against the next one down."""
+    ordered = ratings.sort_values("elo", ascending=False, kind="stable")["agent"].tolist()
+    rows = []
+    for rank, agent in enumerate(ordered, start=1):
+        below = ordered[rank] if rank < len(ordered) else ""
+        score, low, high, n = pair_score(table, agent, below) if below else (float("nan"), float("nan"), float("nan"), 0)
+        rows.append((rank, agent, below, n, score, low, high, bool(below) and low > 0.5))
+    return pd.DataFrame(rows, columns=["rank", "agent", "below", "matches", "score", "score_low", "score_high", "beats"])
+
+
+def find_cycles(table: pd.DataFrame, agents: list[str]) -> list[list[str]]:
+    """Every intransitive cycle of 'beats' (score interval above 50 %), each once, shortest first."""
+    beats = {agent: set() for agent in agents}
+    for row in table.itertuples(index=False):
+        if row.score_low > 0.5:
+            beats[row.agent_a].add(row.agent_b)
+        elif row.score_high < 0.5:
+            beats[row.agent_b].add(row.agent_a)
+    order = {agent: k for k, agent in enumerate(agents)}
+    found: list[list[str]] = []
+
+    def walk(start, path):
+        for nxt in sorted(beats[path[-1]], key=order.get):
+            if nxt == start and len(path) >= 3:
+                found.append(list(path))
+            elif order[nxt] > order[start] and nxt not in path:  # each cycle from its first agent only
+                walk(start, path + [nxt])
+
+    for agent in agents:
+        walk(agent, [agent])
+    return sorted(found, key=len)
+
+
+def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: int = DEFAULT_BOOTSTRAP) -> Ladder:
+    """Everything a ladder report shows, from a cell frame (see `meetings`)."""
+    frame = meetings(results)
+    table = pairwise_table(frame, agents)
+    overall = _fit_with_bootstrap(agents, frame["agent0"], frame["agent1"], frame, bootstrap, bootstrap_seed(root_seed, 0))
+    overall.insert(0, "agent", agents)
+    overall["rank"] = overall["elo"].rank(ascending=False, method="first").astype(int)
+    factions = sorted(set(frame["faction0"]) | set(frame["faction1"]) - {""})
+    by_faction = pd.DataFrame(columns=["agent", "faction", "elo", "elo_low", "elo_high"])
+    note = "" if factions and "" not in set(frame["faction0"]) else "the game has no factions"
+    items = [(agent, faction) for agent in agents for faction in factions]
+    played = set(zip(frame["agent0"], frame["faction0"])) | set(zip(frame["agent1"], frame["faction1"]))
+    items = [item for item in items if item in played]
+    if not note and not _connected(items, zip(zip(frame["agent0"], frame["faction0"]),
+                                              zip(frame["agent1"], frame["faction1"]))):
+        # e.g. one pairing A_vs_B only: "X as A" never meets "Y as A", so the scale is not identified
+        note = ("per-faction ratings need every (agent, faction) linked by matches; play the mirror pairings "
+                "too (e.g. the default pairings)")
+    if not note:
+        fit = _fit_with_bootstrap(items, list(zip(frame["agent0"], frame["faction0"])),
+                                  list(zip(frame["agent1"], frame["faction1"])), frame, bootstrap,
+                                  bootstrap_seed(root_seed, 1))
+        by_faction = pd.concat([pd.DataFrame(items, columns=["agent", "faction"]), fit], axis=1)
+    return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_faction=by_faction,
+                  rungs=rung_table(overall, table), cycles=find_cycles(table, agents), bootstrap=bootstrap,
+                  faction_note=note, matrix=score_matrix(table, agents), by_series=_by_series(frame, agents))
+
+
+def _by_series(frame: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
+    parts = [pairwise_table(part, agents).assign(series=series)
+             for series, part in frame.groupby("series", sort=False)]
+    table = pd.concat(parts, ignore_index=True) if parts else pairwise_table(frame, agents).assign(series="")
+    return table[["series", *[c for c in table.columns if c != "series"]]]
+
+
+def _connected(items: list, edges) -> bool:
+    """Whether the comparisons link every item (one connected graph), so one scale rates them all."""
+    neighbours = {item: set() for item in items}
+    for a, b in edges:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    seen, todo = set(), [items[0]] if items else []
+    while todo:
+        item = todo.pop()
+        if item not in seen:
+            seen.add(item)
+            todo.extend(neighbours[item] - seen)
+    return len(seen) == len(items)
+
+
+def load_ladder(run, bootstrap: int | None = None) -> Ladder:
+    """The ladder of a loaded run (analysis.runs.Run) made by `cardbalance ladder`."""
+    from analysis.tables import _cell_frame
+    info = run.meta.get("ladder") or {}
+    agents = list(info.get("agents") or dict.fromkeys(list(run.results["strategy0"]) + list(run.results["strategy1"])))
+    frame = _cell_frame(run)
+    return ladder(frame, agents, int(run.meta.get("seed", 1)),
+                  int(info.get("bootstrap", DEFAULT_BOOTSTRAP)) if bootstrap is None else bootstrap)
+
+
+def ratings_of(run_dir) -> dict[str, float]:
+    """{agent: Elo} of a ladder run (for the skill report's x axis); no bootstrap."""
+    from analysis.runs import load_run
+    from sim.errors import CardbalanceError
+    run = load_run(run_dir)
+    if "ladder" not in run.meta:
+        raise CardbalanceError("--ladder: '%s' is a sweep run, not a ladder run (make one with cardbalance ladder)."
+                               % run_dir)
+    return dict(zip(*(load_ladder(run, bootstrap=0).ratings[c] for c in ("agent", "elo"))))

@@ -1,0 +1,141 @@
+"""The sweep report's skill sections: "does the verdict hold as skill rises?"
+and, for mixed pairs, "how much stronger must one side be to make it even?".
+
+Only for runs with at least two skill levels (analysis/skill.py) or mixed
+pairs; `skill_report(...)` returns nothing otherwise, so other reports are
+unchanged. The figure puts the levels on x: their ladder ratings when a
+ladder run is given, else their order (weakest left).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from analysis import skill
+
+DPI = 100
+METRICS = (("seat0_share", "seat-0 share of decided matches", 0.5),
+           ("advantage", "first-player advantage", 0.0),
+           ("special_rate", "special-victory frequency", None))
+SKILL_CAPTION = ("The verdict of each pairing and starting life at every skill level (both seats play that agent), "
+                 "weakest first. holds: every level gives the same verdict; skill-dependent: the verdicts differ and "
+                 "two levels' seat-0 shares differ beyond their 95 % intervals; unsettled: the verdicts differ within "
+                 "the intervals. Drift: seat-0 share at the strongest level minus the weakest. The figure shows the "
+                 "rates against skill with 95 % Wilson bands.")
+HANDICAP_CAPTION = ("Mixed pairs 'strong/weak' (seat 0's agent / seat 1's): the weakest mixed pair, by strength gap, "
+                    "whose seat-0 share interval contains ½ — how much stronger seat 0 must be to make the match even.")
+
+
+def x_positions(order: list[str], ratings: dict | None) -> tuple[list[float], str]:
+    if ratings:
+        return [float(ratings[level]) for level in order], "agent rating (Elo, from the ladder run)"
+    return list(range(len(order))), "skill level (the sweep's order, weakest left)"
+
+
+def skill_figure(metrics: pd.DataFrame, order: list[str], ratings: dict | None) -> Figure:
+    pairings = list(dict.fromkeys(metrics["pairing"]))
+    figure = Figure(figsize=(4.2 * max(len(pairings), 2), 3.0 * len(METRICS) + 0.4), dpi=DPI, layout="constrained")
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(len(METRICS), len(pairings), squeeze=False)
+    xs, label = x_positions(order, ratings)
+    position = dict(zip(order, xs))
+    lives = list(dict.fromkeys(metrics["life"]))
+    from matplotlib import colormaps
+    cmap = colormaps["viridis"]
+    for column, pairing in enumerate(pairings):
+        part = metrics[metrics["pairing"] == pairing]
+        for row, (name, title, fair) in enumerate(METRICS):
+            axes = grid[row][column]
+            for k, life in enumerate(lives):
+                line = part[part["life"] == life].sort_values("level")
+                if line.empty or line[name].isna().all():
+                    continue
+                x = line["skill"].map(position).to_numpy(dtype=float)
+                colour = cmap(k / max(len(lives) - 1, 1))
+                axes.plot(x, line[name], "o-", color=colour, label="life %s" % life, markersize=3)
+                axes.fill_between(x, line[name + "_low"], line[name + "_high"], color=colour, alpha=0.12)
+            if fair is not None:
+                axes.axhline(fair, color="#999", linewidth=0.8, linestyle="--")
+            axes.set_xticks(xs, order if not ratings else ["%s\n%+.0f" % (o, x) for o, x in zip(order, xs)],
+                            fontsize=7, rotation=20)
+            axes.set_title("%s — %s" % (pairing, title), fontsize=9)
+            if row == len(METRICS) - 1:
+                axes.set_xlabel(label, fontsize=8)
+    handles, labels = grid[0][0].get_legend_handles_labels()
+    if handles:
+        figure.legend(handles, labels, loc="outside right center", fontsize="small")
+    figure.suptitle("Balance vs skill")
+    return figure
+
+
+def _table(name, columns):
+    from reports.html import _Table
+    return _Table(name, columns)
+
+
+def _pct(value) -> str:
+    return "-" if value != value else "%.1f%%" % (100 * value)
+
+
+def robustness_display(table: pd.DataFrame, order: list[str]):
+    display = _table("skill", ["pairing", "life", *["verdict at %s" % level for level in order], "mark",
+                               "drift (pts, weakest → strongest)"])
+    for _, row in table.iterrows():
+        css = {"holds": "verdict-balanced", "skill-dependent": "verdict-imbalanced"}.get(row["mark"], "verdict-undecided")
+        display.add([row["pairing"], row["life"],
+                     *[row.get("verdict@" + level, "-") if row.get("verdict@" + level) == row.get("verdict@" + level)
+                       else "-" for level in order],
+                     (row["mark"], css),
+                     "%+.1f%s" % (100 * row["drift"], " toward %s" % row["drift_towards"] if row["drift_towards"] else "")])
+    return display
+
+
+def handicap_display(table: pd.DataFrame):
+    display = _table("handicap", ["pairing", "life", "even first at", "seat-0 share [95% CI]", "mixed pairs tried"])
+    for _, row in table.iterrows():
+        share = "%s [%s, %s]" % (_pct(row["seat0_share"]), _pct(row["seat0_share_low"]), _pct(row["seat0_share_high"])) \
+            if row["even_at"] else "-"
+        display.add([row["pairing"], row["life"], row["even_at"] or "none tried is even", share, row["tried"]])
+    return display
+
+
+def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | None = None,
+                 listed: list[str] | None = None) -> dict:
+    """{"sections": [...], "headline": words, "order": levels, "csv": {name: frame}} — empty for a run
+    with fewer than two skill levels and no mixed pair."""
+    from reports.html import data_uri
+    verdicts = tables["verdicts"]
+    order = skill.levels(verdicts, ratings, listed)
+    mixed = not verdicts["skill"].map(skill.is_level).all() if len(verdicts) else False
+    out = {"sections": [], "headline": "", "order": order, "csv": {}}
+    if len(order) >= 2:
+        robust = skill.robustness(verdicts, order)
+        metrics = skill.metrics_by_skill(tables, order)
+        path = Path(folder) / "skill.png"
+        skill_figure(metrics, order, ratings).savefig(path, format="png", dpi=DPI)
+        counts = robust["mark"].value_counts() if len(robust) else {}
+        out["headline"] = ("Headline verdicts are those of the strongest skill level, %s (levels weakest first: %s). "
+                           "%d of %d verdicts hold across skill, %d are skill-dependent, %d unsettled."
+                           % (order[-1], " < ".join(order), counts.get(skill.HOLDS, 0), len(robust),
+                              counts.get(skill.DEPENDENT, 0), counts.get(skill.UNSETTLED, 0)))
+        out["sections"].append({"id": "skill", "title": "Does the verdict hold as skill rises?",
+                                "caption": SKILL_CAPTION, "image": data_uri(path),
+                                "table": robustness_display(robust, order)})
+        out["csv"].update({"skill_robustness": robust, "skill_metrics": metrics})
+    if mixed:
+        even = skill.handicap(verdicts, order, ratings)
+        out["sections"].append({"id": "skill_handicap", "title": "Skill handicap", "caption": HANDICAP_CAPTION,
+                                "image": None, "table": handicap_display(even)})
+        out["csv"]["skill_handicap"] = even
+    return out
+
+
+def ladder_ratings(ladder_run) -> dict | None:
+    if ladder_run is None:
+        return None
+    from analysis.ladder import ratings_of
+    return ratings_of(ladder_run)

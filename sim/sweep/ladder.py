@@ -1,0 +1,95 @@
+"""A ladder as a sweep: every ordered pair of agents on common deals.
+
+`ladder_spec` turns agents and a match budget into an ordinary sweep spec,
+so a ladder runs on the sweep runner and the one executor (chunks, seeds
+from the root seed, joblib loky or dask, resume) and its folder is a run
+folder like a sweep's, plus a `ladder` entry in meta.json. What makes it a
+tournament:
+
+- its strategies are every ordered pair "A:B" of distinct agents, so each
+  pair meets with A in seat 0 and with A in seat 1 (and, for Faction War,
+  with A as either faction of every pairing);
+- the game's seat dimension (first player) is played both ways, as always;
+- `common_deals`: every agent pair plays the same matches (match seeds) at a
+  grid point, so the luck of the deal cancels out of the comparison.
+
+`--matches` counts per comparison (an unordered agent pair over all its
+cells): each cell gets ceil(matches / cells per pair).
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.errors import CardbalanceError
+from sim.registry import CHOICE, PER_SEAT, GameSpec
+from sim.sweep.grid import SweepSpec, parse_sweep
+
+DEFAULT_MATCHES = 2000   # per comparison: the strength table issue 14 asks for
+DEFAULT_CHUNK_SIZE = 1000
+LADDER_VERSION = 1
+
+
+def check_agents(game: GameSpec, agents) -> list[str]:
+    """Agent names, checked against the game's strategy table (one error line for the first bad one)."""
+    agents = [str(agent).strip() for agent in agents if str(agent).strip()]
+    for agent in agents:
+        game.strategy_id(agent)  # CardbalanceError: unknown agent, or a budget that is not an allowed integer
+    if len(agents) < 2:
+        raise CardbalanceError("--agents must name at least two agents, separated by commas (got %s); known: %s."
+                               % (", ".join(agents) or "none", ", ".join(game.strategy_names())))
+    twice = sorted({agent for agent in agents if agents.count(agent) > 1})
+    if twice:
+        raise CardbalanceError("--agents lists %s twice." % ", ".join(twice))
+    return agents
+
+
+def default_agents(game: GameSpec) -> list[str]:
+    """The game's default ladder (`GameSpec.ladder_agents`), else all its strategy names."""
+    return list(game.ladder_agents or game.strategy_names())
+
+
+def grid_settings(game: GameSpec, chosen: dict) -> dict:
+    """Sweep keys of the game's dimensions for a ladder: the values given on the command
+    line (`chosen`: {dimension: value or list}), else every choice the game's default sweep
+    lists and the one value a single-match command uses."""
+    settings = {}
+    defaults = game.default_sweep or {}
+    for dimension in game.dimensions:
+        value = chosen.get(dimension.name)
+        if dimension.kind == CHOICE:
+            settings[dimension.sweep_key] = list(value or defaults.get(dimension.sweep_key) or dimension.values)
+        elif dimension.kind == PER_SEAT:
+            pair = tuple(value if value is not None else dimension.single)
+            if pair[0] == pair[1]:
+                settings[dimension.sweep_key] = [pair[0]]
+            else:
+                settings[dimension.sweep_key] = []
+                settings[dimension.sweep_key + "_pairs"] = [list(pair)]
+    return settings
+
+
+def cells_per_pair(game: GameSpec, settings: dict) -> int:
+    """Cells one unordered agent pair plays: 2 seat orders x every grid point (first player included)."""
+    probe = parse_sweep({"game": game.name, **settings}, "ladder")
+    points = 1
+    for dimension in game.dimensions:
+        points *= len(dimension.grid_values(probe.settings, game.name))
+    return 2 * points
+
+
+def ladder_spec(game: GameSpec, agents: list[str], matches: int, settings: dict, rules: str = "default",
+                seed: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, name: str = "ladder") -> SweepSpec:
+    if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
+        raise CardbalanceError("--matches must be a positive integer (matches per agent pair; got %r)." % (matches,))
+    per_cell = math.ceil(matches / cells_per_pair(game, settings))
+    pairs = ["%s:%s" % (a, b) for a in agents for b in agents if a != b]
+    data = {"name": name, "game": game.name, **settings, "strategies": pairs, "rules": [rules], "matches": per_cell,
+            "chunk_size": min(chunk_size, per_cell), "seed": seed, "common_deals": True}
+    return parse_sweep(data, "ladder")
+
+
+def ladder_meta(agents: list[str], matches: int, bootstrap: int) -> dict:
+    """The `ladder` entry of a ladder run's meta.json."""
+    return {"version": LADDER_VERSION, "agents": list(agents), "matches_per_comparison": int(matches),
+            "bootstrap": int(bootstrap), "draws": "half a win for each side"}
