@@ -1,0 +1,63 @@
+"""Poker Duel's declaration for the game registry (`sim/registry.py`).
+
+Dimensions: starting HP per seat (D-SETUP-4; equal and handicapped) and the
+first player (D-SETUP-3, D-AMB-05: a sweep plays both). The match loop and
+strategies live in `strategies/poker_duel/` and are named by dotted path.
+There is no numba kernel yet: `play_batch` runs the reference engine
+(docs/poker-duel.md).
+"""
+
+from sim.poker_duel import layout, rules
+from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
+
+END_TYPE_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
+assert len(END_TYPE_NAMES) == layout.N_END_TYPES
+
+HP = Dimension("hp", PER_SEAT, "starting HP", low=rules.HP_MIN, high=rules.HP_MAX,
+               default=(20, 30, 40, 50, 60, 80), single=rules.DEFAULT_HP)  # §17 Q2
+FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
+
+# Small, because matches run on the plain-Python engine until the kernel exists.
+DEFAULT_SWEEP = {
+    "name": "default",
+    "game": "poker_duel",
+    "hp": [30, 40, 50],
+    "hp_pairs": [[30, 50]],
+    "strategies": ["greedy:greedy"],
+    "rules": ["core", "advanced"],
+    "matches": 100,
+    "chunk_size": 50,
+    "seed": 1,
+}
+
+
+def rules_cell_values(rules_object) -> dict:
+    return {"hp": tuple(rules_object.hp)}
+
+
+GAME_SPEC = GameSpec(
+    name="poker_duel",
+    dimensions=(HP, FIRST),
+    end_types=END_TYPE_NAMES,
+    special_end_types=("straight_flush",),
+    counter_names=layout.COUNTER_NAMES,
+    length_bins=128,  # strategies.poker_duel.batch.LENGTH_BINS
+    behaviour_version=rules.BEHAVIOUR_VERSION,
+    load_rules=rules.load_rules,
+    rules_presets=tuple(rules.PRESETS),
+    rules_text=rules.rules_to_toml,
+    strategy_names=lazy("strategies.poker_duel:strategy_names"),
+    strategy_id=lazy("strategies.poker_duel:strategy_id"),
+    cell_array=lazy("strategies.poker_duel.batch:cell_of"),
+    play_batch=lazy("strategies.poker_duel.batch:play_batch"),
+    play_paired_batch=lazy("strategies.poker_duel.batch:play_paired_batch"),
+    replay_log=lazy("strategies.poker_duel.playlog:replay_log"),
+    reference_play_match=lazy("strategies.poker_duel.batch:reference_record"),
+    players=("greedy", "greedy"),
+    run_scenario=lazy("sim.poker_duel.position:run_scenario"),
+    rules_cell_values=rules_cell_values,
+    default_sweep=DEFAULT_SWEEP,
+    modules=("sim.poker_duel.game",),
+    examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",
+              "preset": "advanced", "end_type": "straight_flush", "axis": "hp"},
+)
