@@ -46,6 +46,8 @@ def to_text(action: int) -> str:
     """Readable notation, also accepted by `from_text`: "summon S7", "summon S7 bump 2",
     "attack 0 5", "boost 3 1", "act_set 2", "target 6", "count 2", "pick HK", "pass"."""
     kind, a, b = decode(action)
+    if not 0 <= kind < len(KIND_NAMES) or a >= 54 and kind in (SUMMON, SET, ACT_HAND, PICK, DISCARD):
+        return "action %d" % action
     name = KIND_NAMES[kind]
     if kind in (PASS, REVEAL):
         return name
