@@ -176,14 +176,11 @@ def build_view(state: np.ndarray, seat: int, open_info: bool = False) -> np.ndar
     opponent = 1 - seat
     for p in (0, 1):
         view[S_DECK + p * N_CODES:S_DECK + (p + 1) * N_CODES] = HIDDEN
-    for card in range(N_CARDS):
-        zone = int(state[C_ZONE + card])
-        owner = card // N_CODES
-        hide = zone == Z_DECK or (not open_info and owner == opponent and zone in (Z_HAND, Z_BACK))
-        if hide:
-            view[C_ZONE + card] = Z_HIDDEN
-            view[C_POS + card] = HIDDEN
-            view[C_SET_TURN + card] = HIDDEN
+    zones = state[C_ZONE:C_ZONE + N_CARDS]
+    owners = np.arange(N_CARDS) // N_CODES
+    hide = (zones == Z_DECK) | ((not open_info) & (owners == opponent) & ((zones == Z_HAND) | (zones == Z_BACK)))
+    for base, marker in ((C_ZONE, Z_HIDDEN), (C_POS, HIDDEN), (C_SET_TURN, HIDDEN)):
+        view[base:base + N_CARDS][hide] = marker
     if not open_info:
         for i in range(ZONE_SLOTS):  # which opponent slots are occupied stays public, not by what
             if state[S_BACK + opponent * ZONE_SLOTS + i] >= 0 and state[C_ZONE + state[S_BACK + opponent * ZONE_SLOTS + i]] == Z_BACK:

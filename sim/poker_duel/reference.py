@@ -1002,11 +1002,9 @@ class Match:
             for k in range(3):
                 s[L.S_USES + p * 3 + k] = self.uses[p][k]
             s[L.S_DECK_COUNT + p] = len(self.deck[p])
-            for i, card in enumerate(self.deck[p]):
-                s[L.S_DECK + p * N + i] = card
-            for i in range(Z):
-                s[L.S_MONSTER + p * Z + i] = self.monster[p][i]
-                s[L.S_BACK + p * Z + i] = self.back[p][i]
+            s[L.S_DECK + p * N:L.S_DECK + p * N + len(self.deck[p])] = self.deck[p]
+            s[L.S_MONSTER + p * Z:L.S_MONSTER + (p + 1) * Z] = self.monster[p]
+            s[L.S_BACK + p * Z:L.S_BACK + (p + 1) * Z] = self.back[p]
         s[L.S_SEQ] = self.seq
         s[L.S_TURN_SUIT], s[L.S_NEW_ATTACKS] = self.turn_suit, self.new_attacks
         s[L.S_ATTACKER], s[L.S_TARGET], s[L.S_PASSES] = self.attacker, self.target, self.passes
@@ -1020,14 +1018,15 @@ class Match:
         s[L.S_PEND_MAX], s[L.S_PEND_CHOSEN], s[L.S_PEND_RETURN] = self.pend_max, self.pend_chosen, self.pend_return
         for i, card in enumerate(self.pend_list[:L.PEND_LIST_SIZE]):
             s[L.S_PEND_LIST + i] = card
-        for k, value in enumerate(self.counters):
-            s[L.S_COUNTERS + k] = value
-        for card in range(L.N_CARDS):
-            s[L.C_ZONE + card] = self.zone[card]
-            s[L.C_POS + card] = self.pos[card] if self.zone[card] != L.Z_DECK else self.deck[owner_of(card)].index(card)
-            s[L.C_SET_TURN + card] = self.set_turn[card]
-            s[L.C_BOOST + card] = self.boost[card]
-            s[L.C_FLAGS + card] = self.flags[card]
+        s[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] = self.counters
+        s[L.C_ZONE:L.C_ZONE + L.N_CARDS] = self.zone
+        s[L.C_POS:L.C_POS + L.N_CARDS] = self.pos
+        for p in (0, 1):  # a deck card's position is its index in the stack
+            if self.deck[p]:
+                s[L.C_POS + np.asarray(self.deck[p])] = np.arange(len(self.deck[p]))
+        s[L.C_SET_TURN:L.C_SET_TURN + L.N_CARDS] = self.set_turn
+        s[L.C_BOOST:L.C_BOOST + L.N_CARDS] = self.boost
+        s[L.C_FLAGS:L.C_FLAGS + L.N_CARDS] = self.flags
         return s
 
     def view(self, seat: int) -> np.ndarray:
