@@ -334,3 +334,13 @@ def test_D_AMB_unimplemented_readings_are_refused(amb, reading):
     # covers D-AMB-04 07 11 12 15 16 17 18 20 22 24 25 32 33 34 35 36 37 44 52 53 54 55 60 61 63 64
     with pytest.raises(CardbalanceError, match="not implemented yet"):
         load_rules("core").with_changes(ambiguities={amb: reading})
+
+
+def test_D_AMB_08_a_j_target_on_the_chain_is_shown_as_hidden_to_its_user(engine):
+    from sim.poker_duel.position import apply_texts, load_position
+    m = load_position(pos({"hand": ["HJ"]}, {"back_row": ["DQ"], "monsters": ["C3"]}))
+    apply_texts(m, ["act_hand HJ", "target 5"])  # p0's J names p1's face-down slot 0; p1 may answer
+    dq = L.card_id(1, 11)
+    slot = L.S_CHAIN + L.CH_T0  # the first target of the first chain entry
+    assert m.to_array()[slot] == dq  # the engine knows which card it is
+    assert m.view(0)[slot] == L.HIDDEN and m.view(1)[slot] == dq

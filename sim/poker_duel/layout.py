@@ -181,6 +181,12 @@ def build_view(state: np.ndarray, seat: int, open_info: bool = False) -> np.ndar
     hide = (zones == Z_DECK) | ((not open_info) & (owners == opponent) & ((zones == Z_HAND) | (zones == Z_BACK)))
     for base, marker in ((C_ZONE, Z_HIDDEN), (C_POS, HIDDEN), (C_SET_TURN, HIDDEN)):
         view[base:base + N_CARDS][hide] = marker
+    for entry in range(int(state[S_CHAIN_LEN])):  # a J's target named by slot, not by what it is
+        for k in range(CH_TARGETS):
+            slot = S_CHAIN + entry * CH_SIZE + CH_T0 + k
+            target = int(state[slot])
+            if k < int(state[S_CHAIN + entry * CH_SIZE + CH_COUNT]) and target >= 0 and hide[target]:
+                view[slot] = HIDDEN
     if not open_info:
         for i in range(ZONE_SLOTS):  # which opponent slots are occupied stays public, not by what
             if state[S_BACK + opponent * ZONE_SLOTS + i] >= 0 and state[C_ZONE + state[S_BACK + opponent * ZONE_SLOTS + i]] == Z_BACK:
