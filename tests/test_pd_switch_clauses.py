@@ -148,6 +148,7 @@ def test_D_AMB_29_D_AMB_61_battle_phase_end(engine):
     start = ({"monsters": ["S7"]}, {"monsters": ["C2"]})
     assert "pass" in play(engine, pos(*start, phase="declare")).legal
     assert play(engine, pos(*start, phase="declare", amb={"D-AMB-29": "compulsory"})).legal == ["attack 0 0"]
+    assert play(engine, pos(*start, phase="declare", amb={"D-AMB-61": "attack_compulsory"})).legal == ["attack 0 0"]
 
 
 def test_D_AMB_30_D_AMB_31_attacks_per_monster_and_the_new_attacker_limit(engine):
@@ -168,10 +169,45 @@ def test_D_AMB_32_priority_order(engine):
     assert t.phase == "damage_step"  # one pass of the defender ends the step
 
 
-def test_D_AMB_33_D_AMB_34_a_battler_leaves_the_attack_ends(engine):
+def test_D_AMB_33_the_target_leaves_the_field(engine):
     start = ({"monsters": ["S7"], "back_row": ["DJ"]}, {"monsters": ["C2"]})
-    t = play(engine, pos(*start, phase="declare"), ["attack 0 0", "act_set 0", "target 0", "pass", "pass"])
-    assert t.zone("C2", 1) == "graveyard" and t.hp(1) == 40 and t.active == 1
+    actions = ["attack 0 0", "act_set 0", "target 0", "pass", "pass"]
+    t = play(engine, pos(*start, phase="declare"), actions)
+    assert t.zone("C2", 1) == "graveyard" and t.hp(1) == 40 and t.active == 1  # the attack ends
+    t = play(engine, pos(*start, phase="declare", amb={"D-AMB-33": "direct"}), actions)
+    assert t.hp(1) == 33  # it becomes a direct attack
+
+
+def test_D_AMB_34_the_attacker_leaves_the_field(engine):
+    start = ({"monsters": ["S7"]}, {"monsters": ["C4"], "back_row": ["DJ"]})
+    actions = ["attack 0 0", "pass", "act_set 0", "target 0", "pass", "pass"]
+    assert play(engine, pos(*start, phase="declare"), actions).hp(0) == 40
+    assert play(engine, pos(*start, phase="declare", amb={"D-AMB-34": "defender_deals"}), actions).hp(0) == 36
+
+
+def test_D_AMB_16_a_set_monster_card_summoned_from_the_back_row(engine):
+    start = {"back_row": ["S7"]}
+    assert not [a for a in play(engine, pos(start)).legal if a.startswith("summon")]
+    t = play(engine, pos(start, amb={"D-AMB-16": "yes"}), ["summon S7"])
+    assert t.monsters(0)[0] == "S7" and t.back_row(0)[0] is None
+
+
+def test_D_AMB_25_main_phase_responses(engine):
+    start = ({"hand": ["HJ"]}, {"monsters": ["C5"], "back_row": ["SQ"]})
+    assert play(engine, pos(*start), ["act_hand HJ", "target 0"]).pending == "response"
+    t = play(engine, pos(*start, amb={"D-AMB-25": "turn_player_only"}), ["act_hand HJ", "target 0"])
+    assert t.pending == "none" and t.graveyard(1) == ["C5"]
+
+
+def test_D_AMB_53_the_diamond_extra_attack_and_other_rules(engine):
+    start = ({"monsters": ["D8"], "new": ["D8"]}, {"monsters": ["H3", "H5"]})
+    fight = ["attack 0 0"] + FIGHT
+    assert play(engine, pos(*start, phase="declare", preset="advanced"), fight).legal == ["pass", "attack 0 1"]
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb={"D-AMB-53": "counts_new_attacker"}), fight)
+    assert t.active == 1  # the new diamond has used the one new-monster attack
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb={"D-AMB-53": "skips_battle_step"}),
+             fight + ["attack 0 1"])
+    assert t.phase == "damage_step"
 
 
 def test_D_AMB_35_k_redirect_on_direct_attacks(engine):
@@ -331,7 +367,7 @@ NOT_YET = sorted((amb, reading) for amb, (_, readings) in AMBIGUITIES.items()
 
 @pytest.mark.parametrize("amb, reading", NOT_YET, ids=["%s-%s" % pair for pair in NOT_YET])
 def test_D_AMB_unimplemented_readings_are_refused(amb, reading):
-    # covers D-AMB-04 07 11 12 15 16 17 18 20 22 24 25 32 33 34 35 36 37 44 52 53 54 55 60 61 63 64
+    # covers D-AMB-04 07 11 12 15 17 18 20 22 24 25 32 33 35 36 37 44 52 54 55 60 63 64
     with pytest.raises(CardbalanceError, match="not implemented yet"):
         load_rules("core").with_changes(ambiguities={amb: reading})
 

@@ -389,6 +389,9 @@ class Match:
             card = self.back[p][slot]
             if card >= 0 and self.zone[card] == L.Z_BACK and fn_kind(card) >= 0 and self._can_activate(p, card):
                 out.append(A.encode(A.ACT_SET, slot))  # D-FN-5, D-FN-6
+            if (card >= 0 and self.zone[card] == L.Z_BACK and is_monster_card(card)
+                    and self.rules.reading("D-AMB-16") == "yes" and self._suit_allows(p, card)):
+                out += self._summon_options(p, card, by_k=False)  # a set monster card flipped up
         if (self.rules.straight_flush_on and self.rules.reading("D-AMB-55") == "main_phase_declaration"
                 and self.has_straight_flush(p)):
             out.append(A.encode(A.REVEAL))
@@ -406,7 +409,8 @@ class Match:
             if card < 0:
                 continue
             if card == self.extra_attacker:
-                out += [A.encode(A.ATTACK, slot, t) for t in targets]
+                if not (self.rules.reading("D-AMB-53") == "counts_new_attacker" and self.flags[card] & L.F_NEW):
+                    out += [A.encode(A.ATTACK, slot, t) for t in targets]
                 continue
             if self.flags[card] & L.F_ATTACKED and not unlimited:
                 continue
@@ -419,7 +423,9 @@ class Match:
 
     def _declare_options(self) -> list[int]:
         out = self._attack_options()
-        if not out or self.rules.reading("D-AMB-29") == "optional":
+        compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
+                      or self.rules.reading("D-AMB-61") == "attack_compulsory")
+        if not out or not compulsory:
             out.append(A.encode(A.PASS))
         return out
 
@@ -519,7 +525,7 @@ class Match:
             if kind == A.PASS:
                 self._end_main()
             elif kind == A.SUMMON:
-                self._summon(p, L.card_id(p, a), b - 1, by_k=False)
+                self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # from hand (or back row, D-AMB-16)
             elif kind == A.SET:
                 self._set(p, L.card_id(p, a))
             elif kind == A.ACT_HAND:
@@ -568,6 +574,8 @@ class Match:
             slot = bump_slot
         else:
             slot = self.free_monster_slot(p)
+        if self.zone[card] == L.Z_BACK:  # D-AMB-16 "yes": summoned from the back row
+            self.back[p][self.pos[card]] = -1
         self.zone[card], self.pos[card] = L.Z_MONSTER, slot
         self.monster[p][slot] = card
         self.flags[card] = L.F_NEW
@@ -668,6 +676,10 @@ class Match:
             self._resolve_chain()
             return
         responder = 1 - entry[1]
+        if (self.phase == L.PH_MAIN and responder != self.active
+                and self.rules.reading("D-AMB-25") == "turn_player_only"):
+            self._resolve_chain()
+            return
         if self._response_options(responder):
             self._pend(L.PK_RESPONSE, responder, 0)
         else:
@@ -838,7 +850,8 @@ class Match:
         """D-ATK-1/2: attack a monster, or the player when there is none."""
         p = self.active
         card = self.monster[p][slot]
-        if card == self.extra_attacker:
+        extra = card == self.extra_attacker
+        if extra:
             self.flags[card] |= L.F_EXTRA_USED
         elif self.flags[card] & L.F_NEW:
             if not self.flags[card] & L.F_NEW_ATTACKER or self.rules.reading("D-AMB-31") == "attacks":
@@ -852,6 +865,10 @@ class Match:
         self.counters[10] += 1
         if self.target == L.DIRECT_TARGET and self.rules.reading("D-AMB-65") == "skipped":
             self._damage_calculation()
+            return
+        if extra and self.rules.reading("D-AMB-53") == "skips_battle_step":
+            self._open_priority(L.PH_DAMAGE)
+            self.decider = self.active
             return
         self._open_priority(L.PH_BATTLE)
 
@@ -869,11 +886,18 @@ class Match:
             return
         # D-AMB-33 / D-AMB-34: a battler gone -> the attack ends with no damage
         if self.zone[self.attacker] != L.Z_MONSTER:
+            if (self.rules.reading("D-AMB-34") == "defender_deals" and self.target >= 0
+                    and self.zone[self.target] == L.Z_MONSTER):
+                self._damage(self.active, self.atk(self.target))  # as if unopposed
             self._next_declaration()
         elif self.target == L.DIRECT_TARGET:
             self._damage_calculation()  # D-DS-1: no boosts in a direct attack
         elif self.zone[self.target] != L.Z_MONSTER:
-            self._next_declaration()
+            if self.rules.reading("D-AMB-33") == "direct":
+                self.target = L.DIRECT_TARGET
+                self._damage_calculation()
+            else:
+                self._next_declaration()
         else:
             self._open_priority(L.PH_DAMAGE)
             if self.rules.reading("D-AMB-32") == "defender_only":

@@ -108,15 +108,14 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     amb: readings for amb, (_, readings) in AMBIGUITIES.items()}
 for _amb, _missing in {
     "D-AMB-04": ("attacks_player",), "D-AMB-07": ("one_redraw",), "D-AMB-11": ("optional",),
-    "D-AMB-12": ("per_batch", "match_field"), "D-AMB-15": ("any_time_main",), "D-AMB-16": ("yes",),
+    "D-AMB-12": ("per_batch", "match_field"), "D-AMB-15": ("any_time_main",),
     "D-AMB-17": ("hand_in_battle_too",), "D-AMB-18": ("must_at_once", "set_is_activation"),
     "D-AMB-20": ("yes",), "D-AMB-22": ("all_or_none",), "D-AMB-24": ("full_chain",),
-    "D-AMB-25": ("turn_player_only", "both_freely"), "D-AMB-32": ("simultaneous",),
-    "D-AMB-33": ("replay", "direct"), "D-AMB-34": ("defender_deals",), "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",),
-    "D-AMB-37": ("any_monster",), "D-AMB-44": ("end_of_step",), "D-AMB-52": ("also_defending",),
-    "D-AMB-53": ("counts_new_attacker", "skips_battle_step"), "D-AMB-54": ("end_of_phase",),
-    "D-AMB-55": ("optional",), "D-AMB-60": ("k_searches_both",), "D-AMB-61": ("attack_compulsory",),
-    "D-AMB-63": ("any_later",), "D-AMB-64": ("any_priority",),
+    "D-AMB-25": ("both_freely",), "D-AMB-32": ("simultaneous",), "D-AMB-33": ("replay",),
+    "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",), "D-AMB-37": ("any_monster",),
+    "D-AMB-44": ("end_of_step",), "D-AMB-52": ("also_defending",), "D-AMB-54": ("end_of_phase",),
+    "D-AMB-55": ("optional",), "D-AMB-60": ("k_searches_both",), "D-AMB-63": ("any_later",),
+    "D-AMB-64": ("any_priority",),
 }.items():
     IMPLEMENTED[_amb] = tuple(r for r in IMPLEMENTED[_amb] if r not in _missing)
 
