@@ -53,3 +53,45 @@ def test_new_match_agrees_under_random_switches_and_numbers():
         assert np.array_equal(state, reference.to_array()), (trial, amb)
         if not reference.is_over():
             assert kernel_legal(state, rules) == reference.legal_actions(), trial
+
+
+def _differential_play(rules, seed, first, max_steps=3000):
+    """Random play restricted to what the kernel has ported (no function-card
+    activations), comparing legal lists and packed states after every action."""
+    from sim.poker_duel import actions as A
+    from sim.poker_duel import kernel_battle as KB
+    reference = Match.new(rules, 40, 40, first, seed)
+    state = kernel_new(rules, 40, 40, first, seed)
+    rules_array = rules.to_array()
+    picker = rng_module.PyRng(seed ^ 0x5DEECE66D)
+    out = np.zeros(512, dtype=np.int64)
+    steps = 0
+    while not reference.is_over() and steps < max_steps:
+        n = KB.legal_actions(state, rules_array, out)
+        legal = reference.legal_actions()
+        assert [int(a) for a in out[:n]] == legal, (seed, steps)
+        allowed = [a for a in legal if A.decode(a)[0] not in (A.ACT_HAND, A.ACT_SET, A.REVEAL)]
+        action = allowed[picker.below(len(allowed))]
+        reference.apply(action)
+        assert KB.apply_action(state, rules_array, action) == 0
+        expected = reference.to_array()
+        assert np.array_equal(state, expected), (seed, steps, A.to_text(action), np.nonzero(state != expected)[0][:8])
+        steps += 1
+    assert reference.is_over() and KB.legal_actions(state, rules_array, out) == 0
+    return steps
+
+
+@pytest.mark.parametrize("preset", ["core", "advanced"])
+def test_matches_without_function_cards_agree_after_every_action(preset):
+    rules = load_rules(preset)
+    total = sum(_differential_play(rules, seed * 104729 + 3, seed % 2) for seed in range(150))
+    assert total > 150 * 20
+
+
+def test_matches_without_function_cards_agree_under_random_switches():
+    rnd = random.Random(17)
+    for trial in range(100):
+        amb = {a: rnd.choice(IMPLEMENTED[a]) for a in AMBIGUITIES}
+        rules = load_rules(rnd.choice(["core", "advanced"])).with_changes(ambiguities=amb,
+                                                                         club_multiplier=rnd.choice([2, 3]))
+        _differential_play(rules, rnd.getrandbits(63), trial % 2)
