@@ -95,3 +95,43 @@ def test_matches_without_function_cards_agree_under_random_switches():
         rules = load_rules(rnd.choice(["core", "advanced"])).with_changes(ambiguities=amb,
                                                                          club_multiplier=rnd.choice([2, 3]))
         _differential_play(rules, rnd.getrandbits(63), trial % 2)
+
+
+def _full_play(rules, seed, first, max_steps=5000):
+    """Random play over every action: legal lists and packed states after every action."""
+    from sim.poker_duel import actions as A
+    from sim.poker_duel import kernel_chain as KC
+    reference = Match.new(rules, 40, 40, first, seed)
+    state = kernel_new(rules, 40, 40, first, seed)
+    rules_array = rules.to_array()
+    picker = rng_module.PyRng(seed ^ 0x2545F491)
+    out = np.zeros(512, dtype=np.int64)
+    steps = 0
+    while not reference.is_over() and steps < max_steps:
+        n = KC.legal_actions(state, rules_array, out)
+        legal = reference.legal_actions()
+        assert [int(a) for a in out[:n]] == legal, (seed, steps)
+        action = legal[picker.below(len(legal))]
+        reference.apply(action)
+        KC.apply_action(state, rules_array, action)
+        expected = reference.to_array()
+        assert np.array_equal(state, expected), (seed, steps, A.to_text(action), np.nonzero(state != expected)[0][:8])
+        steps += 1
+    assert reference.is_over() and KC.legal_actions(state, rules_array, out) == 0
+    return steps
+
+
+@pytest.mark.parametrize("preset", ["core", "advanced"])
+def test_full_random_matches_agree_after_every_action(preset):
+    rules = load_rules(preset)
+    for seed in range(200):
+        _full_play(rules, seed * 15485863 + 11, seed % 2)
+
+
+def test_full_random_matches_agree_under_random_switches():
+    rnd = random.Random(23)
+    for trial in range(150):
+        amb = {a: rnd.choice(IMPLEMENTED[a]) for a in AMBIGUITIES}
+        rules = load_rules(rnd.choice(["core", "advanced"])).with_changes(ambiguities=amb,
+                                                                         club_multiplier=rnd.choice([2, 3]))
+        _full_play(rules, rnd.getrandbits(63), trial % 2)

@@ -20,10 +20,10 @@ so a card's owner never changes and every pile is its owner's (D-AMB-60).
     └────────────────────────────────────────────────┘│ monster[2][5]    │
     ┌─ chain (D-FN-8, last in first out) ────────────┐│ back_row[2][5]   │
     │ length, 16 entries × (card player kind n count ││  card id or -1   │
-    │                       t0 t1 t2 t3)             │└──────────────────┘
+    │                       t0 .. t9)                │└──────────────────┘
     └────────────────────────────────────────────────┘┌─ per card ───────┐
     ┌─ pending choice ───────────────────────────────┐│ zone[108]        │
-    │ kind player entry max chosen return list[6]    ││ pos[108]         │
+    │ kind player entry max chosen return list[12]   ││ pos[108]         │
     └────────────────────────────────────────────────┘│ set_turn[108]    │
                                                       │ boost[108]       │
                                                       │ flags[108]       │
@@ -136,16 +136,16 @@ S_PEND_ENTRY = 30    # the chain entry / card the choice belongs to
 S_PEND_MAX = 31
 S_PEND_CHOSEN = 32
 S_PEND_RETURN = 33   # phase the chain returns to
-S_PEND_LIST = 34     # 6 cards (K picks, Q draws, K-summoned monsters)
-PEND_LIST_SIZE = 6
-S_COUNTERS = 40
+S_PEND_LIST = 34     # 6 cards (K picks, Q draws, K-summoned monsters) or J target positions
+PEND_LIST_SIZE = 12
+S_COUNTERS = S_PEND_LIST + PEND_LIST_SIZE
 S_DECK_COUNT = S_COUNTERS + N_COUNTERS            # + p
 S_DECK = S_DECK_COUNT + 2                         # + p*54 + i
 S_MONSTER = S_DECK + 2 * N_CODES                  # + p*5 + i
 S_BACK = S_MONSTER + 2 * ZONE_SLOTS               # + p*5 + i
 S_CHAIN = S_BACK + 2 * ZONE_SLOTS                 # + i*CH_SIZE
 CH_CARD, CH_PLAYER, CH_KIND, CH_N, CH_COUNT, CH_T0 = range(6)
-CH_TARGETS = 4
+CH_TARGETS = 10  # a J under D-AMB-19 "global" may name up to the whole opponent field
 CH_SIZE = CH_T0 + CH_TARGETS
 CHAIN_MAX = 16
 C_ZONE = S_CHAIN + CHAIN_MAX * CH_SIZE

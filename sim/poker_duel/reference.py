@@ -823,7 +823,7 @@ class Match:
                     and not (reading == "first_wins" and self.redirected))
         self.resolving = None
         if redirect and len(summoned) > 1:
-            self._pend(L.PK_REDIRECT, p, 1, summoned)
+            self._pend(L.PK_REDIRECT, p, len(summoned), summoned)
             return
         if redirect:
             self.target = summoned[0]
