@@ -1,8 +1,10 @@
 """Run one Poker Duel position through an engine and read the outcome.
 
-Tests are written once against the packed state (sim/poker_duel/layout.py),
-so the numba kernel can join `ENGINES` when it exists and every clause test
-becomes a differential test. Today only the reference engine plays.
+Tests are written once against the packed state (sim/poker_duel/layout.py)
+and run on both engines (`engine` fixture): the position is loaded by the
+reference's loader and packed, then the actions are applied by the engine
+under test, each checked against that engine's own legal list. So every
+clause test is also a differential test.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from sim.poker_duel.position import apply_texts, load_position
 from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import load_rules
 
-ENGINES = ("reference",)  # + "kernel" once sim/poker_duel/kernel.py exists
+ENGINES = ("reference", "kernel")
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
 
 
@@ -100,17 +102,38 @@ class Table:
 def play(engine: str, position: dict, actions=()) -> Table:
     """Set up `position`, apply its 'actions' and then `actions`, and read the table."""
     assert engine in ENGINES
+    texts = list(position.get("actions", [])) + list(actions)
     match = load_position({k: v for k, v in position.items() if k != "actions"})
-    apply_texts(match, list(position.get("actions", [])) + list(actions))
-    return Table(match.to_array(), match.legal_actions())
+    if engine == "reference":
+        apply_texts(match, texts)
+        return Table(match.to_array(), match.legal_actions())
+    from sim.poker_duel import kernel_chain as KC
+    state, rules = match.to_array(), match.rules.to_array()
+    out = np.zeros(512, dtype=np.int64)
+    for text in texts:
+        action = A.from_text(text)
+        n = KC.legal_actions(state, rules, out)
+        assert action in [int(a) for a in out[:n]], "kernel: %s is not legal" % text
+        KC.apply_action(state, rules, action)
+    n = KC.legal_actions(state, rules, out)
+    return Table(state, [int(a) for a in out[:n]])
 
 
 def new_match(engine: str, preset="core", hp=(40, 40), first=0, seed=1, **changes) -> Table:
     rules = load_rules(preset)
     if changes:
         rules = rules.with_changes(**changes)
-    match = Match.new(rules, hp[0], hp[1], first, seed)
-    return Table(match.to_array(), match.legal_actions())
+    if engine == "reference":
+        match = Match.new(rules, hp[0], hp[1], first, seed)
+        return Table(match.to_array(), match.legal_actions())
+    from sim import rng as rng_module
+    from sim.poker_duel import kernel as K
+    from sim.poker_duel import kernel_chain as KC
+    state = L.new_state()
+    K.new_match(rules.to_array(), hp[0], hp[1], first, np.int64(rng_module.to_signed(seed)), state)
+    out = np.zeros(512, dtype=np.int64)
+    n = KC.legal_actions(state, rules.to_array(), out)
+    return Table(state, [int(a) for a in out[:n]])
 
 
 @pytest.fixture(params=ENGINES)
