@@ -2,9 +2,9 @@
 
 Dimensions: starting HP per seat (D-SETUP-4; equal and handicapped) and the
 first player (D-SETUP-3, D-AMB-05: a sweep plays both). The match loop and
-strategies live in `strategies/poker_duel/` and are named by dotted path.
-There is no numba kernel yet: `play_batch` runs the reference engine
-(docs/poker-duel.md).
+strategies live in `strategies/poker_duel/` and are named by dotted path:
+batches run on the numba kernel (`kernel_batch`), one-match commands (play,
+bench's reference column) on the reference engine (`batch`, `playlog`).
 """
 
 from sim.poker_duel import layout, rules
@@ -17,16 +17,16 @@ HP = Dimension("hp", PER_SEAT, "starting HP", low=rules.HP_MIN, high=rules.HP_MA
                default=(20, 30, 40, 50, 60, 80), single=rules.DEFAULT_HP)  # §17 Q2
 FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
 
-# Small, because matches run on the plain-Python engine until the kernel exists.
+# §17 Q1/Q2 in both rule presets: first-player advantage by HP, a handicap pair.
 DEFAULT_SWEEP = {
     "name": "default",
     "game": "poker_duel",
-    "hp": [30, 40, 50],
-    "hp_pairs": [[30, 50]],
+    "hp": [20, 30, 40, 50, 60, 80],
+    "hp_pairs": [[30, 50], [50, 30]],
     "strategies": ["greedy:greedy"],
     "rules": ["core", "advanced"],
-    "matches": 100,
-    "chunk_size": 50,
+    "matches": 2000,
+    "chunk_size": 1000,
     "seed": 1,
 }
 
@@ -49,15 +49,15 @@ GAME_SPEC = GameSpec(
     strategy_names=lazy("strategies.poker_duel:strategy_names"),
     strategy_id=lazy("strategies.poker_duel:strategy_id"),
     cell_array=lazy("strategies.poker_duel.batch:cell_of"),
-    play_batch=lazy("strategies.poker_duel.batch:play_batch"),
-    play_paired_batch=lazy("strategies.poker_duel.batch:play_paired_batch"),
+    play_batch=lazy("strategies.poker_duel.kernel_batch:play_batch"),
+    play_paired_batch=lazy("strategies.poker_duel.kernel_batch:play_paired_batch"),
     replay_log=lazy("strategies.poker_duel.playlog:replay_log"),
     reference_play_match=lazy("strategies.poker_duel.batch:reference_record"),
     players=("greedy", "greedy"),
     run_scenario=lazy("sim.poker_duel.position:run_scenario"),
     rules_cell_values=rules_cell_values,
     default_sweep=DEFAULT_SWEEP,
-    modules=("sim.poker_duel.game",),
+    modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
     examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",
               "preset": "advanced", "end_type": "straight_flush", "axis": "hp"},
 )

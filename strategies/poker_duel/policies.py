@@ -119,12 +119,13 @@ def _greedy_main(view, decoded, rules_array, me, opponent, pass_index):
         if k != A.SUMMON:
             continue
         value = _value(a, rules_array)
+        score = value * 100  # integer scores: the numba twin ranks them identically
         if b:
             bumped = monsters[b - 1]
             if bumped < 0 or _value(bumped % N, rules_array) >= value:
                 continue
-            value -= _value(bumped % N, rules_array) / 100.0
-        summons.append((value, -i, i))
+            score -= _value(bumped % N, rules_array)  # bump the weakest
+        summons.append((score, -i, i))
     if summons:
         return max(summons)[2]
     opp_monsters = sum(1 for s in range(L.ZONE_SLOTS) if view[L.S_MONSTER + opponent * L.ZONE_SLOTS + s] >= 0)
