@@ -323,6 +323,17 @@ def test_D_AMB_55_main_phase_declaration(engine):
     assert t.winner == 0 and t.end_type == "straight_flush"
 
 
+def test_D_AMB_55_optional_reveal_at_any_decision(engine):
+    start = ({"monsters": ["S7"]}, {"monsters": ["C2"], "hand": ["H2", "H3", "H4", "H5"], "back_row": ["DQ"],
+                                    "deck": ["D9", "H6"]})
+    actions = ["attack 0 0", "pass", "act_set 0", "count 1"]
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb={"D-AMB-55": "optional"}), actions)
+    assert t.winner == -1 and t.decider == 1 and "reveal" in t.legal  # in the opponent's battle step
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb={"D-AMB-55": "optional"}),
+             actions + ["reveal"])
+    assert t.winner == 1 and t.end_type == "straight_flush"
+
+
 def test_D_AMB_56_D_AMB_57_D_AMB_58_wrap_wild_jokers_back_row(engine):
     wrap = {"hand": ["SQ", "SK", "SA", "S2", "DQ"], "deck": ["D2", "S3"]}
     assert play(engine, pos(wrap, preset="advanced"), ["act_hand DQ", "count 1"]).winner == -1
@@ -367,7 +378,7 @@ NOT_YET = sorted((amb, reading) for amb, (_, readings) in AMBIGUITIES.items()
 
 @pytest.mark.parametrize("amb, reading", NOT_YET, ids=["%s-%s" % pair for pair in NOT_YET])
 def test_D_AMB_unimplemented_readings_are_refused(amb, reading):
-    # covers D-AMB-04 07 11 12 15 17 18 20 22 24 25 32 33 35 36 37 44 52 54 55 60 63 64
+    # covers D-AMB-04 07 11 12 15 17 18 20 22 24 25 32 33 35 36 37 44 52 54 60 63 64
     with pytest.raises(CardbalanceError, match="not implemented yet"):
         load_rules("core").with_changes(ambiguities={amb: reading})
 

@@ -15,7 +15,8 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
 from sim.poker_duel import kernel_battle as KB
 from sim.poker_duel.kernel import (FN_NONE, R_AMB02, R_AMB10, R_AMB21, R_AMB28, can_activate, check_straight_flush,
-                                   fn_kind, free_back_slot, is_monster, push, summon_options)
+                                   fn_kind, free_back_slot, has_straight_flush, is_monster, push, straight_flush_on,
+                                   summon_options)
 from sim.poker_duel.rules import amb_slot
 
 engine_cache.install()
@@ -445,8 +446,14 @@ def legal_actions(state, rules, out):
     if state[L.S_PHASE] == L.PH_OVER:
         return 0
     if state[L.S_PEND_KIND] != L.PK_NONE:
-        return pending_options(state, rules, out)
-    return KB.legal_actions(state, rules, out)
+        n = pending_options(state, rules, out)
+    else:
+        n = KB.legal_actions(state, rules, out)
+    p = state[L.S_DECIDER]
+    if straight_flush_on(state, rules) and rules[R_AMB55] == 2 and has_straight_flush(state, rules, p):
+        n = push(out, n, A.REVEAL * 10000)  # D-AMB-55 "optional"
+        n = KB.sorted_unique(out, n)
+    return n
 
 
 @nb.njit(cache=True)
@@ -455,7 +462,12 @@ def apply_action(state, rules, action):
     kind, a, b = action // 10000, (action // 100) % 100, action % 100
     p = state[L.S_DECIDER]
     phase = state[L.S_PHASE]
-    if state[L.S_PEND_KIND] != L.PK_NONE:
+    if kind == A.REVEAL:
+        state[L.S_WINNER] = p
+        state[L.S_END_TYPE] = L.END_STRAIGHT_FLUSH
+        state[L.S_PHASE] = L.PH_OVER
+        state[L.S_PEND_KIND] = L.PK_NONE
+    elif state[L.S_PEND_KIND] != L.PK_NONE:
         if apply_pending(state, rules, kind, a, b) == RESOLVE and not KB.over(state):
             resolve_chain(state, rules)
     elif kind == A.ACT_HAND or kind == A.ACT_SET:

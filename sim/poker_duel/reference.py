@@ -314,6 +314,9 @@ class Match:
             out = self._damage_options()
         else:
             out = [A.encode(A.DISCARD, code_of(c)) for c in self.hand(self.decider)]
+        if (self.rules.straight_flush_on and self.rules.reading("D-AMB-55") == "optional"
+                and self.has_straight_flush(self.decider)):
+            out.append(A.encode(A.REVEAL))  # D-AMB-55 "optional": at any decision, as a choice
         return sorted(set(out))
 
     def _summon_options(self, p: int, card: int, by_k: bool) -> list[int]:
@@ -519,6 +522,8 @@ class Match:
     def _apply(self, action: int):
         kind, a, b = A.decode(action)
         p = self.decider
+        if kind == A.REVEAL:
+            self._win(p, L.END_STRAIGHT_FLUSH)  # D-SF-1, D-WIN-3
         if self.pend_kind != L.PK_NONE:
             self._apply_pending(kind, a, b)
         elif self.phase == L.PH_MAIN:
