@@ -22,8 +22,9 @@ def kernel_new(rules, hp0, hp1, first, seed):
 
 
 def kernel_legal(state, rules):
+    from sim.poker_duel import kernel_chain as KC
     out = np.zeros(512, dtype=np.int64)
-    n = K.main_legal_actions(state, rules.to_array(), out)
+    n = KC.legal_actions(state, rules.to_array(), out)
     return [int(a) for a in out[:n]]
 
 
@@ -67,7 +68,8 @@ def _differential_play(rules, seed, first, max_steps=3000):
     out = np.zeros(512, dtype=np.int64)
     steps = 0
     while not reference.is_over() and steps < max_steps:
-        n = KB.legal_actions(state, rules_array, out)
+        from sim.poker_duel import kernel_chain as KC
+        n = KC.legal_actions(state, rules_array, out)
         legal = reference.legal_actions()
         assert [int(a) for a in out[:n]] == legal, (seed, steps)
         allowed = [a for a in legal if A.decode(a)[0] not in (A.ACT_HAND, A.ACT_SET, A.REVEAL)]
