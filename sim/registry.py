@@ -405,3 +405,4 @@ def game_names() -> tuple[str, ...]:
 
 # One line per game.
 register("faction_war", "sim.faction_war.game:GAME_SPEC")
+register("poker_duel", "sim.poker_duel.game:GAME_SPEC")

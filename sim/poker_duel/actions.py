@@ -1,0 +1,90 @@
+"""Integer action encoding of Poker Duel (docs/engine-contract.md: legal
+actions are listed in ascending integer order).
+
+    action = kind * 10000 + a * 100 + b
+
+`a` and `b` are small numbers whose meaning depends on the kind; a card is
+always named by its *code* (0..53, sim/cards.py) in the decider's own deck,
+because every card a player acts with is their own (D-AMB-60). Field
+positions of the opponent (J targets) are 0..4 for monster slots and
+5..9 for back-row slots, so a J's user names a face-down card by its slot,
+never by what it is (D-AMB-21).
+
+| kind        | a              | b                           | when                                   |
+|-------------|----------------|-----------------------------|----------------------------------------|
+| PASS        | –              | –                           | end main / end battle / pass / done / keep |
+| SUMMON      | card code      | bump slot + 1 (0: no bump)  | main phase (D-SUM-*), K placement (D-K-2) |
+| SET         | card code      | –                           | main phase (D-SET-1), battle-step Q/K (D-BS-2/6) |
+| ACT_HAND    | card code      | –                           | function card from hand (D-FN-2/3)      |
+| ACT_SET     | back-row slot  | –                           | set function card (D-FN-5, D-BS-1, D-FN-8) |
+| TARGET      | field position | –                           | J targets, K redirect (D-BS-5)          |
+| ATTACK      | attacker slot  | target slot, 5 = the player | attack declaration (D-ATK-1/2)          |
+| COUNT       | cards          | –                           | Q's draw count (D-Q-2)                  |
+| PICK        | card code      | –                           | K's graveyard picks (D-K-3)             |
+| BOOST       | back-row slot  | 0 attacker, 1 defender      | damage judgement (D-DS-2)               |
+| DISCARD     | card code      | –                           | hand limit (D-END-1)                    |
+| REVEAL      | –              | –                           | straight flush under D-AMB-55 "main_phase_declaration" |
+"""
+
+from sim.cards import code_text
+
+PASS, SUMMON, SET, ACT_HAND, ACT_SET, TARGET, ATTACK, COUNT, PICK, BOOST, DISCARD, REVEAL = range(12)
+KIND_NAMES = ("pass", "summon", "set", "act_hand", "act_set", "target", "attack", "count", "pick", "boost",
+              "discard", "reveal")
+KIND_OF_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
+
+
+def encode(kind: int, a: int = 0, b: int = 0) -> int:
+    return kind * 10000 + a * 100 + b
+
+
+def decode(action: int) -> tuple[int, int, int]:
+    return action // 10000, (action // 100) % 100, action % 100
+
+
+def to_text(action: int) -> str:
+    """Readable notation, also accepted by `from_text`: "summon S7", "summon S7 bump 2",
+    "attack 0 5", "boost 3 1", "act_set 2", "target 6", "count 2", "pick HK", "pass"."""
+    kind, a, b = decode(action)
+    if not 0 <= kind < len(KIND_NAMES) or a >= 54 and kind in (SUMMON, SET, ACT_HAND, PICK, DISCARD):
+        return "action %d" % action
+    name = KIND_NAMES[kind]
+    if kind in (PASS, REVEAL):
+        return name
+    if kind in (SET, ACT_HAND, PICK, DISCARD):
+        return "%s %s" % (name, code_text(a))
+    if kind == SUMMON:
+        return "summon %s" % code_text(a) + (" bump %d" % (b - 1) if b else "")
+    if kind in (ATTACK, BOOST):
+        return "%s %d %d" % (name, a, b)
+    return "%s %d" % (name, a)
+
+
+def from_text(text: str) -> int:
+    """Inverse of `to_text`; raises ValueError on anything else."""
+    from sim.cards import parse_code
+    parts = str(text).strip().lower().split()
+    if not parts or parts[0] not in KIND_OF_NAME:
+        raise ValueError(text)
+    kind = KIND_OF_NAME[parts[0]]
+    rest = parts[1:]
+
+    def code(word):
+        value, pack = parse_code(word)
+        if pack:
+            raise ValueError(text)
+        return value
+
+    if kind in (PASS, REVEAL) and not rest:
+        return encode(kind)
+    if kind in (SET, ACT_HAND, PICK, DISCARD) and len(rest) == 1:
+        return encode(kind, code(rest[0]))
+    if kind == SUMMON and len(rest) == 1:
+        return encode(kind, code(rest[0]))
+    if kind == SUMMON and len(rest) == 3 and rest[1] == "bump":
+        return encode(kind, code(rest[0]), int(rest[2]) + 1)
+    if kind in (ATTACK, BOOST) and len(rest) == 2:
+        return encode(kind, int(rest[0]), int(rest[1]))
+    if kind in (ACT_SET, TARGET, COUNT) and len(rest) == 1:
+        return encode(kind, int(rest[0]))
+    raise ValueError(text)

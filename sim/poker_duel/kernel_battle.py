@@ -1,0 +1,575 @@
+"""Poker Duel numba kernel, part 2: summoning, setting, the battle phase,
+damage, the end phase (reference.py's twins, same order of effects).
+
+Function-card activations, the response chain and the pending choices are
+not ported yet: `apply_action` returns -1 for them (kernel.py docstring).
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.poker_duel import actions as A
+from sim.poker_duel import engine_cache
+from sim.poker_duel import layout as L
+from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
+                                   can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
+                                   is_monster, main_legal_actions, push, rank_of, suit_of)
+from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
+
+engine_cache.install()
+
+N = L.N_CODES
+Z = L.ZONE_SLOTS
+R_HAND_LIMIT = NUMBER_SLOTS["hand_limit"]
+R_CLUB = NUMBER_SLOTS["club_multiplier"]
+R_FIRST_BATTLE = FLAG_SLOTS["p1_first_battle"]
+R06, R13, R14, R26, R27, R29 = (amb_slot("D-AMB-%02d" % i) for i in (6, 13, 14, 26, 27, 29))
+R30, R31, R32, R33, R34, R38 = (amb_slot("D-AMB-%02d" % i) for i in (30, 31, 32, 33, 34, 38))
+R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41, 42, 43, 46))
+R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
+R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
+ACE = np.array([1, 14, 11], dtype=np.int64)
+SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
+
+
+@nb.njit(cache=True)
+def value(rules, card):
+    rank = rank_of(card % N)
+    return ACE[rules[R06]] if rank == 1 else rank
+
+
+@nb.njit(cache=True)
+def colour(card):
+    s = suit_of(card % N)
+    return 1 if s == SPADE or s == CLUB else 0
+
+
+@nb.njit(cache=True)
+def atk(state, rules, card):
+    return value(rules, card) + state[L.C_BOOST + card]
+
+
+@nb.njit(cache=True)
+def over(state):
+    return state[L.S_PHASE] == L.PH_OVER
+
+
+@nb.njit(cache=True)
+def hand_size(state, p):
+    n = 0
+    for c in range(p * N, p * N + N):
+        if state[L.C_ZONE + c] == L.Z_HAND:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def to_grave(state, card):
+    p = card // N
+    zone = state[L.C_ZONE + card]
+    pos = state[L.C_POS + card]
+    if zone == L.Z_MONSTER:
+        state[L.S_MONSTER + p * Z + pos] = -1
+    elif (zone == L.Z_BACK or zone == L.Z_CHAIN) and pos >= 0 and state[L.S_BACK + p * Z + pos] == card:
+        state[L.S_BACK + p * Z + pos] = -1
+    state[L.S_SEQ] += 1
+    state[L.C_ZONE + card] = L.Z_GRAVE
+    state[L.C_POS + card] = state[L.S_SEQ]
+    state[L.C_SET_TURN + card] = 0
+    state[L.C_BOOST + card] = 0
+    state[L.C_FLAGS + card] = 0
+
+
+@nb.njit(cache=True)
+def to_hand(state, rules, card, check):
+    state[L.C_ZONE + card] = L.Z_HAND
+    state[L.C_POS + card] = 0
+    state[L.C_SET_TURN + card] = 0
+    state[L.C_BOOST + card] = 0
+    state[L.C_FLAGS + card] = 0
+    if check:
+        check_straight_flush(state, rules, card // N)
+
+
+@nb.njit(cache=True)
+def damage(state, p, amount):
+    """D-WIN-1, D-AMB-44 "every_event"."""
+    if amount <= 0:
+        return
+    state[L.S_HP + p] -= amount
+    if state[L.S_HP + p] <= 0:
+        state[L.S_WINNER] = 1 - p
+        state[L.S_END_TYPE] = L.END_LIFE
+        state[L.S_PHASE] = L.PH_OVER
+        state[L.S_PEND_KIND] = L.PK_NONE
+
+
+@nb.njit(cache=True)
+def enter_field(state, rules, p, card):
+    """D-ADV-1/2 (D-AMB-50 cap)."""
+    if rules[R_ADVANCED] == 0:
+        return
+    suit, v = suit_of(card % N), value(rules, card)
+    if suit == SPADE:
+        state[L.S_COUNTERS + 14] += (v + 1) // 2
+        damage(state, 1 - p, (v + 1) // 2)
+    elif suit == HEART:
+        state[L.S_COUNTERS + 15] += v
+        state[L.S_HP + p] += v
+        if rules[R50] == 1 and state[L.S_HP + p] > state[L.S_START_HP + p]:
+            state[L.S_HP + p] = state[L.S_START_HP + p]
+
+
+@nb.njit(cache=True)
+def summon(state, rules, p, card, bump_slot, by_k):
+    """D-SUM-1..6, D-AMB-13/14/16 (reference `_summon`)."""
+    if bump_slot >= 0:
+        bumped = state[L.S_MONSTER + p * Z + bump_slot]
+        destination = rules[R14]
+        if destination == 0:
+            to_grave(state, bumped)
+        elif destination == 1:
+            state[L.S_MONSTER + p * Z + bump_slot] = -1
+            to_hand(state, rules, bumped, False)
+        else:
+            state[L.S_MONSTER + p * Z + bump_slot] = -1
+            state[L.C_ZONE + bumped] = L.Z_DECK
+            state[L.C_BOOST + bumped] = 0
+            state[L.C_FLAGS + bumped] = 0
+            count = state[L.S_DECK_COUNT + p]
+            for i in range(count, 0, -1):
+                moved = state[L.S_DECK + p * N + i - 1]
+                state[L.S_DECK + p * N + i] = moved
+                state[L.C_POS + moved] = i
+            state[L.S_DECK + p * N] = bumped
+            state[L.C_POS + bumped] = 0
+            state[L.S_DECK_COUNT + p] = count + 1
+        state[L.S_COUNTERS + 2] += 1
+        slot = bump_slot
+    else:
+        slot = free_monster_slot(state, rules, p)
+    if state[L.C_ZONE + card] == L.Z_BACK:
+        state[L.S_BACK + p * Z + state[L.C_POS + card]] = -1
+    state[L.C_ZONE + card] = L.Z_MONSTER
+    state[L.C_POS + card] = slot
+    state[L.S_MONSTER + p * Z + slot] = card
+    state[L.C_FLAGS + card] = L.F_NEW
+    state[L.C_BOOST + card] = 0
+    state[L.C_SET_TURN + card] = 0
+    if not by_k or (rules[R13] == 1 and state[L.S_TURN_SUIT] == -1):
+        state[L.S_TURN_SUIT] = suit_of(card % N)
+    state[L.S_COUNTERS + (1 if by_k else 0)] += 1
+    enter_field(state, rules, p, card)
+    if over(state):
+        return
+    if bump_slot >= 0 and not by_k:
+        check_straight_flush(state, rules, p)
+
+
+@nb.njit(cache=True)
+def set_card(state, rules, p, card):
+    """D-SET-1/2 (D-AMB-49, D-AMB-58)."""
+    slot = free_back_slot(state, rules, p)
+    state[L.C_ZONE + card] = L.Z_BACK
+    state[L.C_POS + card] = slot
+    state[L.S_BACK + p * Z + slot] = card
+    state[L.C_SET_TURN + card] = state[L.S_TURN]
+    state[L.S_COUNTERS + 3] += 1
+    if rules[R49] == 1 and is_monster(card):
+        enter_field(state, rules, p, card)
+        if over(state):
+            return
+    if rules[R58] == 1:
+        check_straight_flush(state, rules, p)
+
+
+# ---------------------------------------------------------------- turn structure
+@nb.njit(cache=True)
+def next_turn(state, rules):
+    state[L.S_TURN] += 1
+    state[L.S_ACTIVE] = 1 - state[L.S_ACTIVE]
+    begin_turn(state, rules)
+
+
+@nb.njit(cache=True)
+def end_phase(state, rules):
+    """D-END-1 (D-AMB-46), D-END-2."""
+    state[L.S_PHASE] = L.PH_DISCARD
+    a = state[L.S_ACTIVE]
+    if hand_size(state, a) > rules[R_HAND_LIMIT]:
+        state[L.S_DECIDER] = a
+        return
+    if rules[R46] == 1 and hand_size(state, 1 - a) > rules[R_HAND_LIMIT]:
+        state[L.S_DECIDER] = 1 - a
+        return
+    next_turn(state, rules)
+
+
+@nb.njit(cache=True)
+def discard(state, rules, p, card):
+    """D-END-1, D-AMB-47."""
+    if rules[R47] == 1:
+        state[L.C_ZONE + card] = L.Z_BANISHED
+        state[L.C_POS + card] = 0
+    else:
+        to_grave(state, card)
+    if hand_size(state, p) <= rules[R_HAND_LIMIT]:
+        if rules[R46] == 1 and p == state[L.S_ACTIVE] and hand_size(state, 1 - p) > rules[R_HAND_LIMIT]:
+            state[L.S_DECIDER] = 1 - p
+            return
+        next_turn(state, rules)
+
+
+@nb.njit(cache=True)
+def end_battle_phase(state, rules):
+    for p in range(2):
+        for i in range(Z):
+            m = state[L.S_MONSTER + p * Z + i]
+            if m >= 0:
+                state[L.C_BOOST + m] = 0
+        for i in range(Z):
+            c = state[L.S_BACK + p * Z + i]
+            if c >= 0 and state[L.C_FLAGS + c] & L.F_BOOSTING:
+                to_grave(state, c)
+    state[L.S_ATTACKER] = -1
+    state[L.S_TARGET] = -1
+    state[L.S_EXTRA_ATTACKER] = -1
+    end_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def attack_options(state, rules, out, n):
+    """D-ATK-1/2, D-BP-2 (D-AMB-31), D-AMB-30, D-ADV-4 (D-AMB-53/63)."""
+    p = state[L.S_ACTIVE]
+    o = 1 - p
+    has_target = False
+    for t in range(Z):
+        if state[L.S_MONSTER + o * Z + t] >= 0:
+            has_target = True
+    for slot in range(Z):
+        card = state[L.S_MONSTER + p * Z + slot]
+        if card < 0:
+            continue
+        flags = state[L.C_FLAGS + card]
+        if card == state[L.S_EXTRA_ATTACKER]:
+            if not (rules[R53] == 1 and flags & L.F_NEW):
+                for t in range(Z):
+                    if state[L.S_MONSTER + o * Z + t] >= 0:
+                        n = push(out, n, A.ATTACK * 10000 + slot * 100 + t)
+            continue
+        if flags & L.F_ATTACKED and rules[R30] == 0:
+            continue
+        if flags & L.F_NEW:
+            if state[L.S_NEW_ATTACKS] >= 1 and (rules[R31] == 1 or not flags & L.F_NEW_ATTACKER):
+                continue
+        if has_target:
+            for t in range(Z):
+                if state[L.S_MONSTER + o * Z + t] >= 0:
+                    n = push(out, n, A.ATTACK * 10000 + slot * 100 + t)
+        else:
+            n = push(out, n, A.ATTACK * 10000 + slot * 100 + L.DIRECT)
+    return n
+
+
+@nb.njit(cache=True)
+def end_main(state, rules):
+    """D-BP-1, D-AMB-29 auto-end."""
+    p = state[L.S_ACTIVE]
+    if state[L.S_TURN] == 1 and p == state[L.S_FIRST] and rules[R_FIRST_BATTLE] == 0:
+        end_phase(state, rules)
+        return
+    state[L.S_PHASE] = L.PH_DECLARE
+    state[L.S_DECIDER] = p
+    state[L.S_EXTRA_ATTACKER] = -1
+    scratch = np.zeros(64, dtype=np.int64)
+    if attack_options(state, rules, scratch, 0) == 0:
+        end_battle_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def open_priority(state, rules, phase):
+    state[L.S_PHASE] = phase
+    state[L.S_PASSES] = 0
+    state[L.S_DECIDER] = state[L.S_ACTIVE] if rules[R32] == 0 else 1 - state[L.S_ACTIVE]
+
+
+@nb.njit(cache=True)
+def next_declaration(state, rules, keep_extra):
+    if rules[R38] == 1:
+        for p in range(2):
+            for i in range(Z):
+                m = state[L.S_MONSTER + p * Z + i]
+                if m >= 0:
+                    state[L.C_BOOST + m] = 0
+    if not keep_extra:
+        state[L.S_EXTRA_ATTACKER] = -1
+    state[L.S_ATTACKER] = -1
+    state[L.S_TARGET] = -1
+    state[L.S_PHASE] = L.PH_DECLARE
+    state[L.S_DECIDER] = state[L.S_ACTIVE]
+    scratch = np.zeros(64, dtype=np.int64)
+    if attack_options(state, rules, scratch, 0) == 0:
+        end_battle_phase(state, rules)
+
+
+@nb.njit(cache=True)
+def club_factor(state, rules, club):
+    if rules[R_ADVANCED] != 0 and club >= 0 and suit_of(club % N) == CLUB:
+        return rules[R_CLUB]
+    return 1
+
+
+@nb.njit(cache=True)
+def send_boosts(state, rules):
+    if rules[R39] != 0:
+        return
+    for q in range(2):
+        for i in range(Z):
+            c = state[L.S_BACK + q * Z + i]
+            if c >= 0 and state[L.C_FLAGS + c] & L.F_BOOSTING:
+                to_grave(state, c)
+
+
+@nb.njit(cache=True)
+def damage_calculation(state, rules):
+    """D-DC-1..5, D-AMB-41/42/43, D-ADV-3 (D-AMB-51), D-ADV-4 (D-AMB-52)."""
+    p = state[L.S_ACTIVE]
+    o = 1 - p
+    attacker, target = state[L.S_ATTACKER], state[L.S_TARGET]
+    if target == L.DIRECT_TARGET:
+        amount = value(rules, attacker) if rules[R41] == 0 else atk(state, rules, attacker)
+        state[L.S_COUNTERS + 11] += 1
+        damage(state, o, amount * club_factor(state, rules, attacker))
+        if over(state):
+            return
+    else:
+        a, d = atk(state, rules, attacker), atk(state, rules, target)
+        same_colour = colour(attacker) == colour(target)
+        if a == d:
+            state[L.S_COUNTERS + 13] += 1
+            tie = rules[R42]
+            send_boosts(state, rules)
+            if tie == 0 or tie == 2:
+                to_grave(state, attacker)
+            if tie == 0 or tie == 3:
+                to_grave(state, target)
+        else:
+            attacker_wins = (a > d) == same_colour
+            winner = attacker if attacker_wins else target
+            loser = target if attacker_wins else attacker
+            amount = abs(a - d)
+            scope = rules[R51]
+            if scope == 0:
+                amount *= club_factor(state, rules, winner)
+            elif scope == 1:
+                amount *= max(club_factor(state, rules, winner), club_factor(state, rules, loser))
+            elif winner == attacker:
+                amount *= club_factor(state, rules, attacker)
+            taker = loser // N if rules[R43] == 0 else (o if rules[R43] == 1 else p)
+            send_boosts(state, rules)
+            to_grave(state, loser)
+            damage(state, taker, amount)
+            if over(state):
+                return
+            if winner == attacker and rules[R_ADVANCED] != 0 and suit_of(attacker % N) == DIAMOND:
+                opp_has = False
+                for i in range(Z):
+                    if state[L.S_MONSTER + o * Z + i] >= 0:
+                        opp_has = True
+                if opp_has and (rules[R52] == 1 or not state[L.C_FLAGS + attacker] & L.F_EXTRA_USED):
+                    state[L.S_EXTRA_ATTACKER] = attacker
+                    state[L.C_FLAGS + attacker] |= L.F_EXTRA_USED
+                    next_declaration(state, rules, True)
+                    return
+    next_declaration(state, rules, False)
+
+
+@nb.njit(cache=True)
+def declare(state, rules, slot, target_slot):
+    p = state[L.S_ACTIVE]
+    card = state[L.S_MONSTER + p * Z + slot]
+    extra = card == state[L.S_EXTRA_ATTACKER]
+    if extra:
+        state[L.C_FLAGS + card] |= L.F_EXTRA_USED
+    elif state[L.C_FLAGS + card] & L.F_NEW:
+        if not state[L.C_FLAGS + card] & L.F_NEW_ATTACKER or rules[R31] == 1:
+            state[L.S_NEW_ATTACKS] += 1
+        state[L.C_FLAGS + card] |= L.F_NEW_ATTACKER
+    state[L.S_EXTRA_ATTACKER] = -1
+    state[L.C_FLAGS + card] |= L.F_ATTACKED
+    state[L.S_ATTACKER] = card
+    state[L.S_TARGET] = L.DIRECT_TARGET if target_slot == L.DIRECT else state[L.S_MONSTER + (1 - p) * Z + target_slot]
+    state[L.S_REDIRECTED] = 0
+    state[L.S_COUNTERS + 10] += 1
+    if state[L.S_TARGET] == L.DIRECT_TARGET and rules[R65] == 1:
+        damage_calculation(state, rules)
+        return
+    if extra and rules[R53] == 2:
+        open_priority(state, rules, L.PH_DAMAGE)
+        state[L.S_DECIDER] = state[L.S_ACTIVE]
+        return
+    open_priority(state, rules, L.PH_BATTLE)
+
+
+@nb.njit(cache=True)
+def battle_step_pass(state, rules):
+    state[L.S_PASSES] += 1
+    ends = 1 if rules[R32] == 2 else 2
+    if state[L.S_PASSES] < ends:
+        state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
+        return
+    attacker, target = state[L.S_ATTACKER], state[L.S_TARGET]
+    if state[L.C_ZONE + attacker] != L.Z_MONSTER:
+        if rules[R34] == 1 and target >= 0 and state[L.C_ZONE + target] == L.Z_MONSTER:
+            damage(state, state[L.S_ACTIVE], atk(state, rules, target))
+            if over(state):
+                return
+        next_declaration(state, rules, False)
+    elif target == L.DIRECT_TARGET:
+        damage_calculation(state, rules)
+    elif state[L.C_ZONE + target] != L.Z_MONSTER:
+        if rules[R33] == 2:
+            state[L.S_TARGET] = L.DIRECT_TARGET
+            damage_calculation(state, rules)
+        else:
+            next_declaration(state, rules, False)
+    else:
+        open_priority(state, rules, L.PH_DAMAGE)
+        if rules[R32] == 2:
+            state[L.S_DECIDER] = state[L.S_ACTIVE]
+
+
+@nb.njit(cache=True)
+def boost_amount(rules, card, target):
+    v = value(rules, card)
+    same_number = v == value(rules, target)
+    if rules[R40] == 1:
+        same_suit = colour(card) == colour(target)
+    else:
+        same_suit = suit_of(card % N) == suit_of(target % N)
+    if same_number and same_suit:
+        return 6 * v
+    if same_number:
+        return 3 * v
+    if same_suit:
+        return 2 * v
+    return v
+
+
+@nb.njit(cache=True)
+def boost(state, rules, p, card, which):
+    target = state[L.S_ATTACKER] if which == 0 else state[L.S_TARGET]
+    state[L.C_BOOST + target] += boost_amount(rules, card, target)
+    state[L.C_ZONE + card] = L.Z_BACK
+    state[L.C_FLAGS + card] |= L.F_BOOSTING
+    state[L.S_COUNTERS + 12] += 1
+    state[L.S_PASSES] = 0
+    state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
+
+
+@nb.njit(cache=True)
+def damage_pass(state, rules):
+    state[L.S_PASSES] += 1
+    if state[L.S_PASSES] < 2:
+        state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
+        return
+    damage_calculation(state, rules)
+
+
+# ---------------------------------------------------------------- the contract's entry points
+@nb.njit(cache=True)
+def sorted_unique(out, n):
+    out[:n] = np.sort(out[:n])
+    m = 0
+    for i in range(n):
+        if m == 0 or out[i] != out[m - 1]:
+            out[m] = out[i]
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def legal_actions(state, rules, out):
+    """The decider's choices in ascending order; -1 where the kernel cannot decide yet
+    (a pending choice: function cards are not ported)."""
+    phase = state[L.S_PHASE]
+    if phase == L.PH_OVER:
+        return 0
+    if state[L.S_PEND_KIND] != L.PK_NONE:
+        return -1
+    p = state[L.S_DECIDER]
+    if phase == L.PH_MAIN:
+        return main_legal_actions(state, rules, out)
+    if phase == L.PH_DECLARE:
+        n = attack_options(state, rules, out, 0)
+        compulsory = rules[R29] == 1 or rules[R61] == 1
+        if n == 0 or not compulsory:
+            n = push(out, n, A.PASS * 10000)
+        return sorted_unique(out, n)
+    if phase == L.PH_BATTLE:
+        n = push(out, 0, A.PASS * 10000)
+        for slot in range(Z):
+            card = state[L.S_BACK + p * Z + slot]
+            if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:
+                kind = fn_kind(card)
+                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+                if ok and can_activate(state, rules, p, card):
+                    n = push(out, n, A.ACT_SET * 10000 + slot * 100)
+        if rules[R27] == 1:
+            for card in range(p * N, p * N + N):
+                if state[L.C_ZONE + card] != L.Z_HAND:
+                    continue
+                kind = fn_kind(card)
+                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+                slot_ok = free_back_slot(state, rules, p) >= 0 or (
+                    (kind == 3 or kind == 4) and rules[R02] == 1)
+                if ok and slot_ok and can_activate(state, rules, p, card):
+                    n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+        return sorted_unique(out, n)
+    if phase == L.PH_DAMAGE:
+        n = push(out, 0, A.PASS * 10000)
+        for slot in range(Z):
+            card = state[L.S_BACK + p * Z + slot]
+            if (card >= 0 and state[L.C_ZONE + card] == L.Z_BACK and is_monster(card)
+                    and not state[L.C_FLAGS + card] & L.F_BOOSTING
+                    and (rules[R62] == 1 or state[L.C_SET_TURN + card] < state[L.S_TURN])):
+                n = push(out, n, A.BOOST * 10000 + slot * 100)
+                n = push(out, n, A.BOOST * 10000 + slot * 100 + 1)
+        return sorted_unique(out, n)
+    n = 0
+    for card in range(p * N, p * N + N):
+        if state[L.C_ZONE + card] == L.Z_HAND:
+            n = push(out, n, A.DISCARD * 10000 + (card % N) * 100)
+    return n
+
+
+@nb.njit(cache=True)
+def apply_action(state, rules, action):
+    """Apply a legal action; 0 on success, -1 for what is not ported yet."""
+    kind, a, b = action // 10000, (action // 100) % 100, action % 100
+    p = state[L.S_DECIDER]
+    phase = state[L.S_PHASE]
+    if state[L.S_PEND_KIND] != L.PK_NONE or kind == A.ACT_HAND or kind == A.ACT_SET or kind == A.REVEAL:
+        return -1
+    if phase == L.PH_MAIN:
+        if kind == A.PASS:
+            end_main(state, rules)
+        elif kind == A.SUMMON:
+            summon(state, rules, p, p * N + a, b - 1, False)
+        elif kind == A.SET:
+            set_card(state, rules, p, p * N + a)
+    elif phase == L.PH_DECLARE:
+        if kind == A.PASS:
+            end_battle_phase(state, rules)
+        else:
+            declare(state, rules, a, b)
+    elif phase == L.PH_BATTLE:
+        battle_step_pass(state, rules)
+    elif phase == L.PH_DAMAGE:
+        if kind == A.PASS:
+            damage_pass(state, rules)
+        else:
+            boost(state, rules, p, state[L.S_BACK + p * Z + a], b)
+    elif phase == L.PH_DISCARD:
+        discard(state, rules, p, p * N + a)
+    return 0
