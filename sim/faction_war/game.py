@@ -59,11 +59,6 @@ DEFAULT_SWEEP = {
 }
 
 
-def rules_cell_values(rules_object) -> dict:
-    """The rules' own `life` (the designer's default), which the built-in compare grid plays."""
-    return {"life": tuple(rules_object.life)}
-
-
 GAME_SPEC = GameSpec(
     name="faction_war",
     dimensions=(PAIRING, LIFE, FIRST),
@@ -85,7 +80,8 @@ GAME_SPEC = GameSpec(
     players=("human:greedy", "alien:greedy"),
     parse_players=lazy("strategies.faction_war:parse_players"),
     run_scenario=lazy("sim.faction_war.position:run_scenario"),
-    rules_cell_values=rules_cell_values,
+    load_stored_rules=rules.load_stored_rules,
+    stored_rules_match=rules.stored_values_match,
     default_sweep=DEFAULT_SWEEP,
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",
