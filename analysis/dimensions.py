@@ -10,7 +10,7 @@ Analysis asks four questions of a cell, whatever the game:
   (e.g. each seat's side in a pairing); empty for a game without one, whose
   every series is then a mirror;
 - its *per-seat axis* (the x axis of the figures): the first per-seat
-  dimension (a starting life, starting HP, ...);
+  dimension (e.g. each seat's starting HP);
 - who moves first: the seat dimension.
 
 `add_roles` writes them as columns under role names no game uses (`ROLE_COLUMNS`:
@@ -51,8 +51,8 @@ def run_dimensions(meta: dict) -> list[dict]:
 
 
 def labels(dimensions) -> dict:
-    """Words for the roles: `series` (e.g. "pairing"), `axis` (the axis dimension's name,
-    e.g. "life") and `axis_description` (e.g. "starting life")."""
+    """Words for the roles: `series` (the choice dimensions' names, e.g. a pairing), `axis`
+    (the per-seat dimension's name) and `axis_description` (its description, e.g. "starting hp")."""
     dimensions = list(dimensions or ())
     choices, axes = _kinds(dimensions, "choice"), _kinds(dimensions, "per_seat")
     return {"series": " ".join(d["name"] for d in choices) or "series",

@@ -8,7 +8,7 @@ a Figure; `write_figures` saves them all. Rates are drawn with their 95 %
 Wilson interval as a shaded band; the fair line (½, or 0 advantage) and the
 ±δ verdict band are drawn where they apply.
 
-The x axis is the run's per-seat dimension (e.g. starting life), read under
+The x axis is the run's per-seat dimension (e.g. each seat's starting HP), read under
 the neutral role names of analysis/dimensions.py (`axis0` / `axis1`, label
 `axis`) and named by the dimension's own description, which the tables carry
 in `DataFrame.attrs["labels"]` (`analysis.tables.all_tables`). It is
@@ -34,11 +34,11 @@ from sim.errors import CardbalanceError
 DPI = 100
 PANEL_SIZE = (4.6, 3.3)
 VERDICT_COLOURS = {BALANCED: "#4daf4a", UNDECIDED: "#d9d9d9", IMBALANCED: "#e41a1c"}
-FIGURES = ("verdict_heatmap", "win_rate_vs_life", "first_player_advantage", "special_victories",
+FIGURES = ("verdict_heatmap", "win_rates_vs_axis", "first_player_advantage", "special_victories",
            "win_types", "match_lengths")
 TITLE_FORMATS = {
     "verdict_heatmap": "Verdict per {series} and {axis_description}",
-    "win_rate_vs_life": "Win rates vs {axis_description}",
+    "win_rates_vs_axis": "Win rates vs {axis_description}",
     "first_player_advantage": "First-player advantage vs {axis_description}",
     "special_victories": "Special-victory frequency",
     "win_types": "How matches end (win types)",
@@ -189,9 +189,9 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
     return figure
 
 
-def win_rate_vs_life(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
+def win_rates_vs_axis(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
     """Per series: each seat's win rate and the draw rate vs the per-seat axis, with 95 % bands."""
-    table, title, description = tables["win_rates"], titles(tables)["win_rate_vs_life"], words(tables)["axis_description"]
+    table, title, description = tables["win_rates"], titles(tables)["win_rates_vs_axis"], words(tables)["axis_description"]
     if table.empty:
         return _empty(title, "no cells in this run")
     positions = _axis_positions(table)
@@ -378,7 +378,7 @@ def _shades(name: str, present, outcome: str) -> dict:
 def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
     return {
         "verdict_heatmap": verdict_heatmap(tables),
-        "win_rate_vs_life": win_rate_vs_life(tables, delta),
+        "win_rates_vs_axis": win_rates_vs_axis(tables, delta),
         "first_player_advantage": first_player_advantage(tables, delta),
         "special_victories": special_victories(tables),
         "win_types": win_types(tables),

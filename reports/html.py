@@ -30,7 +30,7 @@ CAPTIONS = {
                        "outside; undecided: more matches needed. In a mirror (the same side in both "
                        "seats) the seat-0 share is ½ by symmetry when the seats start equal, so "
                        "there it checks the set-up and the first-player verdict is the balance question.",
-    "win_rate_vs_life": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
+    "win_rates_vs_axis": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
                               "(so an advantage of either side cancels out).",
     "special_victories": "How often each special victory ends a match, by {series} and winning seat.",
@@ -128,7 +128,7 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         table.add(_key_cells(row, several) + [row["seat0_name"], row["seat1_name"], int(row["matches"]),
                                               _rate(row, "seat0_win_rate"), _rate(row, "seat1_win_rate"),
                                               _rate(row, "draw_rate")])
-    out["win_rate_vs_life"] = table
+    out["win_rates_vs_axis"] = table
 
     table = _Table("first_player_advantage", _keys(tables["first_player_advantage"], several) + [
         "decided matches", "first-player wins", "advantage, points [95 % CI]",
