@@ -79,14 +79,3 @@ def test_single_arm_sums_from_an_aggregate_equal_the_paired_kernels_base_column(
     single = paired.arm_sums_from_aggregate(vector, len(toy_game.end_types))
     assert np.array_equal(single[:, 0], sums[:, agg.P_SUM_A])
     assert np.array_equal(single[:, 1], sums[:, agg.P_SQ_A])
-
-
-def test_match_by_match_pairing_equals_the_paired_kernel(toy_game):
-    """The generic path used when the arms' cells differ (e.g. starting lives) plays the same pairs."""
-    rules_a = toy_game.load_rules("default").to_array()
-    rules_b = toy_game.load_rules("no-heal").to_array()
-    cell = toygame.cell_array(0, 1, 20, 20, 0, 2, 2)
-    kernel = toy_game.play_paired_batch(rules_a, rules_b, cell, 99, 0, 300)
-    by_match = runner._paired_by_matches(toy_game.play_batch, rules_a, cell, rules_b, cell, 99, 300,
-                                         len(toy_game.end_types))
-    assert np.array_equal(kernel, by_match)
