@@ -8,7 +8,6 @@ import pytest
 from analysis import paired
 import toygame
 from sim import aggregate as agg
-from sim.compare import runner
 
 
 def _sums(a, b):
