@@ -5,7 +5,7 @@ and degenerate cases (no draws, only draws, zero matches, a 100 % cell)
 can be written directly instead of hoped for from a simulation. It writes
 no more than `cardbalance sweep` would; it never simulates.
 
-A cell is a dict with the cell columns of the test toy game (tests/toygame.py;
+A cell is a dict with the cell columns of the test toy game ("toy";
 defaults below) and its outcome counts as results columns (`seat0_<end>`,
 `seat1_<end>`, `draw_<end>`; missing ones are 0). `matches` and
 `first_player_wins` follow from the counts. `lengths` is an optional
