@@ -18,7 +18,8 @@ def _sums(a, b):
 
 TURNS = paired.Metric("turns", 0, paired.MEAN, "")
 DRAWS = paired.Metric("draws", 0, paired.RATE, "")
-CELL = [{"pairing": "p", "life0": 50, "life1": 50, "strategy0": "g", "strategy1": "g", "first": 0}]
+# cells as analysis reads them: the neutral roles of analysis/dimensions.py
+CELL = [{"series": "p", "axis_name": "life", "axis0": 50, "axis1": 50, "strategy0": "g", "strategy1": "g", "first": 0}]
 
 
 def test_identical_arms_give_exactly_zero_delta():
@@ -61,13 +62,17 @@ def test_paired_rate_variance_matches_the_textbook_value_for_many_discordant_pai
 
 
 def test_scopes_pool_first_player_orders_and_name_lives():
-    cells = [{"pairing": pairing, "life0": life, "life1": life1, "strategy0": "g", "strategy1": "g", "first": first}
-             for pairing in ("x_vs_y", "x_vs_x") for life, life1 in ((30, 30), (30, 60)) for first in (0, 1)]
+    cells = [{"series": series, "axis_name": "life", "axis0": life, "axis1": life1, "strategy0": "g",
+              "strategy1": "g", "first": first}
+             for series in ("x_vs_y", "x_vs_x") for life, life1 in ((30, 30), (30, 60)) for first in (0, 1)]
     scopes = paired.scope_cells(cells)
     assert scopes["all"] == list(range(8))
     assert scopes["x_vs_y"] == [0, 1, 2, 3]
     assert scopes["x_vs_y@life30"] == [0, 1]
     assert scopes["x_vs_x@life30-60"] == [6, 7]
+    # a game without a per-seat dimension has series scopes only
+    flat = paired.scope_cells([{**cell, "axis_name": ""} for cell in cells])
+    assert set(flat) == {"all", "x_vs_y", "x_vs_x"}
 
 
 def test_single_arm_sums_from_an_aggregate_equal_the_paired_kernels_base_column(toy_game):
