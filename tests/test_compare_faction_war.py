@@ -58,13 +58,12 @@ def test_rules_files_setting_life_are_refused_with_where_life_is_set_now(capsys,
 def test_life_30_vs_100_is_a_sweep_over_both_lives(tmp_path):
     """What the refused compare measured, expressed as a grid: one rules set, both lives."""
     from analysis import load_run
-    from analysis.tables import match_length
-    from sim.sweep import build_plan, parse_sweep, run_sweep
+    from analysis.tables import match_lengths
 
-    spec = parse_sweep({"game": "faction_war", "pairings": ["human_vs_alien"], "life": [30, 100],
-                        "strategies": ["greedy:greedy"], "matches": 100, "chunk_size": 100, "seed": 1}, "test")
-    run_sweep(build_plan(spec), tmp_path / "run", jobs=1, progress="quiet")
-    lengths = match_length(load_run(tmp_path / "run")).set_index("life")["mean"]
+    sweep = _rules(tmp_path, "lives.toml", 'game = "faction_war"\npairings = ["human_vs_alien"]\nlife = [30, 100]\n'
+                   'strategies = ["greedy:greedy"]\nmatches = 100\nchunk_size = 100\nseed = 1\n')
+    assert main(["sweep", sweep, "--out", str(tmp_path / "run"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    lengths = match_lengths(load_run(tmp_path / "run")).set_index("axis")["mean_turns"]
     assert lengths["100"] > lengths["30"] + 10
 
 
