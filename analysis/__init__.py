@@ -52,7 +52,7 @@ def _skill_lines(verdicts, ratings, meta) -> list[str]:
 
 def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST,
                  ratings: dict | None = None) -> str:
-    """A short plain-text table per pairing and life: decided-match share of seat 0
+    """A short plain-text table per series and axis value: decided-match share of seat 0
     with its 95 % interval, draws, first-player advantage with its interval and the
     verdicts; then how many verdicts were made, at what family-wise rate."""
     from analysis import tables
@@ -61,7 +61,8 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     verdicts = tables.verdicts(run, delta, adjust)
     advantage = tables.first_player_advantage(run)
     several_variants = verdicts["variant"].nunique() > 1
-    header = ["pairing", "life", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
+    words = run.labels
+    header = [words["series"], words["axis"] or "axis", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
               "1st-player verdict"]
     if several_variants:
         header.insert(2, "strategies rules")
@@ -69,9 +70,9 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     for (_, row), (_, adv) in zip(verdicts.iterrows(), advantage.iterrows()):
         verdict = row["verdict"] + (" (%s)" % row["favoured"] if row["favoured"] else "")
         if row["handicap"] and row["reference"]:
-            verdict += " vs mirror %s" % _points_interval(row["faction_effect"], row["faction_effect_low"],
-                                                          row["faction_effect_high"]).replace(" pts", "")
-        line = [row["pairing"], row["life"], str(int(row["matches"])),
+            verdict += " vs mirror %s" % _points_interval(row["vs_mirror"], row["vs_mirror_low"],
+                                                          row["vs_mirror_high"]).replace(" pts", "")
+        line = [row["series"], row["axis"], str(int(row["matches"])),
                 "%s [%s, %s]" % (_percent(row["seat0_share"]), _percent(row["seat0_share_low"]).strip(),
                                  _percent(row["seat0_share_high"]).strip()),
                 _percent(row["draw_rate"]).strip(),
@@ -81,7 +82,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
             line.insert(2, row["variant"])
         rows.append(line)
         if row["warning"]:
-            notes.append("* %s %s: %s" % (row["pairing"], row["life"], row["warning"]))
+            notes.append("* %s %s: %s" % (row["series"], row["axis"], row["warning"]))
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
     def fmt(cells):
         return "  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths)).rstrip()
@@ -98,7 +99,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
                  % (counts.get("balanced", 0), counts.get("undecided", 0), counts.get("imbalanced", 0),
                     ", %d handicap" % handicap if handicap else "", len(verdicts)))
     if verdicts["handicap"].any():
-        lines.append("Rows with unequal seats are judged on the difference from the mirror pairings at the same "
+        lines.append("Rows with unequal seats are judged on the difference from the mirror series at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
     lines += _skill_lines(verdicts, ratings, run.meta)

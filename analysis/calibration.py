@@ -37,7 +37,7 @@ class Case:
     batch: int = 1000
     max_matches: int = 20_000
     min_matches: int | None = None  # default: one batch, as `cardbalance compare`
-    cells: int = 2                  # e.g. one pairing's two first-player orders
+    cells: int = 2                  # e.g. one series' two first-player orders
     base_rate: float = 0.5
     changed: float = 0.3
     confidence: float = 0.95

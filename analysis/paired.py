@@ -11,9 +11,11 @@ matches; both are reported so the gain is visible.
 
 Cells are pooled into *scopes* with equal weight per cell (every cell of a
 comparison gets the same number of matches, so this equals pooling the
-matches): `all`, each pairing (both first-player orders, every life and
-strategy), each `pairing@life<L>` (or `@life<L0>-<L1>`), and `pairing@<s0>:<s1>`
-when several strategy pairs are played. The variance is the stratified one,
+matches): `all`, each series (a value of the game's choice dimensions, e.g. a
+pairing: both first-player orders, every axis value and strategy), each
+`series@<axis><V>` at one value of the per-seat axis (e.g. `@life50`, or
+`@life30-60` for unequal seats), and `series@<s0>:<s1>` when several strategy
+pairs are played (roles: analysis/dimensions.py). The variance is the stratified one,
 (1/K²) Σ_cells Var_c / n_c, which does not count differences *between* cells
 (e.g. the two first-player orders) as noise.
 
@@ -62,9 +64,9 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
     """Metric name (as written in gate expressions) -> Metric, for a game's end types."""
     metrics = [
         Metric("win_rate", agg.METRIC_SEAT0_WIN, RATE,
-               "seat 0's faction (the first of the pairing name) wins, over ALL matches: a draw counts as not won "
+               "seat 0 (the first side of the series name) wins, over ALL matches: a draw counts as not won "
                "(the sweep report's 'seat0 share' is over decided matches)"),
-        Metric("seat1_win_rate", agg.METRIC_SEAT1_WIN, RATE, "seat 1's faction wins, over all matches"),
+        Metric("seat1_win_rate", agg.METRIC_SEAT1_WIN, RATE, "seat 1 wins, over all matches"),
         Metric("draws", agg.METRIC_DRAW, RATE, "share of drawn matches"),
         Metric("first_player_win_rate", agg.METRIC_FIRST_WIN, RATE,
                "the player who moved first wins, over all matches (0.5 = no advantage only when nothing is drawn; "
@@ -88,10 +90,12 @@ RENAMED_METRICS = {"winrate": "win_rate", "seat1_winrate": "seat1_win_rate",
                    "first_player_advantage": "first_player_win_rate"}
 
 
-def _life_label(cell) -> str:
-    """The per-seat axis in a scope name: its dimension's name and value ('life50', 'life30-60';
-    analysis/dimensions.py maps any game's axis onto life0/life1)."""
-    return (cell.get("axis_name") or "life") + per_seat_label(cell["life0"], cell["life1"]).replace("/", "-")
+def _axis_label(cell) -> str:
+    """The per-seat axis in a scope name: its dimension's name and value ('life50', 'hp30-60';
+    analysis/dimensions.py reads any game's axis as axis0/axis1); "" for a game without one."""
+    if not cell.get("axis_name"):
+        return ""
+    return cell["axis_name"] + per_seat_label(cell["axis0"], cell["axis1"]).replace("/", "-")
 
 
 def scope_cells(cells) -> dict[str, list[int]]:
@@ -99,10 +103,10 @@ def scope_cells(cells) -> dict[str, list[int]]:
     scopes: dict[str, list[int]] = {"all": list(range(len(cells)))}
     strategy_pairs = {(c["strategy0"], c["strategy1"]) for c in cells}
     for position, cell in enumerate(cells):
-        pairing = cell["pairing"]
-        names = [pairing, "%s@%s" % (pairing, _life_label(cell))]
+        series = cell["series"]
+        names = [series] + (["%s@%s" % (series, _axis_label(cell))] if _axis_label(cell) else [])
         if len(strategy_pairs) > 1:
-            names.append("%s@%s:%s" % (pairing, cell["strategy0"], cell["strategy1"]))
+            names.append("%s@%s:%s" % (series, cell["strategy0"], cell["strategy1"]))
         for name in names:
             scopes.setdefault(name, []).append(position)
     return scopes

@@ -32,7 +32,8 @@ COMMON_CELL_COLUMNS = ("cell", "strategy0", "strategy1", "rules")
 # What a balance question is asked about: a cell without its first player.
 # Every combination is played with both first-player orders, which the
 # analysis pools (see analysis/tables.py).
-GROUP_COLUMNS = ("pairing", "faction0", "faction1", "life0", "life1", "strategy0", "strategy1", "rules")
+# Its grid values are read under the neutral role names of analysis/dimensions.py.
+GROUP_COLUMNS = ("series", "seat0_name", "seat1_name", "axis0", "axis1", "strategy0", "strategy1", "rules")
 SUM_COLUMNS = ("matches", "turns_sum", "turns_sq", "margin_sum", "margin_sq", "first_player_wins")
 OUTCOMES = ("seat0", "seat1", "draw")
 
@@ -86,20 +87,16 @@ class Run:
 
     @property
     def dimensions(self) -> tuple[dict, ...]:
-        """The run's grid dimensions as its metadata describes them (`Dimension.describe`)."""
-        return tuple(self.meta.get("dimensions", ()))
+        """The run's grid dimensions (`Dimension.describe`): stored in its metadata, or,
+        for a run written before they were, its game's declared ones."""
+        from analysis.dimensions import run_dimensions
+        return tuple(run_dimensions(self.meta))
 
     @property
-    def faction_names(self) -> tuple[str, ...]:
-        return tuple(self.meta.get("factions", ()))  # runs of format 1 before dimensions were stored
-
-    def faction_label(self, faction) -> str:
-        """The faction's name: runs store names; an integer code is looked up in the game's factions."""
-        text = str(faction)
-        if not text.lstrip("-").isdigit():
-            return text
-        names, index = self.faction_names, int(text)
-        return names[index] if 0 <= index < len(names) else "faction %d" % index
+    def labels(self) -> dict:
+        """Words for the role columns: series, axis, axis_description (analysis.dimensions.labels)."""
+        from analysis.dimensions import labels
+        return labels(self.dimensions)
 
 
 def cell_columns(meta: dict) -> tuple[str, ...]:
@@ -158,9 +155,10 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a readable run: lengths.parquet lacks column(s) %s."
                                % (path, ", ".join(missing)))
     results = results.sort_values("cell", kind="stable").reset_index(drop=True)
-    from analysis.dimensions import add_roles
-    results = add_roles(results, meta.get("dimensions"))
-    int_columns = {column for dimension in meta.get("dimensions", ()) if dimension.get("kind") in ("per_seat", "seat")
+    from analysis.dimensions import add_roles, run_dimensions
+    dimensions = run_dimensions(meta)
+    results = add_roles(results, dimensions)
+    int_columns = {column for dimension in dimensions if dimension.get("kind") in ("per_seat", "seat")
                    for column in dimension.get("columns", ())}
     for column in cell_columns(meta):
         if column != "cell" and column not in int_columns and results[column].dtype == object:

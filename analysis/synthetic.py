@@ -5,13 +5,16 @@ and degenerate cases (no draws, only draws, zero matches, a 100 % cell)
 can be written directly instead of hoped for from a simulation. It writes
 no more than `cardbalance sweep` would; it never simulates.
 
-A cell is a dict with the cell columns (`pairing`, `faction0`, `faction1`,
-`life0`, `life1`, `first`, `strategy0`, `strategy1`, `rules`; defaults
-below) and its outcome counts as results columns (`seat0_<end>`,
+A cell is a dict with the cell columns of the test toy game ("toy";
+defaults below) and its outcome counts as results columns (`seat0_<end>`,
 `seat1_<end>`, `draw_<end>`; missing ones are 0). `matches` and
 `first_player_wins` follow from the counts. `lengths` is an optional
 {turns: count} histogram (default: every match at 10 turns); it also sets
 turns_sum and turns_sq. Counters default to 0 (`ct_<name>` keys set them).
+
+The runs it writes store no `dimensions`, like runs written before they were
+stored: analysis reads them with the game's declared ones
+(analysis/dimensions.py `run_dimensions`).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ CELL_DEFAULTS = {"pairing": "red_vs_blue", "faction0": "red", "faction1": "blue"
 CELL_COLUMNS = ("cell", *CELL_DEFAULTS)  # the cell columns of the synthetic runs
 
 
-def write_synthetic_run(path, cells, *, game: str = "toy", factions=("red", "blue"),
+def write_synthetic_run(path, cells, *, game: str = "toy",
                         end_types=("knockout", "exact", "turn_cap"), special_end_types=("exact",),
                         counter_names=("attacks", "heals", "max_rolls"), length_bins: int = 48,
                         behaviour_version=None, format_version=None, complete: bool = True,
@@ -76,7 +79,6 @@ def write_synthetic_run(path, cells, *, game: str = "toy", factions=("red", "blu
         "format": RUN_FORMAT,
         "format_version": supported_format_version() if format_version is None else format_version,
         "game": game,
-        "factions": list(factions),
         "behaviour_version": behaviour_version,
         "seed": 1,
         "sweep": {"game": game, "pairings": sorted({c["pairing"] for c in meta_cells}),

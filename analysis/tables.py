@@ -4,20 +4,23 @@ Pure functions of a loaded `Run` (analysis/runs.py); no plotting, no
 simulation. Every rate carries a 95 % Wilson interval as `<rate>_low` and
 `<rate>_high`. Draws are always a column of their own.
 
-Most tables are per *group* — a pairing at given starting lives, strategies
-and rule set with both first-player orders pooled (the verdict's unit; see
+Most tables are per *group* — a series (e.g. one pairing) at given per-seat
+axis values (e.g. starting lives), strategies and rule set with both
+first-player orders pooled (the verdict's unit; see
 analysis/verdict.py for why pooling). Pooled *rates* weight the two
 first-player orders equally (`stats.stratified_rate`): precision rounds may
 give one order more matches, and a plain pooled ratio would then mix the
-first-player advantage into the faction rate. Pooled *counts* are plain
+first-player advantage into the seats' rate. Pooled *counts* are plain
 sums. `cells` keeps the raw per-cell view
 (one row per first-player order). Tables carry two label columns for
-display: `life` ("50", or "30/60" when the seats start unequal) and
+display: `axis` ("50", or "30/60" when the seats start unequal) and
 `variant` ("greedy:greedy default" — strategies and rules, for runs that
 sweep more than one).
 
-The code is generic over games: end types, special end types and counters
-come from the run's meta.json; only their names appear in labels.
+The code is generic over games: the grid's columns are read under the
+neutral role names of analysis/dimensions.py (`series`, `seat0_name` /
+`seat1_name`, `axis0` / `axis1`, `first`); end types, special end types and
+counters come from the run's meta.json; only their names appear in labels.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from sim.errors import CardbalanceError
 from sim.registry import per_seat_label, skill_label
 
 GROUP = list(GROUP_COLUMNS)
-LABELS = ["life", "variant", "skill"]  # skill: the strategies dimension's name (sim.sweep.grid.skill_label)
+LABELS = ["axis", "variant", "skill"]  # skill: the strategies dimension's name (sim.sweep.grid.skill_label)
 
 
 # ---- shared building blocks ----------------------------------------------------------
@@ -50,25 +53,25 @@ def _with_outcome_totals(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _labels(frame: pd.DataFrame) -> pd.DataFrame:
-    frame["life"] = [per_seat_label(a, b) for a, b in zip(frame["life0"], frame["life1"])]
+    frame["axis"] = [per_seat_label(a, b) for a, b in zip(frame["axis0"], frame["axis1"])]
     frame["variant"] = frame["strategy0"] + ":" + frame["strategy1"] + " " + frame["rules"]
     frame["skill"] = [skill_label(a, b) for a, b in zip(frame["strategy0"], frame["strategy1"])]
-    frame["mirror"] = frame["faction0"] == frame["faction1"]
+    frame["mirror"] = frame["seat0_name"] == frame["seat1_name"]
     return frame
 
 
-def _pairing_order(run: Run) -> dict[str, int]:
+def _series_order(run: Run) -> dict[str, int]:
     order: dict[str, int] = {}
-    for pairing in run.results["pairing"]:
-        order.setdefault(pairing, len(order))
+    for series in run.results["series"]:
+        order.setdefault(series, len(order))
     return order
 
 
 def _sort(run: Run, frame: pd.DataFrame, extra=()) -> pd.DataFrame:
-    order = _pairing_order(run)
-    frame = frame.assign(_pairing_rank=frame["pairing"].map(order))
-    keys = ["_pairing_rank", "strategy0", "strategy1", "rules", "life0", "life1", *extra]
-    return frame.sort_values(keys, kind="stable").drop(columns="_pairing_rank").reset_index(drop=True)
+    order = _series_order(run)
+    frame = frame.assign(_series_rank=frame["series"].map(order))
+    keys = ["_series_rank", "strategy0", "strategy1", "rules", "axis0", "axis1", *extra]
+    return frame.sort_values(keys, kind="stable").drop(columns="_series_rank").reset_index(drop=True)
 
 
 def grouped_sums(run: Run) -> pd.DataFrame:
@@ -121,12 +124,6 @@ def _add_pooled(table: pd.DataFrame, cell_frame: pd.DataFrame, name: str, succes
     return merged
 
 
-def _faction_labels(run: Run, frame: pd.DataFrame) -> pd.DataFrame:
-    frame["faction0_name"] = frame["faction0"].map(run.faction_label)
-    frame["faction1_name"] = frame["faction1"].map(run.faction_label)
-    return frame
-
-
 def _turn_moments(frame: pd.DataFrame) -> pd.DataFrame:
     matches = frame["matches"].to_numpy(dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -142,49 +139,48 @@ def _turn_moments(frame: pd.DataFrame) -> pd.DataFrame:
 def cells(run: Run) -> pd.DataFrame:
     """One row per stored cell (first-player order kept apart): counts, rates, lengths."""
     frame = _labels(_with_outcome_totals(run, run.results))
-    frame = _faction_labels(run, frame)
     stats.add_rate_columns(frame, "seat0_win_rate", "seat0_wins", "matches")
     stats.add_rate_columns(frame, "seat1_win_rate", "seat1_wins", "matches")
     stats.add_rate_columns(frame, "draw_rate", "draws", "matches")
     stats.add_rate_columns(frame, "first_player_share", "first_player_wins", "decisive")
     frame = _turn_moments(frame)
-    columns = ["cell", *GROUP, "first", *LABELS, "faction0_name", "faction1_name", "matches",
+    columns = ["cell", *GROUP, "first", *LABELS, "matches",
                "seat0_wins", "seat1_wins", "draws", "decisive", "first_player_wins"]
     rates = [c for c in frame.columns if c.endswith(("_rate", "_rate_low", "_rate_high", "_share", "_share_low", "_share_high"))]
     return _sort(run, frame[columns + rates + ["mean_turns", "sd_turns"]], extra=["first"])
 
 
 def win_rates(run: Run) -> pd.DataFrame:
-    """Per pairing and life: each seat's win rate, the draw rate (all over matches)
+    """Per series and axis value: each seat's win rate, the draw rate (all over matches)
     and seat 0's decisive share (wins over decided matches), pooled over first player."""
-    frame = _faction_labels(run, grouped_sums(run))
+    frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
     frame = _add_pooled(frame, cell_frame, "seat0_win_rate", "seat0_wins", "matches")
     frame = _add_pooled(frame, cell_frame, "seat1_win_rate", "seat1_wins", "matches")
     frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive")
-    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
+    columns = [*GROUP, *LABELS, "mirror", "first_orders", "matches",
                "seat0_wins", "seat1_wins", "draws", "decisive"]
     rates = [c for c in frame.columns if c.startswith(("seat0_win_rate", "seat1_win_rate", "draw_rate", "seat0_share"))]
     return frame[columns + rates]
 
 
 def first_player_advantage(run: Run) -> pd.DataFrame:
-    """Per pairing and life: P(first player wins) − ½ over decided matches, with interval.
+    """Per series and axis value: P(first player wins) − ½ over decided matches, with interval.
 
     `first_share` = first-player wins / decided matches; `advantage` = first_share − ½
     (interval shifted alike). `first_win_rate` is the same count over all matches,
     for reference: with draws it sits below ½ even in a fair game, which is why the
     advantage is taken over decided matches.
     """
-    frame = _faction_labels(run, grouped_sums(run))
+    frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
     frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive")
     frame = _add_pooled(frame, cell_frame, "first_win_rate", "first_player_wins", "matches")
     frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     for suffix in ("", "_low", "_high"):
         frame["advantage" + suffix] = frame["first_share" + suffix] - 0.5
-    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches",
+    columns = [*GROUP, *LABELS, "mirror", "first_orders", "matches",
                "decisive", "draws", "first_player_wins", "first_share", "first_share_low", "first_share_high",
                "advantage", "advantage_low", "advantage_high", "first_win_rate", "first_win_rate_low",
                "first_win_rate_high", "draw_rate", "draw_rate_low", "draw_rate_high"]
@@ -192,8 +188,8 @@ def first_player_advantage(run: Run) -> pd.DataFrame:
 
 
 def special_victories(run: Run) -> pd.DataFrame:
-    """Per pairing, life, special end type and winning seat (with its faction): frequency over all matches."""
-    frame = _faction_labels(run, grouped_sums(run))
+    """Per series, axis value, special end type and winning seat (with its name): frequency over all matches."""
+    frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
     rows = []
     for end in run.special_end_types:
@@ -201,14 +197,13 @@ def special_victories(run: Run) -> pd.DataFrame:
             part = frame[[*GROUP, *LABELS, "mirror", "matches"]].copy()
             part["end_type"] = end
             part["seat"] = seat
-            part["faction"] = frame["faction%d" % seat]
-            part["faction_name"] = frame["faction%d_name" % seat]
+            part["seat_name"] = frame["seat%d_name" % seat]
             column = "seat%d_%s" % (seat, end)
             part["count"] = frame[column] if column in frame else 0
             successes = cell_frame[column] if column in cell_frame else pd.Series(0, index=cell_frame.index)
             rows.append(_add_pooled(part, cell_frame, "rate", successes, "matches"))
     if not rows:
-        columns = [*GROUP, *LABELS, "mirror", "matches", "end_type", "seat", "faction", "faction_name",
+        columns = [*GROUP, *LABELS, "mirror", "matches", "end_type", "seat", "seat_name",
                    "count", "rate", "rate_low", "rate_high"]
         return pd.DataFrame(columns=columns)
     table = pd.concat(rows, ignore_index=True)
@@ -218,7 +213,7 @@ def special_victories(run: Run) -> pd.DataFrame:
 
 
 def win_types(run: Run) -> pd.DataFrame:
-    """Per pairing and life: how matches ended — outcome (seat0 / seat1 / draw) × end type."""
+    """Per series and axis value: how matches ended — outcome (seat0 / seat1 / draw) × end type."""
     frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
     rows = []
@@ -236,7 +231,7 @@ def win_types(run: Run) -> pd.DataFrame:
 
 
 def length_histogram(run: Run) -> pd.DataFrame:
-    """Per pairing and life: the match-length histogram (turns, count, share), pooled over first player.
+    """Per series and axis value: the match-length histogram (turns, count, share), pooled over first player.
     The last bin of the game's histogram (`length_bins − 1`) counts every longer match."""
     keys = run.results[["cell", *GROUP]]
     lengths = run.lengths.merge(keys, on="cell", how="inner")
@@ -253,7 +248,7 @@ def length_histogram(run: Run) -> pd.DataFrame:
 
 
 def match_lengths(run: Run) -> pd.DataFrame:
-    """Per pairing and life: mean and sd of match length (exact, from sums) and quantiles (from the histogram)."""
+    """Per series and axis value: mean and sd of match length (exact, from sums) and quantiles (from the histogram)."""
     frame = _turn_moments(grouped_sums(run))
     histogram = length_histogram(run)
     quantiles = {q: [] for q in ("p10", "median", "p90")}
@@ -277,14 +272,14 @@ def match_lengths(run: Run) -> pd.DataFrame:
         frame[q + "_turns"] = values
     frame["overflow_share"] = shares
     mean_margin = np.where(frame["matches"] > 0, frame["margin_sum"] / frame["matches"].where(frame["matches"] > 0, 1), np.nan)
-    frame["mean_life_margin"] = mean_margin
+    frame["mean_margin"] = mean_margin  # seat 0's end value minus seat 1's (the axis dimension's, e.g. life)
     columns = [*GROUP, *LABELS, "mirror", "matches", "mean_turns", "sd_turns", "p10_turns", "median_turns",
-               "p90_turns", "overflow_share", "mean_life_margin"]
+               "p90_turns", "overflow_share", "mean_margin"]
     return frame[columns]
 
 
 def counters(run: Run) -> pd.DataFrame:
-    """Per pairing and life: how often each effect counter fired, in total and per match."""
+    """Per series and axis value: how often each effect counter fired, in total and per match."""
     frame = grouped_sums(run)
     rows = []
     for name in run.counter_names:
@@ -304,35 +299,35 @@ def counters(run: Run) -> pd.DataFrame:
 
 
 def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> pd.DataFrame:
-    """Per pairing and life: the balance verdict and the first-player verdict (analysis/verdict.py).
+    """Per series and axis value: the balance verdict and the first-player verdict (analysis/verdict.py).
 
     Every verdict of the table is one family of claims, corrected together with `adjust`
     (Holm by default: the chance that any balanced / imbalanced label of the table is wrong
     is at most 5 %; "bh" bounds the share of wrong labels instead; "none" is the plain
     per-row interval rule). `family_statement(table)` says so in words.
 
-    Unequal seats (different starting lives or strategies): seat 0's share measures the
-    handicap as much as the factions. The faction verdict is then taken on `faction_effect`,
-    seat 0's share minus the mean of the mirror pairings' seat-0 shares at the same lives
-    and strategies (`reference`, e.g. A_vs_A and B_vs_B at 40/60 for A_vs_B), with a
-    normal interval; when the sweep has no such mirror, and for the mirrors themselves, the
-    verdict is "handicap" and no faction is named as favoured.
+    Unequal seats (different axis values, e.g. starting lives, or strategies): seat 0's share
+    measures the handicap as much as the seats' sides. The verdict is then taken on
+    `vs_mirror`, seat 0's share minus the mean of the mirror series' seat-0 shares at the
+    same axis values and strategies (`reference`, e.g. A_vs_A and B_vs_B at 40/60 for
+    A_vs_B), with a normal interval; when the sweep has no such mirror, and for the mirrors
+    themselves, the verdict is "handicap" and no side is named as favoured.
     """
     delta = check_delta(delta)
     adjust = check_adjust(adjust)
-    frame = _faction_labels(run, grouped_sums(run))
+    frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
     frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive", detail=True)
     frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive", detail=True)
     frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
     frame["delta"] = delta
-    frame["handicap"] = (frame["life0"] != frame["life1"]) | (frame["strategy0"] != frame["strategy1"])
+    frame["handicap"] = (frame["axis0"] != frame["axis1"]) | (frame["strategy0"] != frame["strategy1"])
     share_var = _share_variance(frame["seat0_share"], frame["seat0_share_neff"])
     effect, effect_se, reference = _mirror_effects(frame, share_var)
     frame["reference"] = reference
-    frame["faction_effect"] = effect
-    frame["faction_effect_low"] = effect - stats.Z95 * effect_se
-    frame["faction_effect_high"] = effect + stats.Z95 * effect_se
+    frame["vs_mirror"] = effect
+    frame["vs_mirror_low"] = effect - stats.Z95 * effect_se
+    frame["vs_mirror_high"] = effect + stats.Z95 * effect_se
     p_imbalanced, p_balanced = score_p_values(frame["seat0_share"], frame["seat0_share_neff"], delta)
     effect_imbalanced, effect_balanced = normal_p_values(effect, effect_se, delta)
     judged_on_effect = frame["handicap"].to_numpy() & np.isfinite(effect)
@@ -340,7 +335,7 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     p_balanced = np.where(judged_on_effect, effect_balanced, p_balanced)
     not_judged = frame["handicap"].to_numpy() & ~judged_on_effect
     first_imbalanced, first_balanced = score_p_values(frame["first_share"], frame["first_share_neff"], delta)
-    # One family: every claim this table makes (the faction verdicts and the first-player verdicts).
+    # One family: every claim this table makes (the balance verdicts and the first-player verdicts).
     judged = ~not_judged
     labels = decide_family(np.concatenate([p_imbalanced[judged], first_imbalanced]),
                            np.concatenate([p_balanced[judged], first_balanced]), adjust)
@@ -361,15 +356,15 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
         elif row["mirror"]:
             favoured.append("seat 0" if row["seat0_share"] > 0.5 else "seat 1")
         else:
-            ahead = row["faction_effect"] > 0 if row["handicap"] else row["seat0_share"] > 0.5
-            favoured.append(row["faction0_name"] if ahead else row["faction1_name"])
+            ahead = row["vs_mirror"] > 0 if row["handicap"] else row["seat0_share"] > 0.5
+            favoured.append(row["seat0_name"] if ahead else row["seat1_name"])
     frame["favoured"] = favoured
     frame["warning"] = [("both shares: " + a if a and a == b else
                          ("seat0 share: " + a if a else "") + ("; " if a and b else "") + ("first share: " + b if b else ""))
                         for a, b in zip(frame["seat0_share_warning"], frame["first_share_warning"])]
-    columns = [*GROUP, *LABELS, "mirror", "faction0_name", "faction1_name", "first_orders", "matches", "decisive",
+    columns = [*GROUP, *LABELS, "mirror", "first_orders", "matches", "decisive",
                "seat0_share", "seat0_share_low", "seat0_share_high", "draw_rate", "draw_rate_low", "draw_rate_high",
-               "delta", "handicap", "reference", "faction_effect", "faction_effect_low", "faction_effect_high",
+               "delta", "handicap", "reference", "vs_mirror", "vs_mirror_low", "vs_mirror_high",
                "basis", "verdict", "favoured", "p_imbalanced", "p_balanced", "first_share", "first_share_low",
                "first_share_high", "first_player_verdict", "adjust", "decisions", "warning"]
     return frame[columns]
@@ -383,20 +378,20 @@ def _share_variance(share, n_eff) -> np.ndarray:
 
 
 def _mirror_effects(frame: pd.DataFrame, share_var: np.ndarray):
-    """Per row with unequal seats and a non-mirror pairing: seat 0's share minus the mean seat-0
-    share of the mirrors of its two factions at the same lives, strategies and rules; its
-    standard error (independent cells); and the mirrors used. NaN elsewhere."""
-    key = ["life0", "life1", "strategy0", "strategy1", "rules"]
+    """Per row with unequal seats and a non-mirror series: seat 0's share minus the mean seat-0
+    share of the mirrors of its two seats' sides at the same axis values, strategies and rules;
+    its standard error (independent cells); and the mirrors used. NaN elsewhere."""
+    key = ["axis0", "axis1", "strategy0", "strategy1", "rules"]
     mirrors = {}
     for index, row in frame[frame["mirror"]].iterrows():
-        mirrors[(row["faction0"], *(row[k] for k in key))] = (row["pairing"], row["seat0_share"], share_var[index])
+        mirrors[(row["seat0_name"], *(row[k] for k in key))] = (row["series"], row["seat0_share"], share_var[index])
     effect = np.full(len(frame), np.nan)
     effect_se = np.full(len(frame), np.nan)
     reference = [""] * len(frame)
     for position, (index, row) in enumerate(frame.iterrows()):
         if not row["handicap"] or row["mirror"]:
             continue
-        found = [mirrors[m] for m in ((row[f], *(row[k] for k in key)) for f in ("faction0", "faction1")) if m in mirrors]
+        found = [mirrors[m] for m in ((row[f], *(row[k] for k in key)) for f in ("seat0_name", "seat1_name")) if m in mirrors]
         found = [m for m in found if np.isfinite(m[1]) and np.isfinite(m[2])]
         if not found or not np.isfinite(row["seat0_share"]):
             continue
@@ -424,7 +419,7 @@ def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
                  "interval just outside the band can stay undecided.")
     if handicap:
         text += (" %d row(s) with unequal seats (mirrors, or without a mirror to compare with) are labelled "
-                 "'handicap' and make no faction claim." % handicap)
+                 "'handicap' and make no claim about the seats' sides." % handicap)
     return text
 
 
@@ -446,7 +441,10 @@ def all_tables(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJ
         "counters": lambda: counters(run),
         "cells": lambda: cells(run),
     }
-    return {name: builders[name]() for name in TABLES}
+    out = {name: builders[name]() for name in TABLES}
+    for table in out.values():  # the run's words for the roles, for figures and pages (reports/figures.py)
+        table.attrs["labels"] = run.labels
+    return out
 
 
 def write_csv(tables: dict[str, pd.DataFrame], folder) -> dict[str, Path]:

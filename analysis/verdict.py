@@ -13,10 +13,10 @@ A verdict compares a rate's 95 % Wilson interval with the band
 
 Which rate ("relevant rate"), decided here once for every report:
 
-- The verdict cell is a *group*: one pairing, starting lives, strategies and
-  rule set, with both first-player orders pooled (the sweep always plays
-  both), so that the first-player advantage cancels out of the faction
-  question instead of being mistaken for it. The two orders weigh equally
+- The verdict cell is a *group*: one series, per-seat axis values (e.g.
+  starting lives), strategies and rule set, with both first-player orders
+  pooled (the sweep always plays both), so that the first-player advantage
+  cancels out of the sides' question instead of being mistaken for it. The two orders weigh equally
   even when they got different numbers of matches (precision rounds work per
   cell): `analysis.stats.stratified_rate`, Wilson at the effective n.
 - The rate is seat 0's **decisive win share**: seat-0 wins / (seat-0 wins +
@@ -25,7 +25,7 @@ Which rate ("relevant rate"), decided here once for every report:
   win: the decisive share is an exact binomial proportion given the number of
   decisive matches, so its Wilson interval is exact in meaning, whereas
   "wins + ½ draws" is not binomial. Both agree when there are no draws.
-- Non-mirror series (the two seats hold different sides, e.g. two factions):
+- Non-mirror series (the two seats hold different sides):
   seat 0 holds the series' first side, so this is "the first side's share of
   the decided matches against the second". Mirror series (the same side in
   both seats): it is the seat-0 share, which is
@@ -33,7 +33,7 @@ Which rate ("relevant rate"), decided here once for every report:
   balanced/undecided there flags an asymmetry of lives, strategies or the
   engine itself (a useful check, not a result about a side).
 - The first-player verdict uses the same rule on the first player's decisive
-  win share, pooled over both first-player orders (so it cancels faction).
+  win share, pooled over both first-player orders (so it cancels the sides).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def classify(low, high, delta: float = DEFAULT_DELTA) -> np.ndarray:
 # α = 5 % (the Wilson interval is the inversion of the score test), and
 # `decide_family` corrects the whole table with Holm or Benjamini-Hochberg.
 
-HANDICAP = "handicap"  # unequal seats and no mirror to compare with: no faction claim is made
+HANDICAP = "handicap"  # unequal seats and no mirror to compare with: no claim about the sides is made
 ADJUST_CHOICES = ("holm", "bh", "none")
 DEFAULT_ADJUST = "holm"
 FAMILY_ALPHA = 0.05

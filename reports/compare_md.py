@@ -3,7 +3,7 @@
 It reads only the comparison result (`sim.compare.runner.result_json`), never
 simulates. It leads with the verdict and the gates (what a reviewer needs),
 then the design (paired or unpaired, matches, why sampling stopped), then the
-balance tables: faction win rate per pairing and life, first-player
+balance tables: seat 0's win rate per series and per-seat value, first-player
 advantage, draws, match length, special victories. Rates are shown in
 percent and their differences in percentage points; each delta carries its
 95 % interval, and in a paired comparison the half-width an unpaired design
@@ -169,22 +169,22 @@ def render(data: dict, figures: dict | None = None) -> str:
                          "--max-matches. Raise --max-matches or accept the uncertainty explicitly.")
             lines.append("")
     # scopes come in grid order: all, then each series and its per-seat values (analysis/paired.py)
-    pairings = [scope for scope in by_scope if scope != "all" and "@" not in scope]
-    life_scopes = [scope for scope in by_scope if "@" in scope and ":" not in scope]
-    # With one starting life per pairing the pairing rows would repeat the life rows.
-    one_life = len({scope.split("@", 1)[1] for scope in life_scopes}) <= 1
-    lines += ["### Faction win rate per pairing and life", "",
-              "`win_rate`: seat 0's faction (the first name of the pairing) wins, over **all** matches — a draw "
+    series = [scope for scope in by_scope if scope != "all" and "@" not in scope]
+    axis_scopes = [scope for scope in by_scope if "@" in scope and ":" not in scope]
+    # With one per-seat value per series the series rows would repeat the per-value rows.
+    one_value = len({scope.split("@", 1)[1] for scope in axis_scopes}) <= 1
+    lines += ["### Seat 0's win rate per series and per-seat value", "",
+              "`win_rate`: seat 0 (the first side of the series name) wins, over **all** matches — a draw "
               "counts as not won, so more draws lower it (draws are in the whole-grid table below; the sweep "
               "report's *seat0 share* is over decided matches instead). Both first-player orders pooled.", ""]
-    win_scopes = life_scopes if one_life else pairings + life_scopes
+    win_scopes = (axis_scopes if one_value else series + axis_scopes) or series
     win_rows = [dict(by_scope[scope]["win_rate"], scope=scope) for scope in win_scopes
                 if "win_rate" in by_scope.get(scope, {})]
     lines += _table(win_rows, "scope", "scope", paired) + [""]
     lines += ["### First-player win rate", "",
               "`first_player_win_rate`: share of all matches won by the player who moved first (0.5 = no "
               "advantage only when nothing is drawn).", ""]
-    fpa_rows = [dict(by_scope[scope]["first_player_win_rate"], scope=scope) for scope in ["all"] + pairings]
+    fpa_rows = [dict(by_scope[scope]["first_player_win_rate"], scope=scope) for scope in ["all"] + series]
     lines += _table(fpa_rows, "scope", "scope", paired) + [""]
     lines += ["### Whole grid (`all`)", ""]
     all_rows = list(by_scope["all"].values())

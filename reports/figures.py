@@ -8,8 +8,12 @@ a Figure; `write_figures` saves them all. Rates are drawn with their 95 %
 Wilson interval as a shaded band; the fair line (½, or 0 advantage) and the
 ±δ verdict band are drawn where they apply.
 
-The starting-life axis is categorical ("30", "40", ..., "30/60" for unequal
-lives) so that equal and unequal life pairs share one axis.
+The x axis is the run's per-seat dimension (e.g. each seat's starting HP), read under
+the neutral role names of analysis/dimensions.py (`axis0` / `axis1`, label
+`axis`) and named by the dimension's own description, which the tables carry
+in `DataFrame.attrs["labels"]` (`analysis.tables.all_tables`). It is
+categorical ("30", "40", ..., "30/60" for unequal seats) so that equal and
+unequal pairs share one axis.
 """
 
 from __future__ import annotations
@@ -30,16 +34,32 @@ from sim.errors import CardbalanceError
 DPI = 100
 PANEL_SIZE = (4.6, 3.3)
 VERDICT_COLOURS = {BALANCED: "#4daf4a", UNDECIDED: "#d9d9d9", IMBALANCED: "#e41a1c"}
-FIGURES = ("verdict_heatmap", "win_rate_vs_life", "first_player_advantage", "special_victories",
+FIGURES = ("verdict_heatmap", "win_rates_vs_axis", "first_player_advantage", "special_victories",
            "win_types", "match_lengths")
-TITLES = {
-    "verdict_heatmap": "Verdict per pairing and starting life",
-    "win_rate_vs_life": "Win rates vs starting life",
-    "first_player_advantage": "First-player advantage vs starting life",
+TITLE_FORMATS = {
+    "verdict_heatmap": "Verdict per {series} and {axis_description}",
+    "win_rates_vs_axis": "Win rates vs {axis_description}",
+    "first_player_advantage": "First-player advantage vs {axis_description}",
     "special_victories": "Special-victory frequency",
     "win_types": "How matches end (win types)",
     "match_lengths": "Match-length distribution",
 }
+DEFAULT_WORDS = {"series": "series", "axis": "axis", "axis_description": "per-seat value"}
+
+
+def words(tables: dict[str, pd.DataFrame]) -> dict:
+    """The run's words for the roles (series, axis, axis_description) carried by its tables."""
+    for table in tables.values():
+        found = table.attrs.get("labels")
+        if found:
+            return {key: found.get(key) or DEFAULT_WORDS[key] for key in DEFAULT_WORDS}
+    return dict(DEFAULT_WORDS)
+
+
+def titles(tables: dict[str, pd.DataFrame]) -> dict[str, str]:
+    """Figure titles in the run's own words (e.g. "Win rates vs starting hp")."""
+    found = words(tables)
+    return {name: text.format(**found) for name, text in TITLE_FORMATS.items()}
 
 
 # ---- helpers -----------------------------------------------------------------------------
@@ -64,52 +84,52 @@ def _empty(figure_title: str, message: str) -> Figure:
     return figure
 
 
-def _life_positions(*frames: pd.DataFrame) -> dict[str, int]:
-    """Axis position per life label: equal lives in increasing order, then unequal pairs."""
+def _axis_positions(*frames: pd.DataFrame) -> dict[str, int]:
+    """Position per axis label: equal values in increasing order, then unequal pairs."""
     pairs = set()
     for frame in frames:
         if len(frame):
-            pairs.update(zip(frame["life0"].astype(int), frame["life1"].astype(int)))
+            pairs.update(zip(frame["axis0"].astype(int), frame["axis1"].astype(int)))
     ordered = sorted(pairs, key=lambda pair: (pair[0] != pair[1], pair))
     labels = [str(a) if a == b else "%d/%d" % (a, b) for a, b in ordered]
     return {label: index for index, label in enumerate(labels)}
 
 
 def _series_key(frame: pd.DataFrame) -> pd.Series:
-    """The panel / line key: the pairing, plus strategies and rules when the run has several."""
+    """The panel / line key: the series, plus strategies and rules when the run has several."""
     if frame.empty:
         return pd.Series([], dtype=str)
     if frame["variant"].nunique() > 1:
-        return frame["pairing"] + " · " + frame["variant"]
-    return frame["pairing"].astype(str)
+        return frame["series"] + " · " + frame["variant"]
+    return frame["series"].astype(str)
 
 
 def _ordered_keys(frame: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(_series_key(frame)))
 
 
-def _prepare_life_axis(axes, positions: dict[str, int]) -> None:
-    """Remember where unequal life pairs start (they are not joined by lines) and mark the gap."""
+def _prepare_axis(axes, positions: dict[str, int]) -> None:
+    """Remember where unequal pairs start (they are not joined by lines) and mark the gap."""
     unequal = [index for label, index in positions.items() if "/" in label]
     axes._first_unequal = min(unequal) if unequal else np.inf
     if unequal and len(unequal) < len(positions):
         axes.axvline(min(unequal) - 0.5, color="#999999", linewidth=0.6, linestyle=":")
 
 
-def _life_axis(axes, positions: dict[str, int]) -> None:
+def _axis(axes, positions: dict[str, int], description: str) -> None:
     axes.set_xticks(list(positions.values()))
     axes.set_xticklabels(list(positions.keys()), rotation=45 if len(positions) > 8 else 0)
     axes.set_xlim(-0.5, max(len(positions) - 0.5, 0.5))
-    axes.set_xlabel("starting life (seat 0 / seat 1 when unequal)"
-                    if any("/" in label for label in positions) else "starting life")
+    axes.set_xlabel("%s (seat 0 / seat 1 when unequal)" % description
+                    if any("/" in label for label in positions) else description)
 
 
 def _band(axes, x, rate, low, high, colour, label, marker="o"):
-    """A rate with its interval: a line and a shaded band over equal lives (x in order),
-    and unconnected markers with error bars for unequal life pairs (positions after them).
+    """A rate with its interval: a line and a shaded band over equal values (x in order),
+    and unconnected markers with error bars for unequal pairs (positions after them).
 
     `x` holds axis positions; unequal pairs are those at or after the position
-    `_prepare_life_axis` stored on the axes."""
+    `_prepare_axis` stored on the axes."""
     x = np.asarray(x, dtype=float)
     rate, low, high = (np.asarray(v, dtype=float) for v in (rate, low, high))
     first_unequal = getattr(axes, "_first_unequal", np.inf)
@@ -132,11 +152,11 @@ def _fair_band(axes, centre: float, delta: float) -> None:
 # ---- the figures ----------------------------------------------------------------------------
 
 def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
-    """Life × pairing grid coloured by verdict; two panels: balance and first player."""
-    table = tables["verdicts"]
+    """Axis × series grid coloured by verdict; two panels: balance and first player."""
+    table, title, description = tables["verdicts"], titles(tables)["verdict_heatmap"], words(tables)["axis_description"]
     if table.empty:
-        return _empty(TITLES["verdict_heatmap"], "no cells in this run")
-    positions = _life_positions(table)
+        return _empty(title, "no cells in this run")
+    positions = _axis_positions(table)
     keys = _ordered_keys(table)
     series = _series_key(table).to_numpy()
     codes = {BALANCED: 0, UNDECIDED: 1, IMBALANCED: 2}
@@ -147,127 +167,129 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
     FigureCanvasAgg(figure)
     panels = figure.subplots(1, 2, squeeze=False).ravel()
     delta = float(table["delta"].iloc[0])
-    for axes, (verdict_column, share_column, title) in zip(panels, (
+    for axes, (verdict_column, share_column, panel_title) in zip(panels, (
             ("verdict", "seat0_share", "balance: seat-0 share of decided matches"),
             ("first_player_verdict", "first_share", "first player's share of decided matches"))):
         grid = np.full((len(keys), len(positions)), np.nan)
         for row_index, (_, row) in enumerate(table.iterrows()):
-            i, j = keys.index(series[row_index]), positions[row["life"]]
-            grid[i, j] = codes.get(row[verdict_column], np.nan)  # "handicap": no faction claim, left blank
+            i, j = keys.index(series[row_index]), positions[row["axis"]]
+            grid[i, j] = codes.get(row[verdict_column], np.nan)  # "handicap": no claim, left blank
             value = row[share_column]
             axes.text(j, i, "-" if value != value else "%.0f%%" % (100 * value), ha="center", va="center", fontsize=8)
         axes.imshow(np.ma.masked_invalid(grid), cmap=colour_map, vmin=-0.5, vmax=2.5, aspect="auto")
         axes.set_yticks(range(len(keys)))
         axes.set_yticklabels(keys, fontsize=8)
-        _life_axis(axes, positions)
-        axes.set_title(title, fontsize=10)
+        _axis(axes, positions, description)
+        axes.set_title(panel_title, fontsize=10)
     handles = [Patch(color=VERDICT_COLOURS[v], label=v)
                for v in (BALANCED, UNDECIDED, IMBALANCED)]
     figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8)
-    figure.suptitle("%s (δ = %g; cell text: the share, 95 %% interval decides)" % (TITLES["verdict_heatmap"], delta),
+    figure.suptitle("%s (δ = %g; cell text: the share, 95 %% interval decides)" % (title, delta),
                     fontsize=11)
     return figure
 
 
-def win_rate_vs_life(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
-    """Per pairing: each seat's win rate and the draw rate vs starting life, with 95 % bands."""
-    table = tables["win_rates"]
+def win_rates_vs_axis(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
+    """Per series: each seat's win rate and the draw rate vs the per-seat axis, with 95 % bands."""
+    table, title, description = tables["win_rates"], titles(tables)["win_rates_vs_axis"], words(tables)["axis_description"]
     if table.empty:
-        return _empty(TITLES["win_rate_vs_life"], "no cells in this run")
-    positions = _life_positions(table)
+        return _empty(title, "no cells in this run")
+    positions = _axis_positions(table)
     keys = _ordered_keys(table)
     series = _series_key(table)
     figure, panels = _new_figure(len(keys), sharey=True)
     for axes, key in zip(panels, keys):
         part = table[(series == key).to_numpy()]
-        x = part["life"].map(positions)
+        x = part["axis"].map(positions)
         first = part.iloc[0]
-        _prepare_life_axis(axes, positions)
+        _prepare_axis(axes, positions)
         _fair_band(axes, 0.5, delta)
         _band(axes, x, part["seat0_win_rate"], part["seat0_win_rate_low"], part["seat0_win_rate_high"],
-              "#377eb8", "%s (seat 0) wins" % first["faction0_name"])
+              "#377eb8", _seat_label(first["seat0_name"], 0))
         _band(axes, x, part["seat1_win_rate"], part["seat1_win_rate_low"], part["seat1_win_rate_high"],
-              "#ff7f00", "%s (seat 1) wins" % first["faction1_name"], marker="s")
+              "#ff7f00", _seat_label(first["seat1_name"], 1), marker="s")
         _band(axes, x, part["draw_rate"], part["draw_rate_low"], part["draw_rate_high"], "#777777", "draws", marker="^")
         axes.set_ylim(0, 1)
         axes.set_title(key, fontsize=10)
         axes.set_ylabel("share of matches")
-        _life_axis(axes, positions)
+        _axis(axes, positions, description)
         axes.legend(fontsize=7, loc="best")
     figure.suptitle("%s (both first-player orders pooled; band: 95 %% Wilson; green: ½ ± %g)"
-                    % (TITLES["win_rate_vs_life"], delta), fontsize=11)
+                    % (title, delta), fontsize=11)
     return figure
 
 
 def first_player_advantage(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
-    """P(first player wins | decided) − ½ vs starting life, one line per pairing."""
+    """P(first player wins | decided) − ½ vs the per-seat axis, one line per series."""
     table = tables["first_player_advantage"]
+    title, description = titles(tables)["first_player_advantage"], words(tables)["axis_description"]
     if table.empty:
-        return _empty(TITLES["first_player_advantage"], "no cells in this run")
-    positions = _life_positions(table)
+        return _empty(title, "no cells in this run")
+    positions = _axis_positions(table)
     series = _series_key(table)
     figure, (axes,) = _new_figure(1)
     figure.set_size_inches(7.5, 4.2)
-    _prepare_life_axis(axes, positions)
+    _prepare_axis(axes, positions)
     _fair_band(axes, 0.0, 100 * delta)
     colours = _colours(len(_ordered_keys(table)))
     for colour, key in zip(colours, _ordered_keys(table)):
         part = table[(series == key).to_numpy()]
-        _band(axes, part["life"].map(positions), 100 * part["advantage"], 100 * part["advantage_low"],
+        _band(axes, part["axis"].map(positions), 100 * part["advantage"], 100 * part["advantage_low"],
               100 * part["advantage_high"], colour, key)
     axes.set_ylabel("first-player advantage (percentage points)")
-    _life_axis(axes, positions)
+    _axis(axes, positions, description)
     axes.legend(fontsize=8, loc="best")
     figure.suptitle("%s: P(first wins | decided) − ½, 95 %% band; green: ±%g pts"
-                    % (TITLES["first_player_advantage"], 100 * delta), fontsize=11)
+                    % (title, 100 * delta), fontsize=11)
     return figure
 
 
 def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
-    """Per special end type: frequency (share of all matches) by pairing and winning seat/faction."""
-    table = tables["special_victories"]
+    """Per special end type: frequency (share of all matches) by series and winning seat (and its name)."""
+    table, title, found = tables["special_victories"], titles(tables)["special_victories"], words(tables)
     if table.empty:
-        return _empty(TITLES["special_victories"], "this game declares no special victories"
+        return _empty(title, "this game declares no special victories"
                       if not len(tables["win_types"]) or not tables["win_types"]["special"].any()
                       else "no cells in this run")
-    positions = _life_positions(table)
+    positions = _axis_positions(table)
     ends = list(dict.fromkeys(table["end_type"]))
     figure, panels = _new_figure(len(ends))
-    series = _series_key(table) + " · seat " + table["seat"].astype(str) + " " + table["faction_name"].astype(str)
+    series = (_series_key(table) + " · seat " + table["seat"].astype(str) + " " + table["seat_name"].astype(str)).str.rstrip()
     for axes, end in zip(panels, ends):
-        _prepare_life_axis(axes, positions)
+        _prepare_axis(axes, positions)
         part_end = table[(table["end_type"] == end).to_numpy()]
-        # Only the pairing/seat series where this victory happened at all; the
+        # Only the series/seat lines where this victory happened at all; the
         # others are summarised in one line (their table rows keep the intervals).
         totals = part_end.groupby(series[part_end.index], sort=False)["count"].sum()
         keys = [key for key, total in totals.items() if total > 0]
         for colour, key in zip(_colours(len(keys)), keys):
             part = part_end[(series[part_end.index] == key).to_numpy()]
-            _band(axes, part["life"].map(positions), part["rate"], part["rate_low"], part["rate_high"], colour, key)
+            _band(axes, part["axis"].map(positions), part["rate"], part["rate_low"], part["rate_high"], colour, key)
         never = len(totals) - len(keys)
         if never:
             upper = part_end.loc[part_end["count"] == 0, "rate_high"].max()
-            axes.text(0.02, 0.97, "%s in %d of %d pairing·seat series\n(95 %% upper bound per life ≤ %.2g %%)"
-                      % ("never" if not keys else "never observed", never, len(totals), 100 * upper),
+            axes.text(0.02, 0.97, "%s in %d of %d %s·seat series\n(95 %% upper bound per %s ≤ %.2g %%)"
+                      % ("never" if not keys else "never observed", never, len(totals), found["series"],
+                         found["axis"], 100 * upper),
                       transform=axes.transAxes, va="top", fontsize=7, color="#555555")
         if not keys:
             axes.set_ylim(0, max(float(part_end["rate_high"].max()), 1e-3))
         axes.set_ylim(bottom=0)
         axes.set_title(end, fontsize=10)
         axes.set_ylabel("share of matches")
-        _life_axis(axes, positions)
+        _axis(axes, positions, found["axis_description"])
         if keys:
             axes.legend(fontsize=6, loc="best")
-    figure.suptitle("%s by pairing, seat and faction (95 %% band)" % TITLES["special_victories"], fontsize=11)
+    figure.suptitle("%s by %s and winning seat (95 %% band)" % (title, found["series"]), fontsize=11)
     return figure
 
 
 def win_types(tables: dict[str, pd.DataFrame]) -> Figure:
-    """Per pairing: stacked shares of (winner, end type) across starting lives."""
-    table = tables["win_types"]
+    """Per series: stacked shares of (winner, end type) across the per-seat axis."""
+    table, title, found = tables["win_types"], titles(tables)["win_types"], words(tables)
     if table.empty or table["count"].sum() == 0:
-        return _empty(TITLES["win_types"], "no matches in this run")
-    positions = _life_positions(table)
+        return _empty(title, "no matches in this run")
+    positions = _axis_positions(table)
     present = table.groupby(["outcome", "end_type"], sort=False)["count"].sum()
     present = [index for index, total in present.items() if total > 0]
     keys = _ordered_keys(table)
@@ -281,7 +303,7 @@ def win_types(tables: dict[str, pd.DataFrame]) -> Figure:
         for outcome, end in present:
             rows = part[(part["outcome"] == outcome).to_numpy() & (part["end_type"] == end).to_numpy()]
             heights = np.zeros(len(positions))
-            heights[rows["life"].map(positions).to_numpy()] = rows["rate"].fillna(0).to_numpy()
+            heights[rows["axis"].map(positions).to_numpy()] = rows["rate"].fillna(0).to_numpy()
             label = {"seat0": "seat 0 wins: ", "seat1": "seat 1 wins: ", "draw": "draw: "}[outcome] + end
             axes.bar(range(len(positions)), heights, bottom=bottom, color=palette[outcome][end], label=label,
                      width=0.8, edgecolor="white", linewidth=0.4)
@@ -289,19 +311,19 @@ def win_types(tables: dict[str, pd.DataFrame]) -> Figure:
         axes.set_ylim(0, 1)
         axes.set_title(key, fontsize=10)
         axes.set_ylabel("share of matches")
-        _life_axis(axes, positions)
+        _axis(axes, positions, found["axis_description"])
     handles, labels = panels[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)), fontsize=7)
-    figure.suptitle("%s per pairing and starting life" % TITLES["win_types"], fontsize=11)
+    figure.suptitle("%s per %s and %s" % (title, found["series"], found["axis_description"]), fontsize=11)
     return figure
 
 
 def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
-    """Per pairing: the match-length histogram (share of matches per turn count), one line per life."""
-    table = tables["length_histogram"]
+    """Per series: the match-length histogram (share of matches per turn count), one line per axis value."""
+    table, title, found = tables["length_histogram"], titles(tables)["match_lengths"], words(tables)
     if table.empty:
-        return _empty(TITLES["match_lengths"], "no match lengths recorded in this run")
-    positions = _life_positions(table)
+        return _empty(title, "no match lengths recorded in this run")
+    positions = _axis_positions(table)
     keys = _ordered_keys(table)
     series = _series_key(table)
     colours = dict(zip(positions, _colours(len(positions), "viridis")))
@@ -309,14 +331,14 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
     overflow_at = None
     for axes, key in zip(panels, keys):
         part = table[(series == key).to_numpy()]
-        for life in positions:
-            rows = part[(part["life"] == life).to_numpy()].sort_values("turns")
+        for value in positions:
+            rows = part[(part["axis"] == value).to_numpy()].sort_values("turns")
             if rows.empty:
                 continue
             # lengths.parquet keeps non-zero bins only: put the zeros back so gaps show as gaps
             turns = np.arange(int(rows["turns"].min()), int(rows["turns"].max()) + 1)
             shares = pd.Series(rows["share"].to_numpy(), index=rows["turns"].to_numpy()).reindex(turns, fill_value=0.0)
-            axes.step(turns, shares.to_numpy(), where="mid", color=colours[life], label=life, linewidth=1.2)
+            axes.step(turns, shares.to_numpy(), where="mid", color=colours[value], label=value, linewidth=1.2)
             if rows["overflow"].any():
                 overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
         if overflow_at is not None:
@@ -324,10 +346,14 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
         axes.set_title(key, fontsize=10)
         axes.set_xlabel("turns")
         axes.set_ylabel("share of matches")
-        axes.legend(title="life", fontsize=6, title_fontsize=7, loc="best", ncols=2)
+        axes.legend(title=found["axis"], fontsize=6, title_fontsize=7, loc="best", ncols=2)
     note = "" if overflow_at is None else " (red dotted: overflow bin, %d turns or more)" % overflow_at
-    figure.suptitle(TITLES["match_lengths"] + note, fontsize=11)
+    figure.suptitle(title + note, fontsize=11)
     return figure
+
+
+def _seat_label(name: str, seat: int) -> str:
+    return ("%s (seat %d) wins" % (name, seat)) if name else "seat %d wins" % seat
 
 
 # ---- colours ----------------------------------------------------------------------------------
@@ -352,7 +378,7 @@ def _shades(name: str, present, outcome: str) -> dict:
 def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
     return {
         "verdict_heatmap": verdict_heatmap(tables),
-        "win_rate_vs_life": win_rate_vs_life(tables, delta),
+        "win_rates_vs_axis": win_rates_vs_axis(tables, delta),
         "first_player_advantage": first_player_advantage(tables, delta),
         "special_victories": special_victories(tables),
         "win_types": win_types(tables),

@@ -2,7 +2,7 @@
 
 One file a designer can mail or open offline: figures are embedded as base64
 PNG data URIs, the style sheet is inline, there is no script and no external
-resource. Every string from the run (pairing, strategy and rules names, rule
+resource. Every string from the run (series, strategy and rules names, rule
 values, metadata) reaches the page through jinja2's autoescaping — table
 cells are plain strings here, never pre-rendered HTML, so nothing bypasses it.
 """
@@ -20,19 +20,20 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from analysis.runs import Run
 from analysis.tables import family_statement
-from reports.figures import FIGURES, TITLES
+from reports.figures import FIGURES, titles, words
 
+# Captions in the run's words ({series}, {axis_description}: analysis.dimensions.labels).
 CAPTIONS = {
-    "verdict_heatmap": "Balance verdict per pairing and starting life, from seat 0's share of decided matches "
+    "verdict_heatmap": "Balance verdict per {series} and {axis_description}, from seat 0's share of decided matches "
                        "(both first-player orders pooled; draws excluded and shown separately), and the same for "
                        "the first player. Balanced: the 95 % interval lies inside ½ ± δ; imbalanced: entirely "
-                       "outside; undecided: more matches needed. In a mirror pairing (one faction in both "
-                       "seats) the seat-0 share is ½ by symmetry when lives and strategies are equal, so "
+                       "outside; undecided: more matches needed. In a mirror (the same side in both "
+                       "seats) the seat-0 share is ½ by symmetry when the seats start equal, so "
                        "there it checks the set-up and the first-player verdict is the balance question.",
-    "win_rate_vs_life": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
+    "win_rates_vs_axis": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
-                              "(so a faction advantage cancels out).",
-    "special_victories": "How often each special victory ends a match, by pairing, winning seat and its faction.",
+                              "(so an advantage of either side cancels out).",
+    "special_victories": "How often each special victory ends a match, by {series} and winning seat.",
     "win_types": "Shares of all matches by winner and end type.",
     "match_lengths": "Distribution of match length in turns (both players' turns count).",
 }
@@ -86,11 +87,12 @@ class _Table:
 
 
 def _keys(frame: pd.DataFrame, several_variants: bool) -> list[str]:
-    return ["pairing", "life"] + (["strategies · rules"] if several_variants else [])
+    found = words({"table": frame})
+    return [found["series"], found["axis"]] + (["strategies · rules"] if several_variants else [])
 
 
 def _key_cells(row, several_variants: bool) -> list[str]:
-    return [row["pairing"], row["life"]] + ([row["variant"]] if several_variants else [])
+    return [row["series"], row["axis"]] + ([row["variant"]] if several_variants else [])
 
 
 def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
@@ -106,9 +108,9 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
         if row["handicap"]:
             if row["reference"]:
-                verdict += " (faction effect vs mirror %s: %+.1f pts [%+.1f, %+.1f])" % (
-                    row["reference"], 100 * row["faction_effect"], 100 * row["faction_effect_low"],
-                    100 * row["faction_effect_high"])
+                verdict += " (difference from the mirror %s: %+.1f pts [%+.1f, %+.1f])" % (
+                    row["reference"], 100 * row["vs_mirror"], 100 * row["vs_mirror_low"],
+                    100 * row["vs_mirror_high"])
             else:
                 verdict += " (%s)" % row["basis"]
         if row["warning"]:
@@ -120,13 +122,13 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
     out["verdicts"] = table
 
     table = _Table("win_rates", _keys(tables["win_rates"], several) + [
-        "seat 0 faction", "seat 1 faction", "matches", "seat 0 wins [95 % CI]", "seat 1 wins [95 % CI]",
+        "seat 0", "seat 1", "matches", "seat 0 wins [95 % CI]", "seat 1 wins [95 % CI]",
         "draws [95 % CI]"], {k + 2})
     for _, row in tables["win_rates"].iterrows():
-        table.add(_key_cells(row, several) + [row["faction0_name"], row["faction1_name"], int(row["matches"]),
+        table.add(_key_cells(row, several) + [row["seat0_name"], row["seat1_name"], int(row["matches"]),
                                               _rate(row, "seat0_win_rate"), _rate(row, "seat1_win_rate"),
                                               _rate(row, "draw_rate")])
-    out["win_rate_vs_life"] = table
+    out["win_rates_vs_axis"] = table
 
     table = _Table("first_player_advantage", _keys(tables["first_player_advantage"], several) + [
         "decided matches", "first-player wins", "advantage, points [95 % CI]",
@@ -138,9 +140,9 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
     out["first_player_advantage"] = table
 
     table = _Table("special_victories", _keys(tables["special_victories"], several) + [
-        "special victory", "winning seat", "faction", "count", "share of matches [95 % CI]"], {k + 3})
+        "special victory", "winning seat", "its side", "count", "share of matches [95 % CI]"], {k + 3})
     for _, row in tables["special_victories"].iterrows():
-        table.add(_key_cells(row, several) + [row["end_type"], int(row["seat"]), row["faction_name"],
+        table.add(_key_cells(row, several) + [row["end_type"], int(row["seat"]), row["seat_name"],
                                               int(row["count"]), _rate(row, "rate")])
     out["special_victories"] = table
 
@@ -155,30 +157,32 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
     out["win_types"] = table
 
     table = _Table("match_lengths", _keys(tables["match_lengths"], several) + [
-        "matches", "mean turns", "sd", "10 %", "median", "90 %", "in overflow bin", "mean life margin (seat 0 − seat 1)"],
+        "matches", "mean turns", "sd", "10 %", "median", "90 %", "in overflow bin",
+        "mean %s margin (seat 0 − seat 1)" % words(tables)["axis"]],
         set(range(k, k + 8)))
     for _, row in tables["match_lengths"].iterrows():
         table.add(_key_cells(row, several) + [int(row["matches"]), _number(row["mean_turns"]), _number(row["sd_turns"]),
                                               _number(row["p10_turns"], 0), _number(row["median_turns"], 0),
                                               _number(row["p90_turns"], 0), _pct(row["overflow_share"]) + " %",
-                                              _number(row["mean_life_margin"])])
+                                              _number(row["mean_margin"])])
     out["match_lengths"] = table
 
     counters = tables["counters"]
     fired = [name for name, total in counters.groupby("counter", sort=False)["total"].sum().items() if total > 0]
     table = _Table("counters", _keys(counters, several) + fired, set(range(k, k + len(fired))))
     if fired:
-        for _, group in counters.groupby(["pairing", "variant", "life0", "life1"], sort=False):
+        for _, group in counters.groupby(["series", "variant", "axis0", "axis1"], sort=False):
             first = group.iloc[0]
             per_match = dict(zip(group["counter"], group["per_match"]))
             table.add(_key_cells(first, several) + [_number(per_match.get(name), 2) for name in fired])
     out["counters"] = table
 
-    table = _Table("cells", ["cell", "pairing", "life", "strategies · rules", "first", "matches",
+    found = words(tables)
+    table = _Table("cells", ["cell", found["series"], found["axis"], "strategies · rules", "first", "matches",
                              "seat 0 wins", "seat 1 wins", "draws", "first player's share [95 % CI]", "mean turns"],
                    {0, 4, 5, 6, 7, 8, 10})
     for _, row in tables["cells"].iterrows():
-        table.add([int(row["cell"]), row["pairing"], row["life"], row["variant"], int(row["first"]),
+        table.add([int(row["cell"]), row["series"], row["axis"], row["variant"], int(row["first"]),
                    int(row["matches"]), int(row["seat0_wins"]), int(row["seat1_wins"]), int(row["draws"]),
                    _rate(row, "first_player_share"), _number(row["mean_turns"])])
     out["cells"] = table
@@ -234,7 +238,7 @@ def _short(value, key: str = "") -> str:
 
 def _default_rule_values(game_name: str) -> dict:
     """The game's default rules as a flat {key: value} (nested groups such as
-    Faction War's ambiguity switches flattened one level), or {} if unavailable."""
+    a game's tables of switches flattened one level), or {} if unavailable."""
     try:
         from sim.registry import get_game
         values = get_game(game_name).load_rules("default").as_dict()
@@ -301,10 +305,10 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     skill = skill or {"sections": [], "headline": "", "order": []}
     verdicts = headline(tables["verdicts"], skill["order"])
     counts = verdicts["verdict"].value_counts()
-    sections = []
+    sections, names, found = [], titles(tables), words(tables)
     for name in FIGURES:
         table_name = {"verdict_heatmap": "verdicts"}.get(name, name)
-        sections.append({"id": name, "title": TITLES[name], "caption": CAPTIONS[name],
+        sections.append({"id": name, "title": names[name], "caption": CAPTIONS[name].format(**found),
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
     sections[1:1] = skill["sections"]  # right after the verdicts: the skill question is about them
@@ -319,7 +323,7 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
         "run": run, "complete": run.complete, "delta": delta,
         "counts": {v: int(counts.get(v, 0)) for v in ("balanced", "undecided", "imbalanced", "handicap")},
         "family": family_statement(verdicts),
-        "n_groups": len(verdicts), "sections": sections,
+        "n_groups": len(verdicts), "group_words": "%s × %s" % (found["series"], found["axis"]), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],
         "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),
         "csv_links": csv_links, "skill_headline": skill["headline"],

@@ -311,8 +311,12 @@ class GameSpec:
       -> ({dimension name: value}, (strategy0 name, strategy1 name)).
     - `run_scenario(path, legal)` -> (position as a JSON-ready dict, log lines)
       (`cardbalance scenario`; format in the game's docs).
-    - `rules_from_cell_values(rules)` -> {dimension: value} a rules object sets
-      for the cells of the built-in compare grid (empty when none).
+    - `load_stored_rules(path)`: `load_rules` for a run's own stored copy of a
+      rules file (resume, `play --from`), which may hold fields an older version
+      had (default: `load_rules`); `stored_rules_match(values, rules)`: whether a
+      run's stored rules values are `rules` when their stored hash differs
+      (written by an older version; default: never). Grid values (e.g. a
+      starting life) are never rules fields: they come only from the grid.
     - `default_sweep`: the built-in sweep (a sweep-file mapping).
     - `ladder_agents`: the agents `cardbalance ladder` ranks by default, weakest
       first (empty: every strategy name).
@@ -342,7 +346,8 @@ class GameSpec:
     players: tuple[str, str] = ("greedy", "greedy")
     parse_players: Callable[..., Any] | None = None
     run_scenario: Callable[..., Any] | None = None
-    rules_cell_values: Callable[[Any], dict] | None = None
+    load_stored_rules: Callable[..., Any] | None = None
+    stored_rules_match: Callable[[dict, Any], bool] | None = None
     default_sweep: dict = field(default_factory=dict)
     ladder_agents: tuple[str, ...] = ()  # `cardbalance ladder`'s default agents (empty: every strategy name)
     modules: tuple[str, ...] = ()

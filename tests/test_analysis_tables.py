@@ -77,8 +77,8 @@ def test_shares_add_up_and_win_types_partition_matches(tmp_path):
     win = tables.win_rates(run)
     np.testing.assert_allclose(win["seat0_win_rate"] + win["seat1_win_rate"] + win["draw_rate"], 1.0)
     types = tables.win_types(run)
-    np.testing.assert_allclose(types.groupby(["life0"])["rate"].sum(), 1.0)
-    assert types.groupby("life0")["count"].sum().tolist() == win["matches"].tolist()
+    np.testing.assert_allclose(types.groupby(["axis0"])["rate"].sum(), 1.0)
+    assert types.groupby("axis0")["count"].sum().tolist() == win["matches"].tolist()
     assert (types["rate_low"] <= types["rate"]).all() and (types["rate"] <= types["rate_high"]).all()
 
 
@@ -88,7 +88,7 @@ def test_pooling_is_per_life_and_pairing_and_keeps_first_orders_apart_in_cells(t
         dict(CROSS, life0=10, life1=30, first=1, seat0_knockout=20, seat1_knockout=80)]
     run = load_run(write_synthetic_run(tmp_path / "run", cells))
     advantage = tables.first_player_advantage(run)
-    assert advantage["life"].tolist() == ["10", "30", "10/30"]
+    assert advantage["axis"].tolist() == ["10", "30", "10/30"]
     assert advantage["advantage"].round(6).tolist() == [0.1, 0.2, pytest.approx((10 + 80) / 200 - 0.5)]
     assert tables.cells(run)["first"].tolist() == [0, 1, 0, 1, 0, 1]
     assert tables.win_rates(run)["first_orders"].tolist() == [2, 2, 2]

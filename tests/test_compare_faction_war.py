@@ -1,6 +1,6 @@
 """`cardbalance compare` on Faction War itself: the cases named in issue 8.
 
-Small batches on the built-in grid (every pairing at the rules' life,
+Small batches on the built-in grid (every pairing at life 50,
 greedy:greedy, both first-player orders): each test plays a few thousand
 matches per arm.
 """
@@ -44,28 +44,39 @@ def test_identical_rules_pass_a_must_not_move_gate_with_exit_0(capsys, tmp_path)
     assert "every paired match identical in this metric" in summary
 
 
-def test_life_30_vs_100_moves_match_length_and_fails_the_gate(capsys, tmp_path):
+def test_rules_files_setting_life_are_refused_with_where_life_is_set_now(capsys, tmp_path):
+    """Issue 13: starting life has one source, the grid; a compare of two rules files that
+    differed only in `life` (issue 8's life 30 vs 100) is refused in one line, exit 2."""
     base = _rules(tmp_path, "life30.toml", "life = 30\n")
     tweak = _rules(tmp_path, "life100.toml", "life = 100\n")
-    code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--batch", "100",
-                                      "--fail-if", "all.turns.delta > 5")
-    assert code == 1
-    (comparison,) = data["gates"][0]["comparisons"]
-    assert comparison["field"] == "all.turns.delta" and comparison["outcome"] == "fail"
-    assert comparison["value"] > 10 and comparison["low"] > 5
-    assert "all.turns.delta = +%.4g" % comparison["value"] in summary and "> 5: shown" in summary
-    assert data["grid"][0]["life0"] == 30 and data["grid"][0]["tweak_life0"] == 100
-    assert "`life: [30, 30] → [100, 100]`" in summary
+    code = main(["compare", base, tweak, "--batch", "100", "--quiet"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "life30.toml: 'life' is no longer a rules field" in err and "life_pairs" in err and "play --life" in err
+
+
+def test_life_30_vs_100_is_a_sweep_over_both_lives(tmp_path):
+    """What the refused compare measured, expressed as a grid: one rules set, both lives."""
+    from analysis import load_run
+    from analysis.tables import match_lengths
+
+    sweep = _rules(tmp_path, "lives.toml", 'game = "faction_war"\npairings = ["human_vs_alien"]\nlife = [30, 100]\n'
+                   'strategies = ["greedy:greedy"]\nmatches = 100\nchunk_size = 100\nseed = 1\n')
+    assert main(["sweep", sweep, "--out", str(tmp_path / "run"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    lengths = match_lengths(load_run(tmp_path / "run")).set_index("axis")["mean_turns"]
+    assert lengths["100"] > lengths["30"] + 10
 
 
 def test_fa3_lose_vs_draw_moves_draws_and_fails_the_gate(capsys, tmp_path):
-    # Matches that cannot end by damage soon (life 1000) and draw five cards a turn run out
+    # Matches that cannot end by damage soon (life 1000, from the grid) and draw five cards a turn run out
     # of cards within a dozen turns whatever the factions do: FA-3 decides
     # whether that is a loss (deck_out) or a draw (deck_out_draw).
-    numbers = "life = 1000\ndraws_per_turn = 5\n"
+    numbers = "draws_per_turn = 5\n"
     base = _rules(tmp_path, "lose.toml", numbers + '[ambiguities]\n"FA-3" = "lose"\n')
     tweak = _rules(tmp_path, "draw.toml", numbers + '[ambiguities]\n"FA-3" = "draw"\n')
-    code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--batch", "100",
+    grid = _rules(tmp_path, "grid.toml", 'game = "faction_war"\npairings = ["human_vs_human", "human_vs_alien", '
+                  '"alien_vs_human", "alien_vs_alien"]\nlife = [1000]\nstrategies = ["greedy:greedy"]\n')
+    code, data, summary, _ = _compare(capsys, tmp_path, base, tweak, "--sweep", grid, "--batch", "100",
                                       "--fail-if", "all.draws.delta > 0.02")
     assert code == 1
     rows = {(row["scope"], row["metric"]): row for row in data["metrics"]}

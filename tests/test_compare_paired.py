@@ -8,7 +8,6 @@ import pytest
 from analysis import paired
 import toygame
 from sim import aggregate as agg
-from sim.compare import runner
 
 
 def _sums(a, b):
@@ -19,7 +18,8 @@ def _sums(a, b):
 
 TURNS = paired.Metric("turns", 0, paired.MEAN, "")
 DRAWS = paired.Metric("draws", 0, paired.RATE, "")
-CELL = [{"pairing": "p", "life0": 50, "life1": 50, "strategy0": "g", "strategy1": "g", "first": 0}]
+# cells as analysis reads them: the neutral roles of analysis/dimensions.py
+CELL = [{"series": "p", "axis_name": "life", "axis0": 50, "axis1": 50, "strategy0": "g", "strategy1": "g", "first": 0}]
 
 
 def test_identical_arms_give_exactly_zero_delta():
@@ -62,13 +62,17 @@ def test_paired_rate_variance_matches_the_textbook_value_for_many_discordant_pai
 
 
 def test_scopes_pool_first_player_orders_and_name_lives():
-    cells = [{"pairing": pairing, "life0": life, "life1": life1, "strategy0": "g", "strategy1": "g", "first": first}
-             for pairing in ("x_vs_y", "x_vs_x") for life, life1 in ((30, 30), (30, 60)) for first in (0, 1)]
+    cells = [{"series": series, "axis_name": "life", "axis0": life, "axis1": life1, "strategy0": "g",
+              "strategy1": "g", "first": first}
+             for series in ("x_vs_y", "x_vs_x") for life, life1 in ((30, 30), (30, 60)) for first in (0, 1)]
     scopes = paired.scope_cells(cells)
     assert scopes["all"] == list(range(8))
     assert scopes["x_vs_y"] == [0, 1, 2, 3]
     assert scopes["x_vs_y@life30"] == [0, 1]
     assert scopes["x_vs_x@life30-60"] == [6, 7]
+    # a game without a per-seat dimension has series scopes only
+    flat = paired.scope_cells([{**cell, "axis_name": ""} for cell in cells])
+    assert set(flat) == {"all", "x_vs_y", "x_vs_x"}
 
 
 def test_single_arm_sums_from_an_aggregate_equal_the_paired_kernels_base_column(toy_game):
@@ -79,14 +83,3 @@ def test_single_arm_sums_from_an_aggregate_equal_the_paired_kernels_base_column(
     single = paired.arm_sums_from_aggregate(vector, len(toy_game.end_types))
     assert np.array_equal(single[:, 0], sums[:, agg.P_SUM_A])
     assert np.array_equal(single[:, 1], sums[:, agg.P_SQ_A])
-
-
-def test_match_by_match_pairing_equals_the_paired_kernel(toy_game):
-    """The generic path used when the arms' cells differ (e.g. starting lives) plays the same pairs."""
-    rules_a = toy_game.load_rules("default").to_array()
-    rules_b = toy_game.load_rules("no-heal").to_array()
-    cell = toygame.cell_array(0, 1, 20, 20, 0, 2, 2)
-    kernel = toy_game.play_paired_batch(rules_a, rules_b, cell, 99, 0, 300)
-    by_match = runner._paired_by_matches(toy_game.play_batch, rules_a, cell, rules_b, cell, 99, 300,
-                                         len(toy_game.end_types))
-    assert np.array_equal(kernel, by_match)

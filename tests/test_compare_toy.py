@@ -162,7 +162,7 @@ def test_figures_replay_exactly_the_compared_matches_for_both_arms(tmp_path):
 
     result = run(prepare("default", "big-die", game="toy", batch=150, min_matches=300, max_matches=300))
     shown = figures.write_side_by_side(result, tmp_path / "fig")
-    assert set(shown) >= {"win_rate_vs_life", "match_lengths"}
+    assert set(shown) >= {"win_rates_vs_axis", "match_lengths"}
     assert all((tmp_path / "fig" / arm / ("%s.png" % name)).is_file()
                for name in shown for arm in ("base", "tweak", "side_by_side"))
     for arm, column in (("base", agg.P_SUM_A), ("tweak", agg.P_SUM_B)):

@@ -81,6 +81,11 @@ def test_rules_check_reports_the_bad_key(tmp_path):
     path.write_text("colour = 3\n")
     result = run_cli("rules", "--check", str(path))
     assert result.returncode == 2 and "unknown key 'colour'" in result.stderr
-    path.write_text("life = [30, 60]\n")
+    path.write_text("life = [30, 60]\nturn_cap = 300\n")
+    result = run_cli("rules", "--check", str(path))  # issue 13: life is the grid's, not the rules'
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "'life' is no longer a rules field" in result.stderr and "play --life" in result.stderr
+    path.write_text("turn_cap = 300\n")
     result = run_cli("rules", str(path))
-    assert result.returncode == 0 and "life = [30, 60]  # changed from default" in result.stdout
+    assert result.returncode == 0 and "turn_cap = 300" in result.stdout and "CHANGED from default 400" in result.stdout
+    assert "\nlife" not in result.stdout

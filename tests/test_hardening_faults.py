@@ -325,4 +325,4 @@ def test_csv_cells_cannot_start_a_spreadsheet_formula(tmp_path):
     table = pd.read_csv(tmp_path / "report" / "tables" / "cells.csv")
     assert sorted(set(table["rules"])) == sorted(["'" + name for name in names[:4]] + ["plain"])
     assert not [line for line in csv_text.splitlines() for cell in line.split(",") if cell[:1] in "=+@"]
-    assert (table["life0"] > 0).all()  # numbers stay numbers
+    assert (table["axis0"] > 0).all()  # numbers stay numbers

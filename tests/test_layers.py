@@ -2,6 +2,7 @@
 that runs back up from a game's engine or from the shared core."""
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,5 +79,26 @@ def test_shared_layers_name_no_game_concept():
     for module, path in _modules():
         if module.startswith(("sim.faction_war", "strategies.faction_war")) or module == "sim.registry":
             continue
+        text = path.read_text(encoding="utf-8").lower()
+        assert not [w for w in words if w in text], (path, [w for w in words if w in text])
+
+
+def test_analysis_and_reports_read_no_games_grid_columns():
+    """Issue 13: analysis and reports read a run's grid under neutral role names
+    (analysis/dimensions.py) and word it from the run's stored dimensions, so no code
+    there names Faction War's columns or labels (its pairing, factions, per-seat life).
+    The synthetic run writer is exempt: it writes the toy game's own columns."""
+    pattern = re.compile(r"faction|[\"']pairing[\"']|life[01]\b|[\"']life[\"']|starting life|mean_life", re.I)
+    paths = [path for package in ("analysis", "reports") for path in (ROOT / package).rglob("*")
+             if path.suffix in (".py", ".html") and path.name != "synthetic.py"]
+    assert len(paths) > 10
+    found = {str(path.relative_to(ROOT)): sorted(set(pattern.findall(path.read_text(encoding="utf-8"))))
+             for path in paths}
+    assert not {path: words for path, words in found.items() if words}
+
+
+def test_templates_name_no_game_concept():
+    words = ("faction_war", "human", "alien", "destiny", "deep_sea", "fa-", "pairing", "faction", "life")
+    for path in (ROOT / "reports" / "templates").rglob("*.html"):
         text = path.read_text(encoding="utf-8").lower()
         assert not [w for w in words if w in text], (path, [w for w in words if w in text])

@@ -69,6 +69,17 @@ def test_report_renders_the_run_from_its_metadata(duel_run, tmp_path, capsys):
     html = (tmp_path / "rep" / "report.html").read_text()
     assert "seat1" in html and "8/16" in html  # the bonus series and the one label format of hp
     assert "seat1" in out
+    # Titles, axis and headers in the game's own words (its stored dimensions), none of Faction War's.
+    assert "Win rates vs starting hp" in html and "<th>bonus</th>" in html and "<th>hp</th>" in html
+    assert not re.search(r"pairing|starting life|faction", html, re.I)
+    assert any(line.split()[:2] == ["bonus", "hp"] for line in out.splitlines())  # the summary header
+    verdicts = pd.read_csv(tmp_path / "rep" / "tables" / "verdicts.csv")
+    assert {"series", "seat0_name", "axis0", "axis1", "axis"} <= set(verdicts.columns)
+    assert set(verdicts["series"]) == {"none", "seat1"} and set(verdicts["axis"]) == {"8", "12", "8/16"}
+    from analysis import load_run
+    from reports.figures import titles
+    from analysis.tables import all_tables
+    assert titles(all_tables(load_run(duel_run)))["first_player_advantage"] == "First-player advantage vs starting hp"
     code, _, err = _run(capsys, "report", str(duel_run), "--game", "toy")
     assert code == 2 and "is of game toy_duel" in err
 

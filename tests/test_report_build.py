@@ -112,12 +112,12 @@ def test_real_mirror_pairings_are_even_and_verdicts_cover_every_cell(real_run):
     assert len(verdicts) == 3 * 4  # 3 pairings × (3 equal lives + 1 unequal pair)
     assert set(verdicts["verdict"]) <= {"balanced", "undecided", "imbalanced", "handicap"}
     # Issue 17: a mirror whose seats start unequal measures the handicap, never a faction.
-    unequal = verdicts["life0"] != verdicts["life1"]
+    unequal = verdicts["axis0"] != verdicts["axis1"]
     assert set(verdicts.loc[unequal & verdicts["mirror"], "verdict"]) == {"handicap"}
     assert set(verdicts.loc[~unequal, "verdict"]) <= {"balanced", "undecided", "imbalanced"}
     # A mirror pairing with equal lives is fair by symmetry. 99.9 % intervals (z = 3.29)
     # so that six checks together fail by chance with probability < 1 %.
-    even = verdicts[verdicts["mirror"] & (verdicts["life0"] == verdicts["life1"])]
+    even = verdicts[verdicts["mirror"] & (verdicts["axis0"] == verdicts["axis1"])]
     wins = (even["seat0_share"] * even["decisive"]).round()
     low, high = wilson_interval(wins, even["decisive"], z=3.2905)
     assert np.all(low < 0.5) and np.all(0.5 < high)

@@ -51,13 +51,13 @@ def handicap_run(tmp_path):
 
 
 def test_a_handicap_gap_is_never_labelled_a_factions_favour(handicap_run):
-    table = tables.verdicts(handicap_run).set_index(["pairing", "life"])
+    table = tables.verdicts(handicap_run).set_index(["series", "axis"])
     row = table.loc[("red_vs_blue", "40/60")]
     assert row["seat0_share"] == pytest.approx(0.227)
     assert row["verdict"] != "imbalanced" and row["favoured"] == ""
     assert row["reference"] == "red_vs_red, blue_vs_blue"
-    assert row["faction_effect"] == pytest.approx(0.227 - (0.230 + 0.231) / 2)
-    assert row["faction_effect_low"] < row["faction_effect"] < row["faction_effect_high"]
+    assert row["vs_mirror"] == pytest.approx(0.227 - (0.230 + 0.231) / 2)
+    assert row["vs_mirror_low"] < row["vs_mirror"] < row["vs_mirror_high"]
     assert table.loc[("red_vs_blue", "30/70"), "verdict"] == "handicap"
     assert table.loc[("red_vs_blue", "30/70"), "favoured"] == ""
     assert table.loc[("red_vs_red", "40/60"), "verdict"] == "handicap"
@@ -71,7 +71,7 @@ def test_a_faction_effect_beyond_the_handicap_names_the_faction(tmp_path):
         cells += [_cell("red_vs_blue", "red", "blue", 40, 60, first, 3500, 6500),
                   _cell("red_vs_red", "red", "red", 40, 60, first, 2300, 7700)]
     table = tables.verdicts(load_run(write_synthetic_run(tmp_path / "run", cells)))
-    row = table[table["pairing"] == "red_vs_blue"].iloc[0]
+    row = table[table["series"] == "red_vs_blue"].iloc[0]
     assert row["verdict"] == "imbalanced" and row["favoured"] == "red"
     assert row["basis"] == "difference from the mirror at the same seats"
 

@@ -22,7 +22,7 @@ def add_parser(subparsers):
     add_game_option(parser)
     parser.add_argument("--p0", default=None, help="seat 0 in the game's notation (default: the game's, GameSpec.players)")
     parser.add_argument("--p1", default=None, help="seat 1 in the game's notation (default: the game's)")
-    add_dimension_options(parser)  # e.g. --life (default: the rules' life), --first (default: a coin flip)
+    add_dimension_options(parser)  # e.g. --life (default: the dimension's single value), --first (default: a coin flip)
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--rules", default="default", help="rules preset or TOML file")
     parser.add_argument("--from", dest="run", default=None, help="a sweep's run folder: replay one of its matches")
@@ -58,7 +58,6 @@ def run(args) -> int:
         p1 = args.p1 if args.p1 is not None else game.players[1]
         player_values, strategies = (game.parse_players or game.default_players)(p0, p1)
         values = game.single_values()
-        values.update(game.rules_cell_values(rules) if game.rules_cell_values else {})
         values.update(player_values)
         values.update(dimension_values(args, game))
         seed = args.seed

@@ -50,7 +50,6 @@ class Baseline:
     matches_per_cell: np.ndarray  # (cells,)
     sums: np.ndarray              # (cells, metrics, 2): Σx, Σx²
     batch: int = 1000  # matches per cell per round when it was written (part of the match seeds)
-    life_from_rules: bool = False  # TWEAK then plays its own rules' cell values, as on the built-in grid
 
     def grid_spec(self) -> SweepSpec:
         return parse_sweep(self.grid, "baseline %s grid" % self.path)
@@ -105,7 +104,6 @@ def write_baseline(path, result) -> dict:
         "rules": setup.base.describe(),
         "grid": {**setup.grid, "seed": setup.seed},
         "cells": [{k: v for k, v in cell.items() if not k.startswith("tweak_")} for cell in setup.cells],
-        "life_from_rules": setup.life_from_rules,
         "seed": setup.seed,
         "batch": setup.batch,
         "confidence": setup.confidence,
@@ -161,7 +159,7 @@ def load_baseline(path) -> Baseline:
         return Baseline(path=path, game=str(data["game"]), behaviour_version=int(data["behaviour_version"]),
                         end_types=end_types, rules_info=dict(data["rules"]), grid=dict(data["grid"]),
                         cells=cells, seed=int(data["seed"]), matches_per_cell=n, sums=sums,
-                        life_from_rules=bool(data.get("life_from_rules", False)), batch=int(data["batch"]))
+                        batch=int(data["batch"]))
     except (KeyError, TypeError, ValueError) as error:
         raise CardbalanceError("baseline file %s is damaged (%s); write it again with --write-baseline."
                                % (path, error)) from None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sim.registry import PER_SEAT
 from sim.sweep.grid import build_plan, parse_sweep
 from sim.sweep.runner import run_sweep
 
@@ -30,16 +29,6 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
     game = setup.game
     grid = {**setup.grid, "seed": setup.seed, "rules": [arm.source], "matches": result.matches_per_cell,
             "chunk_size": setup.batch, "precision": None}
-    if setup.life_from_rules and game.rules_cell_values:  # built-in grid: this arm plays its own rules' values
-        for name, value in game.rules_cell_values(arm.rules).items():
-            dimension = game.dimension(name)
-            value = dimension.check(value, "rules")
-            if dimension.kind == PER_SEAT:
-                equal = value[0] == value[1]
-                grid.update({dimension.sweep_key: [value[0]] if equal else [],
-                             dimension.sweep_key + "_pairs": [] if equal else [list(value)]})
-            else:
-                grid[dimension.sweep_key] = [value]
     plan = build_plan(parse_sweep(grid, "compare grid"), game)
     plan.rules = {arm.source: arm.rules}
     folder = Path(folder)

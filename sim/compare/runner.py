@@ -58,8 +58,7 @@ DEFAULT_CONFIDENCE = 0.95
 def default_grid_spec(game: GameSpec, seed: int = DEFAULT_SEED) -> SweepSpec:
     """The built-in compare grid: every value of each of the game's choice
     dimensions (e.g. every pairing), each per-seat dimension at its declared
-    single value (e.g. life 50; each arm then plays its rules' own, see
-    `prepare`), greedy vs greedy (or the game's first strategy), both
+    single value (e.g. life 50, for both arms), greedy vs greedy (or the game's first strategy), both
     first-player orders."""
     strategies = game.strategy_names()
     strategy = "greedy" if "greedy" in strategies else strategies[0]
@@ -124,8 +123,6 @@ class CompareSetup:
     baseline: Any = None  # sim.compare.baseline.Baseline when comparing against a snapshot
     grid_source: str = "default"
     grid: dict = field(default_factory=dict)  # the grid's sweep spec (its `rules` unused)
-    tweak_cell_arrays: list = field(default_factory=list)  # differ from cell_arrays when the arms' lives do
-    life_from_rules: bool = False  # each arm plays the cell values its rules set (e.g. `life`; built-in grid)
     notes: list = field(default_factory=list)
 
     @property
@@ -230,46 +227,19 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
         raise CardbalanceError("name BASE rules (a preset or TOML file), or give --baseline FILE.")
     if base is not None and tweak is not None and game_spec.play_paired_batch is None:
         raise CardbalanceError("game %s has no paired kernel (play_paired_batch) yet." % game_spec.name)
-    # A rules file may set cell values too (`GameSpec.rules_cell_values`, e.g.
-    # Faction War's `life`). On the built-in grid each arm plays its own rules'
-    # values (so a life tweak is what is compared); a sweep file's grid sets them
-    # for both arms. The flag keeps its stored name (`life_from_rules`) for the
-    # baseline format.
+    # Both arms play the same cells: grid values (e.g. a starting life) come only
+    # from the grid, never from a rules file, so a comparison changes rules alone.
     notes = []
     if baseline is not None:
-        life_from_rules = baseline.life_from_rules
-        if life_from_rules and any(_strip_tweak(c) != c for c in baseline.cells):
-            raise CardbalanceError("baseline %s is damaged: its cells carry TWEAK values." % baseline.path)
-        ruled = _ruled_columns(game_spec)
-        expected = [{**c, **{k: b[k] for k in ruled}} if life_from_rules else c
-                    for c, b in zip(cells, baseline.cells)] if len(cells) == len(baseline.cells) else None
-        if expected != baseline.cells:
+        if len(cells) != len(baseline.cells) or cells != [_strip_tweak(c) for c in baseline.cells]:
             raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
                                    "baseline." % baseline.path)
-        cells = [dict(c) for c in baseline.cells]
-    else:
-        life_from_rules = grid is None
-        if life_from_rules:
-            cells = _with_rules_values(game_spec, cells, base.rules)
+        cells = [_strip_tweak(c) for c in baseline.cells]
     base_arrays = [_cell_array(game_spec, cell) for cell in cells]
-    tweak_arrays = base_arrays
-    if tweak is not None:
-        tweak_cells = _with_rules_values(game_spec, cells, tweak.rules) if life_from_rules else cells
-        if tweak_cells != cells:
-            tweak_arrays = []
-            for cell, tweak_cell in zip(cells, tweak_cells):
-                for key in _ruled_columns(game_spec):
-                    cell["tweak_" + key] = tweak_cell[key]
-                tweak_arrays.append(_cell_array(game_spec, tweak_cell))
-            notes.append("The arms start at different %s (their rules' own); scopes are named after BASE's, "
-                         "and each match pair still shares its seed." % _ruled_description(game_spec))
-        elif not life_from_rules and base is not None and _rules_values(game_spec, base.rules) != _rules_values(game_spec, tweak.rules):
-            notes.append("BASE and TWEAK set different %s in their rules, but the sweep grid sets them for both "
-                         "arms, so that difference is not played." % _ruled_description(game_spec))
     setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=base_arrays, base=base, tweak=tweak, seed=seed,
                          batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
                          baseline=baseline, grid_source=grid_source, grid=spec.as_dict(),
-                         tweak_cell_arrays=tweak_arrays, life_from_rules=life_from_rules, notes=notes,
+                         notes=notes,
                          adjust=adjust)
     if fail_if and tweak is None:
         raise CardbalanceError("--fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
@@ -277,33 +247,8 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     return setup
 
 
-def _rules_values(game: GameSpec, rules) -> dict:
-    """{dimension: checked value} a rules object sets for the cells (none for most games)."""
-    values = game.rules_cell_values(rules) if game.rules_cell_values else {}
-    return {name: game.dimension(name).check(value, "rules") for name, value in values.items()}
-
-
-def _ruled_columns(game: GameSpec) -> list[str]:
-    if game.rules_cell_values is None:
-        return []
-    names = game.rules_cell_values(game.load_rules("default"))
-    return [column for name in names for column in game.dimension(name).column_names()]
-
-
-def _ruled_description(game: GameSpec) -> str:
-    names = game.rules_cell_values(game.load_rules("default")) if game.rules_cell_values else {}
-    return ", ".join(game.dimension(name).description for name in names)
-
-
-def _with_rules_values(game: GameSpec, cells: list[dict], rules) -> list[dict]:
-    """The cells with the values `rules` sets (e.g. each arm's own starting life)."""
-    columns = {}
-    for name, value in _rules_values(game, rules).items():
-        columns.update(game.dimension(name).cell_columns(value))
-    return [{**cell, **columns} for cell in cells]
-
-
 def _strip_tweak(cell: dict) -> dict:
+    # Baselines written while a rules file could set the lives stored TWEAK's own as tweak_* keys.
     return {k: v for k, v in cell.items() if not k.startswith("tweak_")}
 
 
@@ -318,27 +263,6 @@ def _cell_array(game: GameSpec, cell: dict):
 
 def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
     return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
-
-
-def _paired_by_matches(play: Callable, rules_a, cell_a, rules_b, cell_b, seed, n_matches, n_end_types):
-    """Paired sums when the arms need different cell arrays (e.g. starting lives).
-
-    The game's paired kernel takes one cell for both arms, so each match is
-    played on its own with `play_batch(.., start_index=i, n_matches=1)`: the
-    same match seed for both arms (common random numbers), one match's metric
-    vector read back from its aggregate. Slower per match than the kernel,
-    but exact and generic over games.
-    """
-    out = agg.empty_paired(n_end_types)
-    for index in range(n_matches):
-        a = paired.arm_sums_from_aggregate(play(rules_a, cell_a, seed, index, 1), n_end_types)[:, 0]
-        b = paired.arm_sums_from_aggregate(play(rules_b, cell_b, seed, index, 1), n_end_types)[:, 0]
-        out[:, agg.P_SUM_A] += a
-        out[:, agg.P_SUM_B] += b
-        out[:, agg.P_SQ_A] += a * a
-        out[:, agg.P_SQ_B] += b * b
-        out[:, agg.P_CROSS] += a * b
-    return out
 
 
 def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
@@ -459,7 +383,7 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     rules_a = setup.base.rules.to_array() if setup.base is not None else None
     rules_b = setup.tweak.rules.to_array() if setup.tweak is not None else None
     played_array = played.rules.to_array()
-    played_cells = setup.tweak_cell_arrays if setup.mode == "baseline" else setup.cell_arrays
+    played_cells = setup.cell_arrays
     n_end_types = len(setup.game.end_types)
     history = []
     rounds = 0
@@ -476,13 +400,9 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
                     chunks.append(Chunk(cell, rounds, size, _single_task, (setup.game.play_batch, played_array,
                                                                            played_cells[cell]),
                                         {"n_end_types": n_end_types}))
-                elif np.array_equal(setup.cell_arrays[cell], setup.tweak_cell_arrays[cell]):
+                else:
                     chunks.append(Chunk(cell, rounds, size, _paired_task, (setup.game.play_paired_batch, rules_a,
                                                                            rules_b, setup.cell_arrays[cell])))
-                else:
-                    chunks.append(Chunk(cell, rounds, size, _paired_by_matches,
-                                        (setup.game.play_batch, rules_a, setup.cell_arrays[cell], rules_b,
-                                         setup.tweak_cell_arrays[cell]), {"n_end_types": n_end_types}))
             for done in pool.run(chunks):
                 if setup.mode == "paired":
                     sums[done.chunk.cell] += done.value
@@ -525,7 +445,6 @@ def result_json(result: CompareResult) -> dict:
         "tweak": setup.tweak.describe() if setup.tweak is not None else None,
         "baseline_file": str(setup.baseline.path) if setup.baseline is not None else None,
         "grid_source": setup.grid_source,
-        "life_from_rules": setup.life_from_rules,
         "notes": setup.notes,
         "grid": setup.cells,
         "seed": setup.seed,

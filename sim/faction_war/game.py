@@ -64,11 +64,6 @@ DEFAULT_SWEEP = {
 LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc-greedy:16", "pimc-greedy:64")
 
 
-def rules_cell_values(rules_object) -> dict:
-    """The rules' own `life` (the designer's default), which the built-in compare grid plays."""
-    return {"life": tuple(rules_object.life)}
-
-
 GAME_SPEC = GameSpec(
     name="faction_war",
     dimensions=(PAIRING, LIFE, FIRST),
@@ -90,7 +85,8 @@ GAME_SPEC = GameSpec(
     players=("human:greedy", "alien:greedy"),
     parse_players=lazy("strategies.faction_war:parse_players"),
     run_scenario=lazy("sim.faction_war.position:run_scenario"),
-    rules_cell_values=rules_cell_values,
+    load_stored_rules=rules.load_stored_rules,
+    stored_rules_match=rules.stored_values_match,
     default_sweep=DEFAULT_SWEEP,
     extra={"tune_agent": lazy("strategies.faction_war.tuning:tune")},  # `cardbalance tune-agent`
     ladder_agents=LADDER_AGENTS,

@@ -18,7 +18,7 @@ from sim.errors import CardbalanceError
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
-from sim.faction_war.rules import Rules, load_rules, rules_from_mapping
+from sim.faction_war.rules import DEFAULT_LIFE, Rules, load_rules, rules_from_mapping
 
 PHASES = {"discard": L.PH_DISCARD, "placement": L.PH_PLACEMENT, "attack": L.PH_ATTACK, "over": L.PH_OVER}
 PILES = {"hand": L.Z_HAND, "graveyard": L.Z_GRAVE, "exile": L.Z_EXILE}
@@ -154,8 +154,8 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         # Below 0 only in a finished match (F-WIN-1 ends it there); 0 is a sandbox
         # position "already at 0" whose next life check ends the match (F-WIN-2 tests).
         low_life = -LIFE_MAX if match.phase == L.PH_OVER else 0
-        match.life[p] = _int(player.get("life", rules.life[p]), "players[%d].life" % p, low_life, LIFE_MAX)
-        match.start_life[p] = _int(player.get("start_life", rules.life[p]), "players[%d].start_life" % p, 1, LIFE_MAX)
+        match.life[p] = _int(player.get("life", DEFAULT_LIFE[p]), "players[%d].life" % p, low_life, LIFE_MAX)
+        match.start_life[p] = _int(player.get("start_life", DEFAULT_LIFE[p]), "players[%d].start_life" % p, 1, LIFE_MAX)
         for pile, zone in PILES.items():
             cards = player.get(pile, [])
             if not isinstance(cards, list):

@@ -90,13 +90,17 @@ NUMBERS: dict[str, tuple[str, int, int]] = {
 MAX_FACE_CARDS_PER_ROW = 4
 LIFE_MIN, LIFE_MAX = 1, 1_000_000  # starting life's range (the grid's `life` dimension, game.py)
 DEFAULT_LIFE = (50, 50)  # the designer's default starting life: one-match commands and the compare grid
+# Starting life is no rules field: it is a grid dimension (game.py's LIFE), set by
+# a sweep file's `life` / `life_pairs`, `play --life` or a scenario's players.
+# Rules files written before that may still set it (see `rules_from_mapping`).
+LIFE_MOVED = ("'life' is no longer a rules field: starting life is set by the grid (a sweep file's 'life' / "
+              "'life_pairs', compare --sweep FILE, play --life N or N0,N1); remove it from the rules file")
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every number and switch of one Faction War rule set (immutable)."""
 
-    life: tuple[int, int] = DEFAULT_LIFE
     opening_hand: int = 5
     draws_per_turn: int = 2
     hand_limit_trigger: int = 7
@@ -120,7 +124,6 @@ class Rules:
 
     def as_dict(self) -> dict:
         return {
-            "life": list(self.life),
             **{name: getattr(self, name) for name in NUMBERS},
             "ambiguities": {k: self.ambiguities[k] for k in AMBIGUITIES},
         }
@@ -140,7 +143,6 @@ class Rules:
     def to_array(self) -> np.ndarray:
         """Pack into the int64 array the kernels read (slots below)."""
         arr = np.zeros(RULES_ARRAY_SIZE, dtype=np.int64)
-        arr[R_LIFE0], arr[R_LIFE1] = self.life
         arr[R_OPENING_HAND] = self.opening_hand
         arr[R_DRAWS_PER_TURN] = self.draws_per_turn
         arr[R_HAND_TRIGGER] = self.hand_limit_trigger
@@ -160,18 +162,17 @@ def rules_from_array(array) -> "Rules":
         ("hand_limit_trigger", R_HAND_TRIGGER), ("hand_limit_target", R_HAND_TARGET),
         ("face_cards_per_row", R_FACES_PER_ROW), ("turn_cap", R_TURN_CAP))}
     ambiguities = {fa_id: readings[values[fa_slot(fa_id)]] for fa_id, (_, readings) in AMBIGUITIES.items()}
-    return Rules(life=(values[R_LIFE0], values[R_LIFE1]), ambiguities=ambiguities, **numbers)
+    return Rules(ambiguities=ambiguities, **numbers)
 
 
 # ---- rules array slots (what kernels read) ------------------------------------
-R_LIFE0, R_LIFE1 = 0, 1
-R_OPENING_HAND = 2
-R_DRAWS_PER_TURN = 3
-R_HAND_TRIGGER = 4
-R_HAND_TARGET = 5
-R_FACES_PER_ROW = 6
-R_TURN_CAP = 7
-R_FA_BASE = 8  # slot of FA-n is R_FA_BASE + n - 1; value = index of its reading
+R_OPENING_HAND = 0
+R_DRAWS_PER_TURN = 1
+R_HAND_TRIGGER = 2
+R_HAND_TARGET = 3
+R_FACES_PER_ROW = 4
+R_TURN_CAP = 5
+R_FA_BASE = 6  # slot of FA-n is R_FA_BASE + n - 1; value = index of its reading
 RULES_ARRAY_SIZE = R_FA_BASE + len(AMBIGUITIES)
 
 
@@ -197,13 +198,6 @@ globals().update(_reading_constants())  # e.g. R_FA3 (slot), FA3_LOSE = 0, FA3_D
 
 def validate(rules: Rules) -> None:
     """Raise CardbalanceError naming the first bad field and what is allowed."""
-    life = rules.life
-    if not (isinstance(life, tuple) and len(life) == 2):
-        raise CardbalanceError("rules: 'life' must be two positive integers [player0, player1] (got %r)." % (life,))
-    for value in life:
-        if isinstance(value, bool) or not isinstance(value, int) or not LIFE_MIN <= value <= LIFE_MAX:
-            raise CardbalanceError(
-                "rules: 'life' values must be integers from %d to %d (the source uses 30-100; got %r)." % (LIFE_MIN, LIFE_MAX, value))
     for name, (_, low, high) in NUMBERS.items():
         value = getattr(rules, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -232,20 +226,22 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
-    """Build Rules from a parsed TOML mapping, rejecting unknown keys and types."""
-    allowed = {"life", "ambiguities", *NUMBERS}
+def rules_from_mapping(data: dict, source: str = "rules", stored: bool = False) -> Rules:
+    """Build Rules from a parsed TOML mapping, rejecting unknown keys and types.
+
+    `stored`: the mapping is a run's stored copy (or stored values) written
+    when rules still carried `life`; that `life` is dropped, since the run's
+    grid, stored beside it, always set the lives its matches played (no
+    kernel read the rules' copy). Anywhere else `life` is refused."""
+    if "life" in data:
+        if not stored:
+            raise CardbalanceError("%s: %s." % (source, LIFE_MOVED))
+        data = {key: value for key, value in data.items() if key != "life"}
+    allowed = {"ambiguities", *NUMBERS}
     for key in data:
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
     kwargs = {}
-    if "life" in data:
-        life = data["life"]
-        if isinstance(life, int) and not isinstance(life, bool):
-            life = [life, life]
-        if not isinstance(life, list) or len(life) != 2:
-            raise CardbalanceError("%s: 'life' must be an integer or a list of two integers (got %r)." % (source, life))
-        kwargs["life"] = tuple(life)
     for name in NUMBERS:
         if name in data:
             kwargs[name] = data[name]
@@ -264,8 +260,9 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
         raise CardbalanceError(str(error).replace("rules:", "%s:" % source, 1)) from None
 
 
-def load_rules(name_or_path: str | Path | None = None) -> Rules:
-    """A preset name ("default") or a TOML file path → Rules."""
+def load_rules(name_or_path: str | Path | None = None, stored: bool = False) -> Rules:
+    """A preset name ("default") or a TOML file path → Rules (`stored`: a run's
+    own copy, see `rules_from_mapping`)."""
     if name_or_path is None:
         return Rules()
     text = str(name_or_path)
@@ -283,7 +280,22 @@ def load_rules(name_or_path: str | Path | None = None) -> Rules:
         raise CardbalanceError("rules file %s is not valid TOML: it is nested too deeply." % path) from None
     except OSError as error:
         raise CardbalanceError("cannot read rules file '%s' (%s)." % (path, error.strerror or error)) from None
-    return rules_from_mapping(data, str(path))
+    return rules_from_mapping(data, str(path), stored=stored)
+
+
+def load_stored_rules(name_or_path: str | Path) -> Rules:
+    """A run's stored rules copy (resume, `play --from`): old copies may set `life`."""
+    return load_rules(name_or_path, stored=True)
+
+
+def stored_values_match(values: dict, rules: Rules) -> bool:
+    """Whether a run's stored rules values (`meta.json` rules.NAME.values) are `rules`.
+    Their hash was taken with `life` in it before life moved to the grid, so an old
+    run's hash differs from today's for the same rules; its values, without
+    `life`, still say whether the rules are the same."""
+    if not isinstance(values, dict):
+        return False
+    return {key: value for key, value in values.items() if key != "life"} == rules.as_dict()
 
 
 def rules_to_toml(rules: Rules) -> str:
@@ -294,7 +306,7 @@ def rules_to_toml(rules: Rules) -> str:
     def mark(differs):
         return "  # changed from default" if differs else ""
 
-    lines.append("life = [%d, %d]%s" % (*rules.life, mark(rules.life != base.life)))
+    lines.append("# starting life is no rules field: the grid sets it (a sweep file's life / life_pairs, play --life)")
     for name, (description, low, high) in NUMBERS.items():
         value = getattr(rules, name)
         lines.append("%s = %d  # %s%s" % (name, value, description,

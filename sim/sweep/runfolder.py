@@ -304,13 +304,17 @@ def plan_from_meta(meta: dict, run: Path):
         # The run's own copy of a rules file: the folder works wherever it is.
         copy = meta["rules"].get(name, {}).get("copy")
         if isinstance(copy, str) and (run / copy).is_file():
-            return game.load_rules(str(run / copy))
+            return (game.load_stored_rules or game.load_rules)(str(run / copy))
         return game.load_rules(name)
 
     plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game, load_rules=load_stored_rules)
     for name, rules in plan.rules.items():
-        stored = meta["rules"].get(name, {}).get("hash")
-        if stored != rules.stable_hash():
+        entry = meta["rules"].get(name, {})
+        stored = entry.get("hash")
+        # A run of an older version stored another hash for the same rules (e.g.
+        # Faction War's, taken while rules still carried `life`): its values decide.
+        migrated = game.stored_rules_match is not None and game.stored_rules_match(entry.get("values"), rules)
+        if stored != rules.stable_hash() and not migrated:
             raise CardbalanceError("rules '%s' changed since run '%s' was made (hash %s then, %s now)."
                                    % (name, run, stored, rules.stable_hash()))
     return plan

@@ -19,8 +19,8 @@ weights to a plain rules array.
 
 Cell array (what `cell_array` returns and the kernels read):
     [faction0, faction1, life0, life1, first, strategy0, strategy1]
-The cell's lives are the match's starting lives (F-SET-1); the rules array's
-own `life` is the designer's default that sweeps copy into cells.
+The cell's lives are the match's starting lives (F-SET-1), their one source
+(the grid's `life` dimension; the rules array holds no life).
 """
 
 from __future__ import annotations
