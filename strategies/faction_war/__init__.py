@@ -23,6 +23,8 @@ Known strategies (each documents its heuristic in its module docstring):
 - "pimc:N" (`pimc.py`): determinized flat Monte Carlo, N random rollouts per
   decision ("pimc" alone: the default budget); "pimc-greedy:N" the same with
   greedy rollouts.
+- "ismcts:N" (`ismcts.py`): single-observer information-set MCTS, N
+  iterations per decision ("ismcts" alone: the default budget).
 A strategy with a parameter ("pimc:N") has the id base | N << PARAM_SHIFT
 (`strategies.StrategyTable`).
 See docs/strategies.md.
@@ -38,12 +40,16 @@ STRATEGY_DESTINY = 2
 STRATEGY_EXILE = 3
 STRATEGY_PIMC = 4
 STRATEGY_PIMC_GREEDY = 5
+STRATEGY_ISMCTS = 7  # 6 is left to issue 14's `tuned`, built on another branch
 STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
-                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY}
+                "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY,
+                "ismcts": STRATEGY_ISMCTS}
 PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/faction_war/pimc.py)
+ISMCTS_DEFAULT_BUDGET = 400  # iterations per decision (strategies/faction_war/ismcts.py; docs/strategies.md)
 # base id -> (what the parameter is, largest value)
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
-              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000)}
+              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
+              STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
 TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS)
 FACTION_IDS = {name: index for index, name in enumerate(FACTION_NAMES)}
 strategy_names = TABLE.names
