@@ -142,7 +142,7 @@ def test_a_sweep_is_bit_identical_across_jobs(tmp_path):
                      "--no-report"]) == 0
     one, two = (pd.read_parquet(tmp_path / jobs / "results.parquet") for jobs in ("1", "2"))
     pd.testing.assert_frame_equal(one, two, check_exact=True)
-    assert len(one) == 2
+    assert len(one) == 4  # two strategy pairs x both first players
 
 
 def test_ismcts_beats_random():

@@ -87,6 +87,7 @@ GAME_SPEC = GameSpec(
     run_scenario=lazy("sim.faction_war.position:run_scenario"),
     rules_cell_values=rules_cell_values,
     default_sweep=DEFAULT_SWEEP,
+    extra={"bench_agents": lazy("strategies.faction_war.speed:bench_agents")},  # `cardbalance bench`'s agent rows
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",
               "end_type": "destiny", "series": "pairing", "axis": "life", "preset": "two-packs"},

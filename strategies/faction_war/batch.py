@@ -36,7 +36,7 @@ from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
 from strategies.faction_war.dispatch import choose_in_loop, reads_view
-from strategies.faction_war.workspace import new_workspace
+from strategies.faction_war.workspace import W_DECISIONS, new_workspace
 from strategies.faction_war.view import build_view
 
 # ---- cell array slots -----------------------------------------------------------------
@@ -89,6 +89,7 @@ def play_match(rules, cell, seed, state, record, legal, view, policy_rng, worksp
             if reads_view(strategy):
                 build_view(state, rules, decider, view)
             index = choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, decider, workspace)
+            workspace[W_DECISIONS + decider] += 1
         K.apply_action(state, rules, legal[index])
     record[agg.REC_WINNER] = state[S_WINNER]
     record[agg.REC_END_TYPE] = state[S_END_TYPE]

@@ -45,13 +45,16 @@ ROLLOUT_GREEDY = 1
 
 @nb.njit(cache=True)
 def random_rollout(world, rules, legal, rng, slot):
-    """Play `world` to the end, every decision uniform from rng[slot]; returns S_WINNER."""
+    """Play `world` to the end, every decision uniform from rng[slot]; returns the number
+    of actions played (the bench's rollout speed); the result is world[S_WINNER]."""
+    actions = 0
     while True:
         n = K.legal_actions(world, rules, legal)
         if n == 0:
-            return world[S_WINNER]
+            return actions
         index = 0 if n == 1 else nb_below(rng, slot, n)
         K.apply_action(world, rules, legal[index])
+        actions += 1
 
 
 @nb.njit(cache=True)
@@ -77,7 +80,8 @@ def rollout_points(view, rules, seat, action, world, legal, rng, slot, policy, s
     if policy == ROLLOUT_GREEDY:
         winner = greedy_rollout(world, rules, legal, rng, scratch_view)
     else:
-        winner = random_rollout(world, rules, legal, rng, slot)
+        random_rollout(world, rules, legal, rng, slot)
+        winner = world[S_WINNER]
     if winner == seat:
         return WIN_POINTS
     return DRAW_POINTS if winner == DRAW else 0

@@ -10,6 +10,7 @@ and every search decision resets only what it uses.
 Layout (slot constants W_*):
     [W_N_STATS]                 legal actions with statistics from the last search
                                 decision (0 after a decision that did not search)
+    [W_DECISIONS + seat]        decisions asked of each seat (the match loop counts them)
     [W_VISITS + i]              rollouts / iterations through legal action i
     [W_POINTS + i]              their points for the decider (2 win, 1 draw, 0 loss)
     [W_WORLD ..]                one sampled world (STATE_SIZE)
@@ -29,7 +30,8 @@ from strategies.faction_war import BASE_MASK, PARAM_SHIFT, STRATEGY_ISMCTS, ISMC
 
 LEGAL_CAPACITY = 1024  # as the match loop's buffer (batch.LEGAL_CAPACITY)
 W_N_STATS = 0
-W_VISITS = 1
+W_DECISIONS = 1  # + seat: decisions asked of each seat since the workspace was made (the bench reads them)
+W_VISITS = 3
 W_POINTS = W_VISITS + LEGAL_CAPACITY
 W_WORLD = W_POINTS + LEGAL_CAPACITY
 W_LEGAL = W_WORLD + STATE_SIZE
