@@ -172,3 +172,20 @@ def test_the_play_log_narrates_search_decisions():
     record = reference_record(rules, cell, 9)
     _, kernel_record = B.play_one(rules.to_array(), cell, 9)
     assert np.array_equal(record[:aggregate.REC_COUNTERS], kernel_record[:aggregate.REC_COUNTERS])
+
+
+def test_the_bench_counts_the_agents_decisions_and_rollout_actions():
+    from strategies.faction_war import speed
+    rules_array = Rules().to_array()
+    cell = B.cell_array(HUMAN, ALIEN, 30, 30, 0, strategy_id("ismcts:3"), strategy_id("greedy"))
+    seed = 77
+    from sim.rng import match_seed
+    traced = sum(1 for decider, _, legal in B.trace_match(rules_array, cell, match_seed(seed, 0))
+                 if decider == 0 and len(legal) > 1)
+    assert speed._agent_batch(rules_array, cell, np.uint64(seed), 0, 1) == traced > 0
+    random_cell = B.cell_array(HUMAN, ALIEN, 50, 50, 0, STRATEGY_RANDOM, STRATEGY_RANDOM)
+    actions = speed._rollout_batch(rules_array, random_cell, np.uint64(seed), 3)
+    assert 3 * 40 < actions < 3 * 5000  # whole random matches (about 150 actions each)
+    rows = speed.agent_rows(rules_array, 0.001)
+    assert [row["agent"] for row in rows] == list(speed.BENCH_AGENTS)
+    assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)
