@@ -45,7 +45,7 @@ STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny":
                 "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY,
                 "ismcts": STRATEGY_ISMCTS}
 PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/faction_war/pimc.py)
-ISMCTS_DEFAULT_BUDGET = 400  # iterations per decision (strategies/faction_war/ismcts.py; docs/strategies.md)
+ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (strategies/faction_war/ismcts.py; docs/strategies.md)
 # base id -> (what the parameter is, largest value)
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
               STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
