@@ -138,7 +138,7 @@ def test_unknown_strategy_names_the_known_ones():
     with pytest.raises(CardbalanceError, match="random, greedy"):
         spec.strategy_id("minimax")
     with pytest.raises(CardbalanceError):
-        B.cell_array(0, 0, 50, 50, 0, 7, 0)
+        B.cell_array(0, 0, 50, 50, 0, 99, 0)  # no strategy has base id 99
 
 
 def test_parse_player():
