@@ -8,7 +8,10 @@ engine (`GameSpec.play_batch`) and for the plain-Python reference engine
 (`GameSpec.reference_play_match`, one match per call) on the same
 cells, and their ratio; then matches per second on all cores (the one
 executor of sweep and compare, `sim/executor.py`, playing the sweep's own
-chunk task, workers already warm); the numba compile time
+chunk task, workers already warm); the game's agents, if it declares them
+(`GameSpec.extra["bench_agents"]`: matches/s/core and decisions/s per agent,
+search agents at their default budgets, and the random-rollout speed); the
+numba compile time
 cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
 fresh interpreter with the normal cache); and the peak resident memory.
 
@@ -170,12 +173,13 @@ def bench_cells(game, choices: dict | None = None, values: dict | None = None) -
 def run_bench(game_name: str | None = None, seconds: float = DEFAULT_SECONDS, reference_seconds: float | None = None,
               choices: dict | None = None, strategies=BENCH_STRATEGIES, values: dict | None = None,
               rules_name: str = "default", jobs: int = -1, all_cores_seconds: float = 3.0,
-              compile_times: bool = True, scaling_matches: int = 0) -> dict:
+              compile_times: bool = True, scaling_matches: int = 0, agent_seconds: float = 1.0) -> dict:
     """Measure everything; returns a JSON-ready dict (see `format_report`).
 
     `choices`: {choice dimension: values to measure}; `values`: {other dimension: value}."""
     game = get_game(game_name)
-    for option, value in (("--seconds", seconds), ("--all-cores-seconds", all_cores_seconds)):
+    for option, value in (("--seconds", seconds), ("--all-cores-seconds", all_cores_seconds),
+                          ("--agent-seconds", agent_seconds)):
         if not (math.isfinite(value) and value > 0):  # nan or inf would never end a measurement
             raise CardbalanceError("%s must be a positive, finite number of seconds (got %g)." % (option, value))
     if jobs == 0 or jobs < -1:
@@ -214,6 +218,9 @@ def run_bench(game_name: str | None = None, seconds: float = DEFAULT_SECONDS, re
     if compile_times:
         compile_info = {"cold": _compile_probe(game, rules_name, cells[0][1], cold=True),
                         "cached": _compile_probe(game, rules_name, cells[0][1], cold=False)}
+    # a game's agents (GameSpec.extra["bench_agents"]): cost per match and decision, rollout speed
+    agents = game.extra.get("bench_agents")
+    agent_info = agents(rules_array, agent_seconds) if agents is not None else None
     import numba
     return {
         "game": game.name, "behaviour_version": game.behaviour_version, "rules": rules_name,
@@ -224,6 +231,7 @@ def run_bench(game_name: str | None = None, seconds: float = DEFAULT_SECONDS, re
         "all_cores": {"workers": workers, "matches_per_s": all_rate, "matches": all_matches,
                       "cells": "every (cell, mirror strategy) above, in turn"},
         "scaling": scaling,
+        "agents": agent_info,
         "compile": compile_info,
         "peak_rss_bytes": peak_rss_bytes(),
         "wall_s": time.perf_counter() - started,
@@ -261,6 +269,17 @@ def format_report(result: dict) -> str:
         lines.append("scaling: %d matches in %.1f s on 1 worker, %.1f s on %d: %.2fx" % (
             scaling["matches"], scaling["one_worker_s"], scaling["all_workers_s"], scaling["workers"],
             scaling["speedup"]))
+    agents = result.get("agents")
+    if agents:
+        header = "%-16s %-10s %14s %14s %12s" % ("agent", "vs", "matches/s/core", "decisions/s", "s/match")
+        lines += ["", header, "-" * len(header)]
+        for row in agents["agents"]:
+            lines.append("%-16s %-10s %14.1f %14.0f %12.4f" % (row["agent"], row["opponent"], row["matches_per_s"],
+                                                              row["decisions_per_s"], row["s_per_match"]))
+        rollout = agents["rollout"]
+        lines.append("random rollouts: %.2f million actions/s/core (%d rollouts, %d actions)" % (
+            rollout["actions_per_s"] / 1e6, rollout["rollouts"], rollout["actions"]))
+        lines.append("")
     for kind in ("cold", "cached"):
         info = result["compile"].get(kind)
         if info is None:

@@ -24,6 +24,7 @@ from strategies.faction_war import (PARAM_SHIFT, PIMC_DEFAULT_BUDGET, STRATEGY_P
                         strategy_id, strategy_name)
 from strategies.faction_war.pimc import action_values, choose_pimc
 from strategies.faction_war.view import build_view
+from strategies.faction_war.workspace import W_N_STATS, W_POINTS, W_VISITS, new_workspace
 
 from hidden_info import hide_differently
 from test_sampler import decision_states
@@ -50,11 +51,14 @@ def test_names_and_ids():
 
 def _decide(view, rules_array, seat, legal, agent_seed, budget, rollout):
     policy = np.array([to_signed(agent_seed), to_signed(agent_seed + 1)], dtype=np.int64)
-    points = np.zeros(len(legal), dtype=np.int64)
-    visits = np.zeros(len(legal), dtype=np.int64)
     legal = np.array(legal, dtype=np.int64)
-    action_values(view.copy(), rules_array, legal, len(legal), policy.copy(), seat, budget, rollout, points, visits)
-    index = choose_pimc(view.copy(), rules_array, legal, len(legal), policy, seat, budget, rollout)
+    workspace = new_workspace(STRATEGY_PIMC, STRATEGY_PIMC)
+    action_values(view.copy(), rules_array, legal, len(legal), policy.copy(), seat, budget, rollout, workspace)
+    points = workspace[W_POINTS:W_POINTS + len(legal)].copy()
+    visits = workspace[W_VISITS:W_VISITS + len(legal)].copy()
+    index = choose_pimc(view.copy(), rules_array, legal, len(legal), policy, seat, budget, rollout, workspace)
+    assert workspace[W_N_STATS] == len(legal)  # the statistics stay for the play log
+    assert np.array_equal(workspace[W_VISITS:W_VISITS + len(legal)], visits)
     return index, points, visits, policy
 
 

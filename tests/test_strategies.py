@@ -132,13 +132,13 @@ def test_view_hides_exactly_the_hidden_information():
 def test_unknown_strategy_names_the_known_ones():
     with pytest.raises(CardbalanceError, match="known strategies: random, greedy"):
         strategy_id("smart")
-    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc", "pimc-greedy", "tuned")
+    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc", "pimc-greedy", "tuned", "ismcts")
     assert strategy_name(strategy_id("Greedy")) == "greedy"
     spec = get_game("faction_war")
     with pytest.raises(CardbalanceError, match="random, greedy"):
         spec.strategy_id("minimax")
     with pytest.raises(CardbalanceError):
-        B.cell_array(0, 0, 50, 50, 0, 7, 0)
+        B.cell_array(0, 0, 50, 50, 0, 99, 0)  # no strategy has base id 99
 
 
 def test_parse_player():

@@ -38,6 +38,8 @@ def add_parser(subparsers):
     parser.add_argument("--scaling-matches", type=int, default=0,
                         help="also play this many matches on 1 worker and on all, and report the speed-up "
                              "(default 0: skip; the product target is measured with 1000000)")
+    parser.add_argument("--agent-seconds", type=float, default=1.0,
+                        help="time spent on each agent's and the rollout measurement (default 1; at least one match)")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold and cached compile probes")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser
@@ -54,6 +56,7 @@ def run(args) -> int:
     values = {name: value for name, value in given.items() if name not in choices}
     result = run_bench(game.name, seconds=args.seconds, choices=choices, values=values,
                        rules_name=args.rules, jobs=args.jobs, all_cores_seconds=args.all_cores_seconds,
-                       compile_times=not args.no_compile, scaling_matches=args.scaling_matches)
+                       compile_times=not args.no_compile, scaling_matches=args.scaling_matches,
+                       agent_seconds=args.agent_seconds)
     print(to_json(result) if args.json else format_report(result))
     return 0

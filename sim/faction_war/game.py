@@ -61,7 +61,7 @@ DEFAULT_SWEEP = {
 
 # The default ladder (`cardbalance ladder` without --agents), roughly weakest first.
 # Agents added later join by name: add them here.
-LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc-greedy:16", "pimc-greedy:64")
+LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc-greedy:64", "ismcts:100", "ismcts")
 
 
 GAME_SPEC = GameSpec(
@@ -88,7 +88,8 @@ GAME_SPEC = GameSpec(
     load_stored_rules=rules.load_stored_rules,
     stored_rules_match=rules.stored_values_match,
     default_sweep=DEFAULT_SWEEP,
-    extra={"tune_agent": lazy("strategies.faction_war.tuning:tune")},  # `cardbalance tune-agent`
+    extra={"tune_agent": lazy("strategies.faction_war.tuning:tune"),  # `cardbalance tune-agent`
+           "bench_agents": lazy("strategies.faction_war.speed:bench_agents")},  # `cardbalance bench`'s agent rows
     ladder_agents=LADDER_AGENTS,
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",

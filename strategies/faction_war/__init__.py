@@ -25,6 +25,8 @@ Known strategies (each documents its heuristic in its module docstring):
   greedy rollouts.
 - "tuned" (`greedy.choose_tuned`, `weights.py`): greedy with its weights tuned by
   self-play (`cardbalance tune-agent`), per faction; shipped in tuned_weights.json.
+- "ismcts:N" (`ismcts.py`): single-observer information-set MCTS, N
+  iterations per decision ("ismcts" alone: the default budget).
 A strategy with a parameter ("pimc:N") has the id base | N << PARAM_SHIFT
 (`strategies.StrategyTable`).
 See docs/strategies.md.
@@ -41,13 +43,16 @@ STRATEGY_EXILE = 3
 STRATEGY_PIMC = 4
 STRATEGY_PIMC_GREEDY = 5
 STRATEGY_TUNED = 6
+STRATEGY_ISMCTS = 7
 STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
                 "exile": STRATEGY_EXILE, "pimc": STRATEGY_PIMC, "pimc-greedy": STRATEGY_PIMC_GREEDY,
-                "tuned": STRATEGY_TUNED}
+                "tuned": STRATEGY_TUNED, "ismcts": STRATEGY_ISMCTS}
 PIMC_DEFAULT_BUDGET = 64  # rollouts per decision (strategies/faction_war/pimc.py)
+ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (strategies/faction_war/ismcts.py; docs/strategies.md)
 # base id -> (what the parameter is, largest value)
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
-              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000)}
+              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
+              STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
 TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS)
 FACTION_IDS = {name: index for index, name in enumerate(FACTION_NAMES)}
 strategy_names = TABLE.names

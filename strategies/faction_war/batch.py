@@ -9,7 +9,8 @@ seed under two rule sets (common random numbers) for `cardbalance compare`.
 
 Trade-off: the numba batch functions allocate the state, legal-action list,
 view, record and policy generators once per batch and reuse them for every
-match, so the loop itself never allocates; the thin Python wrappers validate
+match, so the loop itself never allocates (the search agents' trees and
+buffers too: one workspace per batch, `workspace.py`); the thin Python wrappers validate
 inputs and convert seeds (chunk seeds are unsigned 64-bit) before entering
 numba.
 
@@ -38,7 +39,8 @@ from sim.faction_war.game import GAME_SPEC, LIFE, PAIRINGS
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
-from strategies.faction_war.dispatch import choose, reads_view
+from strategies.faction_war.dispatch import choose_in_loop, reads_view
+from strategies.faction_war.workspace import W_DECISIONS, new_workspace
 from strategies.faction_war.view import build_view
 from strategies.faction_war.weights import POLICY_RULES_SIZE, with_policy
 
@@ -77,8 +79,9 @@ def start_match(rules, cell, seed, state, policy_rng):
 
 
 @nb.njit(cache=True)
-def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
-    """Play one match with `seed` (uint64) and fill `record`; buffers are reused."""
+def play_match(rules, cell, seed, state, record, legal, view, policy_rng, workspace):
+    """Play one match with `seed` (uint64) and fill `record`; buffers (and the search
+    agents' `workspace`, workspace.py) are reused."""
     start_match(rules, cell, seed, state, policy_rng)
     while not K.is_over(state):
         n_legal = K.legal_actions(state, rules, legal)
@@ -90,7 +93,8 @@ def play_match(rules, cell, seed, state, record, legal, view, policy_rng):
             strategy = cell[CELL_STRATEGY0 + decider]
             if reads_view(strategy):
                 build_view(state, rules, decider, view)
-            index = choose(strategy, view, rules, legal, n_legal, policy_rng, decider)
+            index = choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, decider, workspace)
+            workspace[W_DECISIONS + decider] += 1
         K.apply_action(state, rules, legal[index])
     record[agg.REC_WINNER] = state[S_WINNER]
     record[agg.REC_END_TYPE] = state[S_END_TYPE]
@@ -110,9 +114,10 @@ def _play_batch(rules, cell, chunk_seed, start_index, n_matches):
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     view = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
+    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules, cell, seed, state, record, legal, view, policy_rng)
+        play_match(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
         agg.accumulate(aggregate, record, N_END_TYPES, N_COUNTERS, LENGTH_BINS)
     return aggregate
 
@@ -127,10 +132,11 @@ def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matche
     view_a = np.zeros(STATE_SIZE, dtype=np.int64)  # one view per arm: see build_view on packs
     view_b = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
+    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng)
-        play_match(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng)
+        play_match(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)
+        play_match(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng, workspace)
         agg.accumulate_paired(paired, record_a, record_b, N_END_TYPES)
     return paired
 
@@ -204,7 +210,7 @@ def play_one(rules_array, cell, match_seed) -> tuple[np.ndarray, np.ndarray]:
     record = np.zeros(RECORD_SIZE, dtype=np.int64)
     play_match(rules_array, cell, np.uint64(int(match_seed) & MASK64), state, record,
                np.zeros(LEGAL_CAPACITY, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
-               np.zeros(SEATS, dtype=np.int64))
+               np.zeros(SEATS, dtype=np.int64), new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1]))
     return state, record
 
 
@@ -220,6 +226,7 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     view = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
+    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     start_match(rules_array, cell, seed, state, policy_rng)
     steps = []
     while not K.is_over(state):
@@ -228,7 +235,8 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
         index = 0
         if n_legal > 1:
             build_view(state, rules_array, decider, view)
-            index = choose(cell[CELL_STRATEGY0 + decider], view, rules_array, legal, n_legal, policy_rng, decider)
+            index = choose_in_loop(cell[CELL_STRATEGY0 + decider], view, rules_array, legal, n_legal, policy_rng,
+                                   decider, workspace)
         steps.append((decider, int(legal[index]), [int(a) for a in legal[:n_legal]]))
         K.apply_action(state, rules_array, legal[index])
     return steps

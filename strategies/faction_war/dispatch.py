@@ -9,14 +9,16 @@ there, add a branch here. Ids are validated before a batch starts
 
 import numba as nb
 
-from strategies.faction_war import (BASE_MASK, PARAM_SHIFT, PIMC_DEFAULT_BUDGET, STRATEGY_DESTINY, STRATEGY_EXILE,
-                                    STRATEGY_GREEDY, STRATEGY_PIMC, STRATEGY_PIMC_GREEDY, STRATEGY_RANDOM)
-from strategies.faction_war import STRATEGY_TUNED
+from strategies.faction_war import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
+                                    STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC,
+                                    STRATEGY_PIMC_GREEDY, STRATEGY_RANDOM, STRATEGY_TUNED)
 from strategies.faction_war.destiny import choose_destiny
 from strategies.faction_war.exile import choose_exile
 from strategies.faction_war.greedy import choose_greedy, choose_tuned
+from strategies.faction_war.ismcts import choose_ismcts
 from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_pimc
 from strategies.faction_war.random_policy import choose_random
+from strategies.faction_war.workspace import W_N_STATS, new_workspace
 
 
 @nb.njit(cache=True, inline="always")
@@ -38,10 +40,36 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
         return choose_exile(view, rules, legal, n_legal, policy_rng, seat)
     if strategy == STRATEGY_TUNED:  # weights from the rules array's policy block (weights.py)
         return choose_tuned(view, rules, legal, n_legal, policy_rng, seat)
-    base = strategy & BASE_MASK  # a budget rides in the id's upper bits
-    if base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY:
-        budget = strategy >> PARAM_SHIFT
-        rollout = ROLLOUT_GREEDY if base == STRATEGY_PIMC_GREEDY else ROLLOUT_RANDOM
-        return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
-                           budget if budget else PIMC_DEFAULT_BUDGET, rollout)
+    if is_search(strategy):  # outside a match loop (tests, scripts): a workspace of its own
+        return choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, new_workspace(strategy, strategy))
     return 0  # unreachable: ids are validated before a batch
+
+
+@nb.njit(cache=True, inline="always")
+def is_search(strategy):
+    """The search agents, which need the match loop's workspace (workspace.py)."""
+    base = strategy & BASE_MASK
+    return base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY or base == STRATEGY_ISMCTS
+
+
+@nb.njit(cache=True)
+def choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
+    """A search agent's choice; its per-action statistics stay in `workspace`."""
+    base = strategy & BASE_MASK  # a budget rides in the id's upper bits
+    budget = strategy >> PARAM_SHIFT
+    if base == STRATEGY_ISMCTS:
+        return choose_ismcts(view, rules, legal, n_legal, policy_rng, seat,
+                             budget if budget else ISMCTS_DEFAULT_BUDGET, ROLLOUT_GREEDY, workspace)
+    rollout = ROLLOUT_GREEDY if base == STRATEGY_PIMC_GREEDY else ROLLOUT_RANDOM
+    return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
+                       budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
+
+
+@nb.njit(cache=True)
+def choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
+    """`choose` for a match loop that holds a preallocated workspace (no allocation per decision);
+    after a search decision the workspace holds its statistics, after any other W_N_STATS is 0."""
+    if is_search(strategy):
+        return choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace)
+    workspace[W_N_STATS] = 0
+    return choose(strategy, view, rules, legal, n_legal, policy_rng, seat)

@@ -19,14 +19,13 @@ No peeking: the policy reads only its view (never the true state) and draws
 only from its seat's own policy generator (`policy_rng[seat]`, started from
 the match seed like every strategy's), so the decision is a function of the
 view and that generator; the real match's rule generator is never touched.
-Everything runs compiled inside the match loop; the per-decision buffers
-(one world state, one legal-action list, the per-action sums) are allocated
-once per decision, a few microseconds against N rollouts of tens of
-microseconds each.
+Everything runs compiled inside the match loop; the buffers (one world
+state, one legal-action list, a scratch view, the per-action sums) live in
+the loop's workspace (`workspace.py`), allocated once per batch, and the
+per-action sums stay there for the play log.
 """
 
 import numba as nb
-import numpy as np
 
 from sim.faction_war import kernel as K
 from sim.faction_war.layout import S_DECIDER, S_WINNER, STATE_SIZE
@@ -34,8 +33,9 @@ from sim.faction_war.sampler import sample_world
 from sim.rng import nb_below
 from strategies.faction_war.greedy import choose_greedy
 from strategies.faction_war.view import build_view
+from strategies.faction_war.workspace import (LEGAL_CAPACITY, W_LEGAL, W_N_STATS, W_POINTS, W_SCRATCH_VIEW,
+                                              W_VISITS, W_WORLD)
 
-LEGAL_CAPACITY = 1024  # as the match loop's buffer (strategies/faction_war/batch.py)
 WIN_POINTS = 2
 DRAW_POINTS = 1
 DRAW = 2  # S_WINNER of a drawn match
@@ -45,13 +45,16 @@ ROLLOUT_GREEDY = 1
 
 @nb.njit(cache=True)
 def random_rollout(world, rules, legal, rng, slot):
-    """Play `world` to the end, every decision uniform from rng[slot]; returns S_WINNER."""
+    """Play `world` to the end, every decision uniform from rng[slot]; returns the number
+    of actions played (the bench's rollout speed); the result is world[S_WINNER]."""
+    actions = 0
     while True:
         n = K.legal_actions(world, rules, legal)
         if n == 0:
-            return world[S_WINNER]
+            return actions
         index = 0 if n == 1 else nb_below(rng, slot, n)
         K.apply_action(world, rules, legal[index])
+        actions += 1
 
 
 @nb.njit(cache=True)
@@ -77,34 +80,36 @@ def rollout_points(view, rules, seat, action, world, legal, rng, slot, policy, s
     if policy == ROLLOUT_GREEDY:
         winner = greedy_rollout(world, rules, legal, rng, scratch_view)
     else:
-        winner = random_rollout(world, rules, legal, rng, slot)
+        random_rollout(world, rules, legal, rng, slot)
+        winner = world[S_WINNER]
     if winner == seat:
         return WIN_POINTS
     return DRAW_POINTS if winner == DRAW else 0
 
 
 @nb.njit(cache=True)
-def action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, points, visits):
-    """Fill points[i] / visits[i] (rollout sums and counts per legal action)."""
-    world = np.empty(STATE_SIZE, dtype=np.int64)
-    buffer = np.empty(LEGAL_CAPACITY, dtype=np.int64)
-    scratch_view = np.zeros(STATE_SIZE, dtype=np.int64)
+def action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, workspace):
+    """Fill the workspace's W_POINTS[i] / W_VISITS[i] (rollout sums and counts per legal action)."""
+    world = workspace[W_WORLD:W_WORLD + STATE_SIZE]
+    buffer = workspace[W_LEGAL:W_LEGAL + LEGAL_CAPACITY]
+    scratch_view = workspace[W_SCRATCH_VIEW:W_SCRATCH_VIEW + STATE_SIZE]
     for i in range(n_legal):
-        points[i] = 0
-        visits[i] = 0
+        workspace[W_POINTS + i] = 0
+        workspace[W_VISITS + i] = 0
     for r in range(max(budget, n_legal)):
         i = r % n_legal
-        points[i] += rollout_points(view, rules, seat, legal[i], world, buffer, policy_rng, seat, policy,
-                                    scratch_view)
-        visits[i] += 1
+        workspace[W_POINTS + i] += rollout_points(view, rules, seat, legal[i], world, buffer, policy_rng, seat,
+                                                  policy, scratch_view)
+        workspace[W_VISITS + i] += 1
+    workspace[W_N_STATS] = n_legal
 
 
 @nb.njit(cache=True)
-def choose_pimc(view, rules, legal, n_legal, policy_rng, seat, budget, policy):
+def choose_pimc(view, rules, legal, n_legal, policy_rng, seat, budget, policy, workspace):
     """Index of the legal action with the best mean rollout result (ties: greedy's pick)."""
-    points = np.empty(n_legal, dtype=np.int64)
-    visits = np.empty(n_legal, dtype=np.int64)
-    action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, points, visits)
+    action_values(view, rules, legal, n_legal, policy_rng, seat, budget, policy, workspace)
+    points = workspace[W_POINTS:W_POINTS + n_legal]
+    visits = workspace[W_VISITS:W_VISITS + n_legal]
     best = choose_greedy(view, rules, legal, n_legal, policy_rng, seat)  # writes only view scratch
     for i in range(n_legal):
         if points[i] * visits[best] > points[best] * visits[i]:  # a strictly better mean

@@ -21,8 +21,9 @@ from sim.faction_war.rules import Rules
 def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int], first: int,
                 strategies: tuple[int, int], seed: int) -> Match:
     """Play a whole match; the returned Match holds the log in `events`."""
-    from strategies.faction_war.dispatch import choose
+    from strategies.faction_war.dispatch import choose_in_loop
     from strategies.faction_war.view import build_view
+    from strategies.faction_war.workspace import new_workspace
 
     match = Match.new(rules, factions[0], factions[1], lives[0], lives[1], first, seed)
     from strategies.faction_war.weights import with_policy
@@ -30,6 +31,7 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
     policy_rng = np.array([rng_module.to_signed(rng_module.match_seed(seed, seat + 1)) for seat in (0, 1)],
                           dtype=np.int64)
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    workspace = new_workspace(strategies[0], strategies[1])
     while not match.is_over():
         legal = match.legal_actions()
         decider = match.decider
@@ -38,12 +40,33 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
         else:
             build_view(match.to_array(), rules_array, decider, view)
             legal_array = np.array(legal, dtype=np.int64)
-            index = choose(strategies[decider], view, rules_array, legal_array, len(legal), policy_rng, decider)
+            index = choose_in_loop(strategies[decider], view, rules_array, legal_array, len(legal), policy_rng,
+                                   decider, workspace)
             action = legal[int(index)]
+            match.events.extend(search_lines(decider, strategies[decider], legal, workspace))
         if A.decode(action)[0] == A.END and match.phase == L.PH_PLACEMENT:
             match.events.append("p%d ends placement" % decider)
         match.apply(action)
     return match
+
+
+TOP_CANDIDATES = 3
+
+
+def search_lines(decider: int, strategy: int, legal: list[int], workspace) -> list[str]:
+    """Why a search agent chose: its best candidates by visits, with their mean value
+    (the decider's expected result, 1 win, 0.5 draw, 0 loss) and visit counts; none
+    after a decision that did not search."""
+    from strategies.faction_war import strategy_name
+    from strategies.faction_war.workspace import last_statistics
+    statistics = [row for row in last_statistics(workspace) if row[1] > 0]
+    if not statistics:
+        return []
+    statistics.sort(key=lambda row: (-row[1], -row[2], row[0]))
+    shown = ", ".join("%s (value %.2f, visits %d)" % (A.to_text(legal[i], decider), points / (2 * visits), visits)
+                      for i, visits, points in statistics[:TOP_CANDIDATES])
+    return ["p%d %s weighs %d of %d actions: %s" % (decider, strategy_name(strategy), len(statistics), len(legal),
+                                                    shown)]
 
 
 def _cell_parameters(cell_array):

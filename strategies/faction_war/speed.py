@@ -1,0 +1,105 @@
+"""What `cardbalance bench` measures of the agents: cost per match and per decision,
+and the speed of the random rollouts the search agents are built on.
+
+- `agent_rows`: each agent (search agents at their default budgets) as seat 0
+  against greedy, Human vs Alien, life 50: matches per second on this core and
+  the agent's decisions per second (decisions = times the loop asked it, i.e.
+  with at least two legal actions), each from whole matches played until a
+  short time budget is spent (at least one match).
+- `rollout_row`: `pimc.random_rollout`, the loop inside every random rollout,
+  played from fresh matches: actions per second on this core.
+
+Both are rates per second of this process's CPU time (`time.process_time`;
+the kernels are single-threaded), so other jobs on a shared machine lower
+them less than a wall-clock rate; compile and cache load are excluded by a
+first call.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba as nb
+import numpy as np
+
+from sim.faction_war.layout import STATE_SIZE
+from sim.rng import MASK64, nb_match_seed
+from strategies.faction_war import strategy_id
+from strategies.faction_war.batch import (CELL_STRATEGY0, CELL_STRATEGY1, LEGAL_CAPACITY, RECORD_SIZE, SEATS,
+                                          cell_array, play_match, start_match)
+from strategies.faction_war.pimc import random_rollout
+from strategies.faction_war.workspace import W_DECISIONS, new_workspace
+
+BENCH_AGENTS = ("random", "greedy", "tuned", "pimc", "pimc-greedy", "ismcts")
+OPPONENT = "greedy"
+HUMAN, ALIEN = 0, 1
+LIFE = 50
+SEED = 2024
+
+
+@nb.njit(cache=True)
+def _agent_batch(rules, cell, chunk_seed, start_index, n_matches):
+    """Play the matches as `batch._play_batch` does; return seat 0's decisions."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record = np.zeros(RECORD_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
+    for i in range(n_matches):
+        play_match(rules, cell, nb_match_seed(chunk_seed, start_index + i), state, record, legal, view, policy_rng,
+                   workspace)
+    return workspace[W_DECISIONS]
+
+
+@nb.njit(cache=True)
+def _rollout_batch(rules, cell, chunk_seed, n_matches):
+    """Actions played by random rollouts from `n_matches` fresh matches."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    actions = 0
+    for i in range(n_matches):
+        start_match(rules, cell, nb_match_seed(chunk_seed, i), state, policy_rng)
+        actions += random_rollout(state, rules, legal, policy_rng, 0)
+    return actions
+
+
+def _timed(play, seconds: float, first: int = 1):
+    """Run play(start, n) with n doubling until `seconds` pass; (matches, units, elapsed)."""
+    played, units, batch, started = 0, 0, first, time.process_time()
+    while True:
+        units += int(play(played, batch))
+        played += batch
+        elapsed = time.process_time() - started
+        if elapsed >= seconds:
+            return played, units, elapsed
+        batch = max(1, min(batch * 2, int(played / elapsed * (seconds - elapsed)) + 1))
+
+
+def agent_rows(rules_array, seconds: float) -> list[dict]:
+    """Per agent: matches/s/core and decisions/s against greedy (module docstring)."""
+    rows = []
+    for name in BENCH_AGENTS:
+        cell = cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id(name), strategy_id(OPPONENT))
+        _agent_batch(rules_array, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
+        matches, decisions, elapsed = _timed(
+            lambda start, n: _agent_batch(rules_array, cell, np.uint64(SEED), start, n), seconds)
+        rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
+                     "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
+                     "s_per_match": elapsed / matches})
+    return rows
+
+
+def bench_agents(rules_array, seconds: float) -> dict:
+    """`GameSpec.extra["bench_agents"]`: {"agents": agent_rows, "rollout": rollout_row}."""
+    return {"agents": agent_rows(rules_array, seconds), "rollout": rollout_row(rules_array, seconds)}
+
+
+def rollout_row(rules_array, seconds: float) -> dict:
+    """Random-rollout speed in actions per second on this core."""
+    cell = cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id("random"), strategy_id("random"))
+    _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
+    matches, actions, elapsed = _timed(
+        lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & MASK64), n), seconds, 64)
+    return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}
