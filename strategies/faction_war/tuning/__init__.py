@@ -38,7 +38,7 @@ from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.faction_war.game import PAIRINGS
 from sim.faction_war.layout import FACTION_NAMES, N_END_TYPES
-from sim.faction_war.rules import Rules
+from sim.faction_war.rules import DEFAULT_LIFE, Rules
 from sim.rng import match_seed
 from strategies.faction_war import STRATEGY_GREEDY, STRATEGY_TUNED
 from strategies.faction_war import batch as B
@@ -64,7 +64,7 @@ def paired_result(rules_array, tuned_faction: int, opponent_faction: int, chunk_
     players); counts of the tuned agent's wins, losses, draws. What tuning judges: it
     isolates one faction's weights (in a mixed pairing the faction advantage stays in,
     the same for every candidate)."""
-    life0, life1 = Rules().life
+    life0, life1 = DEFAULT_LIFE  # the designer's default starting life (the grid's single value)
     wins = losses = draws = 0
     for tuned_seat in (0, 1):
         factions = [opponent_faction, opponent_faction]
@@ -85,7 +85,7 @@ def pairing_result(rules_array, faction0: int, faction1: int, chunk_seed: int, d
     played four ways, the tuned agent in seat 0 and in seat 1, each with both first
     players, so the pairing's faction and seat advantages cancel; counts of the tuned
     agent's wins, losses, draws."""
-    life0, life1 = Rules().life
+    life0, life1 = DEFAULT_LIFE  # the designer's default starting life (the grid's single value)
     wins = losses = draws = 0
     for tuned_seat in (0, 1):
         strategies = [STRATEGY_GREEDY, STRATEGY_GREEDY]
