@@ -37,7 +37,7 @@ def _points_interval(value, low, high) -> str:
     return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
 
 
-def _skill_lines(verdicts, ratings, meta) -> list[str]:
+def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
     """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
     from analysis import skill
     order = skill.levels(verdicts, ratings, skill.listed(meta))
@@ -47,7 +47,7 @@ def _skill_lines(verdicts, ratings, meta) -> list[str]:
         lines.append("At the strongest skill level, %s: %d balanced, %d undecided, %d imbalanced of %d."
                      % (order[-1], top.get("balanced", 0), top.get("undecided", 0), top.get("imbalanced", 0),
                         int(top.sum())))
-    return lines + skill.skill_words(verdicts, order, ratings)
+    return lines + skill.skill_words(verdicts, order, ratings, words)
 
 
 def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST,
@@ -102,7 +102,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
         lines.append("Rows with unequal seats are judged on the difference from the mirror series at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
-    lines += _skill_lines(verdicts, ratings, run.meta)
+    lines += _skill_lines(verdicts, ratings, run.meta, run.labels)
     if report_path is not None:
         lines.append("Report: %s" % report_path)
     return "\n".join(lines)

@@ -52,12 +52,24 @@ def run_dimensions(meta: dict) -> list[dict]:
 
 def labels(dimensions) -> dict:
     """Words for the roles: `series` (the choice dimensions' names, e.g. a pairing), `axis`
-    (the per-seat dimension's name) and `axis_description` (its description, e.g. "starting hp")."""
+    (the per-seat dimension's name), `axis_description` (its description, e.g. "starting hp")
+    and `seat_name` (what the seat names are, e.g. each seat's side; "" when there are none)."""
     dimensions = list(dimensions or ())
     choices, axes = _kinds(dimensions, "choice"), _kinds(dimensions, "per_seat")
     return {"series": " ".join(d["name"] for d in choices) or "series",
             "axis": axes[0]["name"] if axes else "",
-            "axis_description": (axes[0].get("description") or axes[0]["name"]) if axes else ""}
+            "axis_description": (axes[0].get("description") or axes[0]["name"]) if axes else "",
+            "seat_name": _seat_name_word(choices)}
+
+
+def _seat_name_word(choices) -> str:
+    """What a seat name is, from the seat columns' own name without the seat digit (e.g.
+    the columns `side0` / `side1` name a "side"); "" for a game without seat names."""
+    seat_columns = [c for d in choices for c in d.get("columns", [])[1:] if c[-1:] in ("0", "1")][:2]
+    if len(seat_columns) != 2:
+        return ""
+    stem = seat_columns[0][:-1]
+    return stem if stem and seat_columns[1][:-1] == stem else "seat name"
 
 
 def add_roles(frame: pd.DataFrame, dimensions) -> pd.DataFrame:

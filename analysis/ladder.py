@@ -5,7 +5,7 @@ whose cells play every ordered pair of agents, on common deals. This module
 turns its results into:
 
 - `pairwise(run)`: per pair of agents, A's score against B over every cell
-  they met in (both seats, both first players, every pairing), with a 95 %
+  they met in (both seats, both first players, every series), with a 95 %
   Wilson interval. A draw counts half a win for each side (the chess
   convention), so score = (wins + draws / 2) / matches and ratings use the
   same points.
@@ -14,8 +14,10 @@ turns its results into:
   percentile bootstrap 95 % intervals: each cell's matches are resampled
   (multinomial at its observed win / loss / draw shares) and the model is
   refitted, from a seed derived from the run's root seed.
-- the same per faction played (`by_faction`): every (agent, faction) is an
-  item of one model, so "greedy as one faction" and "greedy as the other" share a scale.
+- the same per seat name played (`by_seat_name`): every (agent, seat name) is
+  an item of one model, so "greedy as one side" and "greedy as the other" share
+  a scale. Seat names are the first choice dimension's per-seat columns
+  (analysis/dimensions.py); a game without one has none, and no such ratings.
 - `rungs(...)`: the agents by rating, each against the one below: does it
   beat it with the interval of its score excluding 50 %?
 - `cycles(...)`: intransitive cycles (A beats B beats C beats A, every step
@@ -46,26 +48,28 @@ class Ladder:
     agents: list[str]               # in the run's order
     pairwise: pd.DataFrame          # agent_a, agent_b, matches, a_wins, b_wins, draws, score, score_low, score_high
     ratings: pd.DataFrame           # agent, elo, elo_low, elo_high, rank (1 = strongest)
-    by_faction: pd.DataFrame        # agent, faction, elo, elo_low, elo_high (empty for a game without factions)
+    by_seat_name: pd.DataFrame      # agent, seat_name, elo, elo_low, elo_high (empty for a game without seat names)
     rungs: pd.DataFrame             # rank, agent, below, score, score_low, score_high, beats
     cycles: list[list[str]]
     bootstrap: int
-    faction_note: str               # why there are no per-faction ratings ("" when there are)
+    seat_name_note: str             # why there are no per-seat-name ratings ("" when there are)
     matrix: pd.DataFrame            # agent x agent score of the row against the column (NaN on the diagonal)
-    by_series: pd.DataFrame         # the pairwise table per series (pairing), `series` first
+    by_series: pd.DataFrame         # the pairwise table per series, `series` first
+    words: dict                     # the run's words for its roles (analysis.dimensions.labels)
 
 
 # ---- match points per meeting --------------------------------------------------------
 
 def meetings(results: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell: who sat where (agent and faction) and its win / loss / draw counts.
+    """One row per cell: who sat where (agent and seat name) and its win / loss / draw counts.
 
     `results` has the cell frame's columns: strategy0, strategy1, seat0_wins, seat1_wins,
-    draws, matches, and the seat names (faction0, faction1; empty for a symmetric game)."""
+    draws, matches, and the role columns seat0_name, seat1_name (empty for a game without
+    seat names) and series."""
     frame = pd.DataFrame({
         "agent0": results["strategy0"].astype(str).to_numpy(), "agent1": results["strategy1"].astype(str).to_numpy(),
-        "faction0": results[SEAT_NAMES[0]].astype(str).to_numpy() if SEAT_NAMES[0] in results else "",
-        "faction1": results[SEAT_NAMES[1]].astype(str).to_numpy() if SEAT_NAMES[1] in results else "",
+        "seat0_name": results[SEAT_NAMES[0]].astype(str).to_numpy() if SEAT_NAMES[0] in results else "",
+        "seat1_name": results[SEAT_NAMES[1]].astype(str).to_numpy() if SEAT_NAMES[1] in results else "",
         "wins0": results["seat0_wins"].to_numpy(dtype=np.int64), "wins1": results["seat1_wins"].to_numpy(dtype=np.int64),
         "draws": results["draws"].to_numpy(dtype=np.int64),
         "series": results[SERIES].astype(str).to_numpy() if SERIES in results else "all"})
@@ -185,32 +189,34 @@ def find_cycles(table: pd.DataFrame, agents: list[str]) -> list[list[str]]:
     return sorted(found, key=len)
 
 
-def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: int = DEFAULT_BOOTSTRAP) -> Ladder:
-    """Everything a ladder report shows, from a cell frame (see `meetings`)."""
+def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: int = DEFAULT_BOOTSTRAP,
+           words: dict | None = None) -> Ladder:
+    """Everything a ladder report shows, from a cell frame (see `meetings`); `words`: the
+    run's role labels (`Run.labels`), for the notes."""
+    words = {"series": "series", "seat_name": "", **(words or {})}
     frame = meetings(results)
     table = pairwise_table(frame, agents)
     overall = _fit_with_bootstrap(agents, frame["agent0"], frame["agent1"], frame, bootstrap, bootstrap_seed(root_seed, 0))
     overall.insert(0, "agent", agents)
     overall["rank"] = overall["elo"].rank(ascending=False, method="first").astype(int)
-    factions = sorted(set(frame["faction0"]) | set(frame["faction1"]) - {""})
-    by_faction = pd.DataFrame(columns=["agent", "faction", "elo", "elo_low", "elo_high"])
-    note = "" if factions and "" not in set(frame["faction0"]) else "the game has no factions"
-    items = [(agent, faction) for agent in agents for faction in factions]
-    played = set(zip(frame["agent0"], frame["faction0"])) | set(zip(frame["agent1"], frame["faction1"]))
-    items = [item for item in items if item in played]
-    if not note and not _connected(items, zip(zip(frame["agent0"], frame["faction0"]),
-                                              zip(frame["agent1"], frame["faction1"]))):
-        # e.g. one pairing A_vs_B only: "X as A" never meets "Y as A", so the scale is not identified
-        note = ("per-faction ratings need every (agent, faction) linked by matches; play the mirror pairings "
-                "too (e.g. the default pairings)")
+    names = sorted(set(frame["seat0_name"]) | set(frame["seat1_name"]) - {""})
+    by_seat_name = pd.DataFrame(columns=["agent", "seat_name", "elo", "elo_low", "elo_high"])
+    note = "" if names and "" not in set(frame["seat0_name"]) else "the game has no seat names (no choice dimension)"
+    seat0, seat1 = list(zip(frame["agent0"], frame["seat0_name"])), list(zip(frame["agent1"], frame["seat1_name"]))
+    items = [(agent, name) for agent in agents for name in names]
+    items = [item for item in items if item in set(seat0) | set(seat1)]
+    if not note and not _connected(items, zip(seat0, seat1)):
+        # e.g. one series A_vs_B only: "X as A" never meets "Y as A", so the scale is not identified
+        word, series = words["seat_name"] or "seat name", words["series"]
+        note = ("per-%s ratings need every (agent, %s) linked by matches; play the mirror %ss too (e.g. the "
+                "default %ss)" % (word, word, series, series))
     if not note:
-        fit = _fit_with_bootstrap(items, list(zip(frame["agent0"], frame["faction0"])),
-                                  list(zip(frame["agent1"], frame["faction1"])), frame, bootstrap,
-                                  bootstrap_seed(root_seed, 1))
-        by_faction = pd.concat([pd.DataFrame(items, columns=["agent", "faction"]), fit], axis=1)
-    return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_faction=by_faction,
+        fit = _fit_with_bootstrap(items, seat0, seat1, frame, bootstrap, bootstrap_seed(root_seed, 1))
+        by_seat_name = pd.concat([pd.DataFrame(items, columns=["agent", "seat_name"]), fit], axis=1)
+    return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_seat_name=by_seat_name,
                   rungs=rung_table(overall, table), cycles=find_cycles(table, agents), bootstrap=bootstrap,
-                  faction_note=note, matrix=score_matrix(table, agents), by_series=_by_series(frame, agents))
+                  seat_name_note=note, matrix=score_matrix(table, agents), by_series=_by_series(frame, agents),
+                  words=words)
 
 
 def _by_series(frame: pd.DataFrame, agents: list[str]) -> pd.DataFrame:
@@ -242,7 +248,7 @@ def load_ladder(run, bootstrap: int | None = None) -> Ladder:
     agents = list(info.get("agents") or dict.fromkeys(list(run.results["strategy0"]) + list(run.results["strategy1"])))
     frame = _cell_frame(run)
     return ladder(frame, agents, int(run.meta.get("seed", 1)),
-                  int(info.get("bootstrap", DEFAULT_BOOTSTRAP)) if bootstrap is None else bootstrap)
+                  int(info.get("bootstrap", DEFAULT_BOOTSTRAP)) if bootstrap is None else bootstrap, run.labels)
 
 
 def ratings_of(run_dir) -> dict[str, float]:

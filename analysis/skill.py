@@ -9,7 +9,7 @@ the order the sweep lists them in.
 
 - `levels(verdicts, ratings)`: the levels, weakest first; the last one is the
   *strongest*, whose verdicts are the headline.
-- `robustness(verdicts, order)`: per series × life, the verdict at each level,
+- `robustness(verdicts, order)`: per series × axis value, the verdict at each level,
   and a mark:
     "holds"            every level gives the same verdict;
     "skill-dependent"  the verdicts differ and two levels' seat-0 shares differ
@@ -37,7 +37,7 @@ from analysis.stats import Z95
 from sim.registry import SKILL_SEPARATOR
 
 HOLDS, DEPENDENT, UNSETTLED = "holds", "skill-dependent", "unsettled"
-KEYS = ["pairing", "life"]
+KEYS = ["series", "axis"]  # the neutral role labels (analysis/dimensions.py)
 
 
 def is_level(label: str) -> bool:
@@ -80,14 +80,14 @@ def _towards(row, drift: float) -> str:
         return ""
     if row["mirror"]:
         return "seat 0" if drift > 0 else "seat 1"
-    return row["faction0_name"] if drift > 0 else row["faction1_name"]
+    return row["seat0_name"] if drift > 0 else row["seat1_name"]
 
 
 def robustness(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Per series × life (one rules set and equal seats' strategies): verdicts at every level, mark, drift."""
+    """Per series × axis value (one rules set and equal seats' strategies): verdicts at every level, mark, drift."""
     table = verdicts[verdicts["skill"].isin(order)]
     rows = []
-    for (pairing, life, rules), part in table.groupby(["pairing", "life", "rules"], sort=False):
+    for (series, axis, rules), part in table.groupby([*KEYS, "rules"], sort=False):
         by_level = {row["skill"]: row for _, row in part.iterrows()}
         present = [level for level in order if level in by_level]
         if len(present) < 2:
@@ -103,7 +103,7 @@ def robustness(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
         mark = HOLDS if len(verdict_set) == 1 else DEPENDENT if beyond else UNSETTLED
         weakest, strongest = by_level[present[0]], by_level[present[-1]]
         drift = float(strongest["seat0_share"] - weakest["seat0_share"])
-        row = {"pairing": pairing, "life": life, "rules": rules, "mark": mark, "strongest": present[-1],
+        row = {"series": series, "axis": axis, "rules": rules, "mark": mark, "strongest": present[-1],
                "headline": _verdict_words(strongest), "drift": drift, "drift_towards": _towards(strongest, drift),
                "drift_beyond_intervals": bool(abs(drift) > Z95 * np.hypot(_se(weakest), _se(strongest)))}
         for level in present:
@@ -121,44 +121,44 @@ def headline(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
 
 
 def metrics_by_skill(tables: dict[str, pd.DataFrame], order: list[str]) -> pd.DataFrame:
-    """Per series × life × level: seat-0 share, first-player advantage, special-victory rate (with intervals)."""
+    """Per series × axis value × level: seat-0 share, first-player advantage, special-victory rate (with intervals)."""
     verdicts = tables["verdicts"][tables["verdicts"]["skill"].isin(order)]
-    frame = verdicts[["pairing", "life", "rules", "skill", "seat0_share", "seat0_share_low", "seat0_share_high"]].copy()
+    frame = verdicts[[*KEYS, "rules", "skill", "seat0_share", "seat0_share_low", "seat0_share_high"]].copy()
     advantage = tables["first_player_advantage"]
-    frame = frame.merge(advantage[["pairing", "life", "rules", "skill", "advantage", "advantage_low", "advantage_high"]],
-                        on=["pairing", "life", "rules", "skill"], how="left")
+    frame = frame.merge(advantage[[*KEYS, "rules", "skill", "advantage", "advantage_low", "advantage_high"]],
+                        on=[*KEYS, "rules", "skill"], how="left")
     special = tables["special_victories"]
     if len(special):
-        total = special.groupby(["pairing", "life", "rules", "skill"], sort=False).agg(
+        total = special.groupby([*KEYS, "rules", "skill"], sort=False).agg(
             special_count=("count", "sum"), matches=("matches", "first")).reset_index()
         from analysis.stats import wilson_interval
         low, high = wilson_interval(total["special_count"].to_numpy(), total["matches"].to_numpy())
         total["special_rate"] = total["special_count"] / total["matches"].where(total["matches"] > 0)
         total["special_rate_low"], total["special_rate_high"] = np.atleast_1d(low), np.atleast_1d(high)
-        frame = frame.merge(total.drop(columns=["matches"]), on=["pairing", "life", "rules", "skill"], how="left")
+        frame = frame.merge(total.drop(columns=["matches"]), on=[*KEYS, "rules", "skill"], how="left")
     else:
         for column in ("special_count", "special_rate", "special_rate_low", "special_rate_high"):
             frame[column] = np.nan
     frame["level"] = frame["skill"].map({level: k for k, level in enumerate(order)})
-    return frame.sort_values(["pairing", "life", "level"], kind="stable").reset_index(drop=True)
+    return frame.sort_values([*KEYS, "level"], kind="stable").reset_index(drop=True)
 
 
 def handicap(verdicts: pd.DataFrame, order: list[str], ratings: dict[str, float] | None = None) -> pd.DataFrame:
-    """Mixed pairs "strong/weak": per series × life, the weakest mixed pair whose seat-0 share
+    """Mixed pairs "strong/weak": per series × axis value, the weakest mixed pair whose seat-0 share
     interval contains ½ (strength of seat 0's agent over seat 1's: the ladder rating gap when
     `order` comes from one, else the levels' order)."""
     mixed = verdicts[~verdicts["skill"].map(is_level) & ~verdicts["mirror"]].copy()  # a mirror is never even
     if mixed.empty:
-        return pd.DataFrame(columns=["pairing", "life", "rules", "even_at", "seat0_agent", "seat1_agent",
+        return pd.DataFrame(columns=[*KEYS, "rules", "even_at", "seat0_agent", "seat1_agent",
                                      "seat0_share", "seat0_share_low", "seat0_share_high", "tried"])
     rank = dict(ratings) if ratings else {level: k for k, level in enumerate(order)}
     mixed["gap"] = [rank.get(a, np.nan) - rank.get(b, np.nan) for a, b in zip(mixed["strategy0"], mixed["strategy1"])]
     rows = []
-    for (pairing, life, rules), part in mixed.groupby(["pairing", "life", "rules"], sort=False):
+    for (series, axis, rules), part in mixed.groupby([*KEYS, "rules"], sort=False):
         part = part.sort_values("gap", kind="stable")
         even = part[(part["seat0_share_low"] <= 0.5) & (part["seat0_share_high"] >= 0.5)]
         first = even.iloc[0] if len(even) else None
-        rows.append({"pairing": pairing, "life": life, "rules": rules,
+        rows.append({"series": series, "axis": axis, "rules": rules,
                      "even_at": first["skill"] if first is not None else "",
                      "seat0_agent": first["strategy0"] if first is not None else "",
                      "seat1_agent": first["strategy1"] if first is not None else "",
@@ -169,8 +169,14 @@ def handicap(verdicts: pd.DataFrame, order: list[str], ratings: dict[str, float]
     return pd.DataFrame(rows)
 
 
-def skill_words(verdicts: pd.DataFrame, order: list[str], ratings: dict | None = None) -> list[str]:
-    """The terminal summary's skill paragraph, in words."""
+def skill_words(verdicts: pd.DataFrame, order: list[str], ratings: dict | None = None,
+                words: dict | None = None) -> list[str]:
+    """The terminal summary's skill paragraph, in words (`words`: the run's role labels,
+    `Run.labels`: the names of its choice and per-seat dimensions)."""
+    words = words or {}
+    series_word, axis_word = words.get("series") or "series", words.get("axis") or ""
+    at = (lambda row: "%s at %s %s" % (row["series"], axis_word, row["axis"])) if axis_word else \
+        (lambda row: row["series"])
     lines = []
     if len(order) >= 2:
         table = robustness(verdicts, order)
@@ -178,23 +184,23 @@ def skill_words(verdicts: pd.DataFrame, order: list[str], ratings: dict | None =
         lines.append("Skill: %d levels, weakest to strongest by %s: %s. Headline verdicts use the strongest, %s."
                      % (len(order), basis, " < ".join(order), order[-1]))
         counts = table["mark"].value_counts() if len(table) else {}
-        lines.append("%d of %d pairing x life verdicts hold across skill, %d are skill-dependent, %d unsettled."
-                     % (counts.get(HOLDS, 0), len(table), counts.get(DEPENDENT, 0), counts.get(UNSETTLED, 0)))
+        lines.append("%d of %d %s verdicts hold across skill, %d are skill-dependent, %d unsettled."
+                     % (counts.get(HOLDS, 0), len(table), " x ".join(w for w in (series_word, axis_word) if w),
+                        counts.get(DEPENDENT, 0), counts.get(UNSETTLED, 0)))
         for _, row in table[table["mark"] != HOLDS].iterrows() if len(table) else ():
             steps = ", ".join("%s at %s" % (row["verdict@" + level], level) for level in order
                               if "verdict@" + level in row and row["verdict@" + level] == row["verdict@" + level])
-            lines.append("  %s %s at life %s: %s; seat-0 share drifts %+.1f pts%s from %s to %s."
-                         % (row["mark"], row["pairing"], row["life"], steps, 100 * row["drift"],
+            lines.append("  %s %s: %s; seat-0 share drifts %+.1f pts%s from %s to %s."
+                         % (row["mark"], at(row), steps, 100 * row["drift"],
                             " toward %s" % row["drift_towards"] if row["drift_towards"] else "", order[0], order[-1]))
     even = handicap(verdicts, order, ratings)
     for _, row in even.iterrows():
         if row["even_at"]:
-            lines.append("Handicap: %s at life %s is even (seat-0 share %.1f%% [%.1f, %.1f]) first at %s "
+            lines.append("Handicap: %s is even (seat-0 share %.1f%% [%.1f, %.1f]) first at %s "
                          "(seat 0 %s, seat 1 %s); tried %s." % (
-                             row["pairing"], row["life"], 100 * row["seat0_share"], 100 * row["seat0_share_low"],
+                             at(row), 100 * row["seat0_share"], 100 * row["seat0_share_low"],
                              100 * row["seat0_share_high"], row["even_at"], row["seat0_agent"], row["seat1_agent"],
                              row["tried"]))
         else:
-            lines.append("Handicap: %s at life %s is even at no mixed pair tried (%s)." % (
-                row["pairing"], row["life"], row["tried"]))
+            lines.append("Handicap: %s is even at no mixed pair tried (%s)." % (at(row), row["tried"]))
     return lines

@@ -3,7 +3,7 @@
 `build_ladder_report(run_dir)` writes `<run>/ladder/`: `ladder.html` (the
 sweep report's stylesheet, figures inline), `ladder.md` (the same in
 Markdown), `ratings.png` (the ladder: Elo with 95 % intervals, overall and
-per faction), `pairwise.png` (the heatmap of row-vs-column scores with
+per seat name played, e.g. each side of a series), `pairwise.png` (the heatmap of row-vs-column scores with
 their Wilson intervals) and the tables as CSV. `ladder_text` is what the
 command prints. Reports never simulate: everything comes from the run folder.
 """
@@ -68,9 +68,29 @@ def series_rows(lad: Ladder) -> list[list[str]]:
              _pct(row.score), _interval(row.score_low, row.score_high)] for row in lad.by_series.itertuples(index=False)]
 
 
-def faction_rows(lad: Ladder) -> list[list[str]]:
-    return [[row.agent, row.faction, "%+.0f" % row.elo, _interval(row.elo_low, row.elo_high, pct=False)]
-            for row in lad.by_faction.itertuples(index=False)]
+def seat_name_rows(lad: Ladder) -> list[list[str]]:
+    return [[row.agent, row.seat_name, "%+.0f" % row.elo, _interval(row.elo_low, row.elo_high, pct=False)]
+            for row in lad.by_seat_name.itertuples(index=False)]
+
+
+def seat_word(lad: Ladder) -> str:
+    """What the run's seat names are (its choice dimension's seat columns, e.g. a side)."""
+    return lad.words.get("seat_name") or "seat name"
+
+
+def seat_name_header(lad: Ladder) -> list[str]:
+    return ["agent", "%s played" % seat_word(lad), "Elo", "95% bootstrap CI"]
+
+
+def seat_name_lines(lad: Ladder, heading) -> list[str]:
+    """The per-seat-name ratings under `heading(words)`, or the line saying why there are none."""
+    if len(lad.by_seat_name):
+        return heading("By %s played" % seat_word(lad))
+    if lad.seat_name_note and lad.words.get("seat_name"):
+        return ["No per-%s ratings: %s." % (seat_word(lad), lad.seat_name_note)]
+    if lad.seat_name_note:
+        return ["No ratings per seat name: %s." % lad.seat_name_note]
+    return []
 
 
 def cycle_words(lad: Ladder) -> str:
@@ -84,7 +104,6 @@ def cycle_words(lad: Ladder) -> str:
 RATING_HEADER = ["rank", "agent", "Elo", "95% bootstrap CI"]
 RUNG_HEADER = ["agent", "vs the rung below", "matches", "score", "95% Wilson CI", "beats it?"]
 PAIR_HEADER = ["agent A", "agent B", "matches", "A wins", "B wins", "draws", "A score", "95% Wilson CI"]
-FACTION_HEADER = ["agent", "faction played", "Elo", "95% bootstrap CI"]
 
 
 def _plain_table(header, rows) -> list[str]:
@@ -95,7 +114,7 @@ def _plain_table(header, rows) -> list[str]:
 
 
 def ladder_text(lad: Ladder, run) -> str:
-    """The printed ladder: ratings, rungs, cycles, and the per-faction ratings."""
+    """The printed ladder: ratings, rungs, cycles, and the per-seat-name ratings."""
     lines = ["Ladder — %s, %s: %d agents, %d matches (Bradley-Terry on the Elo scale, mean 0; %s bootstrap "
              "resamples; a draw is half a win)" % (run.game, Path(run.path).name, len(lad.agents),
                                                    int(run.results["matches"].sum()), lad.bootstrap or "no")]
@@ -104,10 +123,8 @@ def ladder_text(lad: Ladder, run) -> str:
     lines += _plain_table(RATING_HEADER, rating_rows(lad))
     lines += ["", "Rungs (each agent against the next one down):"] + _plain_table(RUNG_HEADER, rung_rows(lad))
     lines += ["", cycle_words(lad)]
-    if len(lad.by_faction):
-        lines += ["", "By faction played:"] + _plain_table(FACTION_HEADER, faction_rows(lad))
-    elif lad.faction_note:
-        lines += ["", "No per-faction ratings: %s." % lad.faction_note]
+    named = seat_name_lines(lad, lambda title: [title + ":"] + _plain_table(seat_name_header(lad), seat_name_rows(lad)))
+    lines += [""] + named if named else []
     if len(lad.agents) <= 3:
         lines += ["", "Pairwise:"] + _plain_table(PAIR_HEADER, pairwise_rows(lad))
     return "\n".join(lines)
@@ -127,13 +144,13 @@ def ladder_markdown(lad: Ladder, run) -> str:
     lines += _markdown_table(RATING_HEADER, rating_rows(lad))
     lines += ["", "## Rungs", ""] + _markdown_table(RUNG_HEADER, rung_rows(lad))
     lines += ["", cycle_words(lad)]
-    if len(lad.by_faction):
-        lines += ["", "## By faction played", ""] + _markdown_table(FACTION_HEADER, faction_rows(lad))
-    elif lad.faction_note:
-        lines += ["", "No per-faction ratings: %s." % lad.faction_note]
+    named = seat_name_lines(lad, lambda title: ["## " + title, ""] + _markdown_table(seat_name_header(lad),
+                                                                                    seat_name_rows(lad)))
+    lines += [""] + named if named else []
     lines += ["", "## Pairwise scores", ""] + _markdown_table(PAIR_HEADER, pairwise_rows(lad))
     if lad.by_series["series"].nunique() > 1:
-        lines += ["", "## Pairwise scores by pairing", ""] + _markdown_table(["pairing", *PAIR_HEADER], series_rows(lad))
+        series = lad.words.get("series") or "series"
+        lines += ["", "## Pairwise scores by %s" % series, ""] + _markdown_table([series, *PAIR_HEADER], series_rows(lad))
     return "\n".join(lines) + "\n"
 
 
@@ -147,7 +164,7 @@ def _figure(width, height):
 
 def ratings_figure(lad: Ladder) -> Figure:
     """The ladder: one row per agent, strongest on top, Elo with its bootstrap interval
-    (and per faction played, when the game has factions)."""
+    (and per seat name played, when the game has seat names)."""
     ordered = lad.ratings.sort_values("elo", kind="stable")
     figure = _figure(8, 1.2 + 0.45 * len(ordered))
     axes = figure.subplots()
@@ -157,13 +174,13 @@ def ratings_figure(lad: Ladder) -> Figure:
         errors = [np.maximum(ordered["elo"] - ordered["elo_low"], 0), np.maximum(ordered["elo_high"] - ordered["elo"], 0)]
     axes.errorbar(ordered["elo"], y, xerr=errors, fmt="o", color="black", capsize=3, label="overall")
     position = dict(zip(ordered["agent"], y))
-    for k, (faction, part) in enumerate(lad.by_faction.groupby("faction", sort=True)):
+    for k, (name, part) in enumerate(lad.by_seat_name.groupby("seat_name", sort=True)):
         offset = 0.18 * (k + 1) * (1 if k % 2 == 0 else -1)
         ys = part["agent"].map(position) + offset
         err = None
         if part["elo_low"].notna().all():
             err = [np.maximum(part["elo"] - part["elo_low"], 0), np.maximum(part["elo_high"] - part["elo"], 0)]
-        axes.errorbar(part["elo"], ys, xerr=err, fmt="s", markersize=4, capsize=2, alpha=0.8, label="as %s" % faction)
+        axes.errorbar(part["elo"], ys, xerr=err, fmt="s", markersize=4, capsize=2, alpha=0.8, label="as %s" % name)
     axes.set_yticks(y, ordered["agent"])
     axes.set_xlabel("rating (Elo scale, mean 0; bars: 95 % bootstrap interval)")
     axes.axvline(0, color="#bbb", linewidth=0.8)
@@ -240,22 +257,25 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     if not run.complete:
         parts.append('<p class="warning"><strong>Incomplete run.</strong> Ratings cover the matches played so far.</p>')
     parts.append('<p class="%s">%s</p>' % ("warning" if lad.cycles else "lead", escape(cycle_words(lad))))
+    word, series = seat_word(lad), lad.words.get("series") or "series"
+    squares = ("; squares: the rating of the agent when playing that %s (one model over agent × %s)" % (word, word)
+               if len(lad.by_seat_name) else "")
     parts += ['<section id="ratings"><h2>Ratings</h2>',
-              '<figure><img src="%s" alt="ladder"><figcaption>Strongest on top; bars are 95 %% bootstrap intervals; '
-              "squares: the rating of the agent when playing that faction (one model over agent × faction).</figcaption>"
-              "</figure>" % data_uri(figures["ratings"]), _html_table(RATING_HEADER, rating_rows(lad)), "</section>",
+              '<figure><img src="%s" alt="ladder"><figcaption>Strongest on top; bars are 95 %% bootstrap intervals%s.'
+              "</figcaption></figure>" % (data_uri(figures["ratings"]), escape(squares)), _html_table(RATING_HEADER, rating_rows(lad)), "</section>",
               '<section id="rungs"><h2>Rungs</h2><p>Does each agent beat the next one down, with the 95 % interval '
               "of its score excluding 50 %?</p>", _html_table(RUNG_HEADER, rung_rows(lad)), "</section>"]
-    if len(lad.by_faction):
-        parts += ['<section id="factions"><h2>By faction played</h2>', _html_table(FACTION_HEADER, faction_rows(lad)),
-                  "</section>"]
-    elif lad.faction_note:
-        parts.append('<p class="lead">No per-faction ratings: %s.</p>' % escape(lad.faction_note))
+    if len(lad.by_seat_name):
+        parts += ['<section id="seat_names"><h2>By %s played</h2>' % escape(word),
+                  _html_table(seat_name_header(lad), seat_name_rows(lad)), "</section>"]
+    else:
+        parts += ['<p class="lead">%s</p>' % escape(line) for line in seat_name_lines(lad, None)]
     parts += ['<section id="pairwise"><h2>Pairwise scores</h2>',
               '<figure><img src="%s" alt="pairwise heatmap"><figcaption>Score of the row agent against the column '
               "agent over every cell they met in, with its 95 %% Wilson interval.</figcaption></figure>"
               % data_uri(figures["pairwise"]), _html_table(PAIR_HEADER, pairwise_rows(lad)),
-              "<details><summary>By pairing</summary>%s</details>" % _html_table(["pairing", *PAIR_HEADER], series_rows(lad)),
+              "<details><summary>By %s</summary>%s</details>" % (escape(series), _html_table([series, *PAIR_HEADER],
+                                                                                           series_rows(lad))),
               "</section>",
               '<section id="reproduce"><h2>How to reproduce</h2><pre>%s</pre>' % escape(_command(lad, run)),
               '<p class="lead">Report written %s from the stored run only.</p></section></body></html>'
@@ -278,7 +298,7 @@ def build_ladder_report(run_dir, bootstrap: int | None = None, out=None) -> tupl
         lad.pairwise.to_csv(tables / "pairwise.csv", index=False)
         lad.by_series.to_csv(tables / "pairwise_by_series.csv", index=False)
         lad.rungs.to_csv(tables / "rungs.csv", index=False)
-        lad.by_faction.to_csv(tables / "by_faction.csv", index=False)
+        lad.by_seat_name.to_csv(tables / "by_seat_name.csv", index=False)
         write_text_atomic(building / "ladder.md", ladder_markdown(lad, run))
         write_text_atomic(building / PAGE, ladder_html(lad, run, figures))
     return out_dir / PAGE, lad, ladder_text(lad, run)

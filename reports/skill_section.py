@@ -21,7 +21,7 @@ DPI = 100
 METRICS = (("seat0_share", "seat-0 share of decided matches", 0.5),
            ("advantage", "first-player advantage", 0.0),
            ("special_rate", "special-victory frequency", None))
-SKILL_CAPTION = ("The verdict of each pairing and starting life at every skill level (both seats play that agent), "
+SKILL_CAPTION = ("The verdict of each {series} and {axis_description} at every skill level (both seats play that agent), "
                  "weakest first. holds: every level gives the same verdict; skill-dependent: the verdicts differ and "
                  "two levels' seat-0 shares differ beyond their 95 % intervals; unsettled: the verdicts differ within "
                  "the intervals. Drift: seat-0 share at the strongest level minus the weakest. The figure shows the "
@@ -36,33 +36,35 @@ def x_positions(order: list[str], ratings: dict | None) -> tuple[list[float], st
     return list(range(len(order))), "skill level (the sweep's order, weakest left)"
 
 
-def skill_figure(metrics: pd.DataFrame, order: list[str], ratings: dict | None) -> Figure:
-    pairings = list(dict.fromkeys(metrics["pairing"]))
-    figure = Figure(figsize=(4.2 * max(len(pairings), 2), 3.0 * len(METRICS) + 0.4), dpi=DPI, layout="constrained")
+def skill_figure(metrics: pd.DataFrame, order: list[str], ratings: dict | None, found: dict | None = None) -> Figure:
+    """One column per series, one row per metric, one line per axis value (`found`: the run's words)."""
+    found = found or {"axis": "axis"}
+    series_list = list(dict.fromkeys(metrics["series"]))
+    figure = Figure(figsize=(4.2 * max(len(series_list), 2), 3.0 * len(METRICS) + 0.4), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
-    grid = figure.subplots(len(METRICS), len(pairings), squeeze=False)
+    grid = figure.subplots(len(METRICS), len(series_list), squeeze=False)
     xs, label = x_positions(order, ratings)
     position = dict(zip(order, xs))
-    lives = list(dict.fromkeys(metrics["life"]))
+    values = list(dict.fromkeys(metrics["axis"]))
     from matplotlib import colormaps
     cmap = colormaps["viridis"]
-    for column, pairing in enumerate(pairings):
-        part = metrics[metrics["pairing"] == pairing]
+    for column, series in enumerate(series_list):
+        part = metrics[metrics["series"] == series]
         for row, (name, title, fair) in enumerate(METRICS):
             axes = grid[row][column]
-            for k, life in enumerate(lives):
-                line = part[part["life"] == life].sort_values("level")
+            for k, value in enumerate(values):
+                line = part[part["axis"] == value].sort_values("level")
                 if line.empty or line[name].isna().all():
                     continue
                 x = line["skill"].map(position).to_numpy(dtype=float)
-                colour = cmap(k / max(len(lives) - 1, 1))
-                axes.plot(x, line[name], "o-", color=colour, label="life %s" % life, markersize=3)
+                colour = cmap(k / max(len(values) - 1, 1))
+                axes.plot(x, line[name], "o-", color=colour, label="%s %s" % (found["axis"], value), markersize=3)
                 axes.fill_between(x, line[name + "_low"], line[name + "_high"], color=colour, alpha=0.12)
             if fair is not None:
                 axes.axhline(fair, color="#999", linewidth=0.8, linestyle="--")
             axes.set_xticks(xs, order if not ratings else ["%s\n%+.0f" % (o, x) for o, x in zip(order, xs)],
                             fontsize=7, rotation=20)
-            axes.set_title("%s — %s" % (pairing, title), fontsize=9)
+            axes.set_title("%s — %s" % (series, title), fontsize=9)
             if row == len(METRICS) - 1:
                 axes.set_xlabel(label, fontsize=8)
     handles, labels = grid[0][0].get_legend_handles_labels()
@@ -81,12 +83,12 @@ def _pct(value) -> str:
     return "-" if value != value else "%.1f%%" % (100 * value)
 
 
-def robustness_display(table: pd.DataFrame, order: list[str]):
-    display = _table("skill", ["pairing", "life", *["verdict at %s" % level for level in order], "mark",
+def robustness_display(table: pd.DataFrame, order: list[str], found: dict):
+    display = _table("skill", [found["series"], found["axis"], *["verdict at %s" % level for level in order], "mark",
                                "drift (pts, weakest → strongest)"])
     for _, row in table.iterrows():
         css = {"holds": "verdict-balanced", "skill-dependent": "verdict-imbalanced"}.get(row["mark"], "verdict-undecided")
-        display.add([row["pairing"], row["life"],
+        display.add([row["series"], row["axis"],
                      *[row.get("verdict@" + level, "-") if row.get("verdict@" + level) == row.get("verdict@" + level)
                        else "-" for level in order],
                      (row["mark"], css),
@@ -94,12 +96,12 @@ def robustness_display(table: pd.DataFrame, order: list[str]):
     return display
 
 
-def handicap_display(table: pd.DataFrame):
-    display = _table("handicap", ["pairing", "life", "even first at", "seat-0 share [95% CI]", "mixed pairs tried"])
+def handicap_display(table: pd.DataFrame, found: dict):
+    display = _table("handicap", [found["series"], found["axis"], "even first at", "seat-0 share [95% CI]", "mixed pairs tried"])
     for _, row in table.iterrows():
         share = "%s [%s, %s]" % (_pct(row["seat0_share"]), _pct(row["seat0_share_low"]), _pct(row["seat0_share_high"])) \
             if row["even_at"] else "-"
-        display.add([row["pairing"], row["life"], row["even_at"] or "none tried is even", share, row["tried"]])
+        display.add([row["series"], row["axis"], row["even_at"] or "none tried is even", share, row["tried"]])
     return display
 
 
@@ -107,7 +109,9 @@ def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | 
                  listed: list[str] | None = None) -> dict:
     """{"sections": [...], "headline": words, "order": levels, "csv": {name: frame}} — empty for a run
     with fewer than two skill levels and no mixed pair."""
+    from reports.figures import words
     from reports.html import data_uri
+    found = words(tables)  # the run's words for its series and axis (e.g. its choice dimension's name)
     verdicts = tables["verdicts"]
     order = skill.levels(verdicts, ratings, listed)
     mixed = not verdicts["skill"].map(skill.is_level).all() if len(verdicts) else False
@@ -116,20 +120,20 @@ def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | 
         robust = skill.robustness(verdicts, order)
         metrics = skill.metrics_by_skill(tables, order)
         path = Path(folder) / "skill.png"
-        skill_figure(metrics, order, ratings).savefig(path, format="png", dpi=DPI)
+        skill_figure(metrics, order, ratings, found).savefig(path, format="png", dpi=DPI)
         counts = robust["mark"].value_counts() if len(robust) else {}
         out["headline"] = ("Headline verdicts are those of the strongest skill level, %s (levels weakest first: %s). "
                            "%d of %d verdicts hold across skill, %d are skill-dependent, %d unsettled."
                            % (order[-1], " < ".join(order), counts.get(skill.HOLDS, 0), len(robust),
                               counts.get(skill.DEPENDENT, 0), counts.get(skill.UNSETTLED, 0)))
         out["sections"].append({"id": "skill", "title": "Does the verdict hold as skill rises?",
-                                "caption": SKILL_CAPTION, "image": data_uri(path),
-                                "table": robustness_display(robust, order)})
+                                "caption": SKILL_CAPTION.format(**found), "image": data_uri(path),
+                                "table": robustness_display(robust, order, found)})
         out["csv"].update({"skill_robustness": robust, "skill_metrics": metrics})
     if mixed:
         even = skill.handicap(verdicts, order, ratings)
         out["sections"].append({"id": "skill_handicap", "title": "Skill handicap", "caption": HANDICAP_CAPTION,
-                                "image": None, "table": handicap_display(even)})
+                                "image": None, "table": handicap_display(even, found)})
         out["csv"]["skill_handicap"] = even
     return out
 

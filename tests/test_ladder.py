@@ -73,7 +73,7 @@ def test_common_deals_every_agent_pair_plays_the_same_match_seeds(toy_ladder):
 def test_jobs_1_and_2_give_bit_identical_runs_and_ratings(tmp_path, toy_ladder):
     other = _ladder(tmp_path, "two", "--jobs", "2")
     assert pd.read_parquet(toy_ladder / "results.parquet").equals(pd.read_parquet(other / "results.parquet"))
-    for table in ("ratings.csv", "pairwise.csv", "by_faction.csv"):
+    for table in ("ratings.csv", "pairwise.csv", "by_seat_name.csv"):
         assert (toy_ladder / "ladder/tables" / table).read_bytes() == (other / "ladder/tables" / table).read_bytes()
 
 
@@ -109,7 +109,7 @@ def test_printed_ladder_names_ratings_rungs_and_cycles(tmp_path, toy_game, capsy
 
 def _frame(rows):
     """Cell rows (agent0, agent1, wins0, wins1, draws) in the cell frame's columns."""
-    return pd.DataFrame([{"strategy0": a, "strategy1": b, "faction0": "red", "faction1": "blue", "seat0_wins": w0,
+    return pd.DataFrame([{"strategy0": a, "strategy1": b, "seat0_name": "red", "seat1_name": "blue", "seat0_wins": w0,
                           "seat1_wins": w1, "draws": d, "matches": w0 + w1 + d} for a, b, w0, w1, d in rows])
 
 
@@ -160,17 +160,17 @@ def test_an_intransitive_cycle_is_flagged_and_a_transitive_ladder_is_not():
     assert ladder_analysis.ladder(transitive, ["A", "B", "C"], root_seed=1, bootstrap=0).cycles == []
 
 
-def test_per_faction_ratings_separate_an_agent_strong_with_one_faction():
+def test_per_seat_name_ratings_separate_an_agent_strong_with_one_side():
     # X is strong as red only: it beats Y in the red mirror and as red against a blue Y, but as blue it
     # does no better than Y does (the blue mirror is even, and Y as red beats X as blue as red usually does)
     rows = [("X", "Y", 900, 100, 0, "red", "blue"), ("Y", "X", 700, 300, 0, "red", "blue"),
             ("X", "Y", 750, 250, 0, "red", "red"), ("X", "Y", 500, 500, 0, "blue", "blue")]
     frame = _frame([row[:5] for row in rows])
-    frame["faction0"], frame["faction1"] = [row[5] for row in rows], [row[6] for row in rows]
+    frame["seat0_name"], frame["seat1_name"] = [row[5] for row in rows], [row[6] for row in rows]
     result = ladder_analysis.ladder(frame, ["X", "Y"], root_seed=1, bootstrap=0)
-    faction = {(r.agent, r.faction): r.elo for r in result.by_faction.itertuples()}
-    assert faction[("X", "red")] - faction[("Y", "red")] > 150
-    assert abs(faction[("X", "blue")] - faction[("Y", "blue")]) < 60
+    side = {(r.agent, r.seat_name): r.elo for r in result.by_seat_name.itertuples()}
+    assert side[("X", "red")] - side[("Y", "red")] > 150
+    assert abs(side[("X", "blue")] - side[("Y", "blue")]) < 60
     overall = dict(zip(result.ratings["agent"], result.ratings["elo"]))
     assert overall["X"] > overall["Y"]
 
@@ -226,3 +226,22 @@ def test_one_non_mirror_pairing_gives_no_per_faction_ratings_and_says_why(tmp_pa
     command = json.loads((out / "meta.json").read_text())["ladder"]["command"]
     assert "--pairings red_vs_blue" in command and "--life 12" in command and "--agents greedy,random" in command
     assert set(pd.read_parquet(out / "results.parquet")["life0"]) == {12}
+
+
+def test_ratings_per_seat_name_are_worded_from_the_runs_choice_dimension():
+    """The seat names' word is the choice dimension's seat columns' own name (Faction War's are its
+    factions); a game without a choice dimension (Poker Duel) has no seat names and says so."""
+    from analysis.dimensions import labels, run_dimensions
+    from reports.ladder import seat_name_header, seat_name_lines
+    assert labels(run_dimensions({"game": "faction_war"}))["seat_name"] == "faction"
+    assert labels(run_dimensions({"game": "poker_duel"}))["seat_name"] == ""
+    rows = [("X", "Y", 600, 400, 0, "red", "blue"), ("Y", "X", 550, 450, 0, "red", "blue"),
+            ("X", "Y", 520, 480, 0, "red", "red"), ("X", "Y", 500, 500, 0, "blue", "blue")]
+    frame = _frame([row[:5] for row in rows])
+    frame["seat0_name"], frame["seat1_name"] = [row[5] for row in rows], [row[6] for row in rows]
+    named = ladder_analysis.ladder(frame, ["X", "Y"], root_seed=1, bootstrap=0, words={"seat_name": "faction"})
+    assert seat_name_header(named)[1] == "faction played" and seat_name_lines(named, lambda t: [t]) == ["By faction played"]
+    frame["seat0_name"] = frame["seat1_name"] = ""
+    plain = ladder_analysis.ladder(frame, ["X", "Y"], root_seed=1, bootstrap=0, words={"seat_name": ""})
+    assert plain.by_seat_name.empty and len(plain.ratings) == 2
+    assert seat_name_lines(plain, None) == ["No ratings per seat name: the game has no seat names (no choice dimension)."]

@@ -11,9 +11,11 @@ import pytest
 from sim.cli import main
 from sim.errors import CardbalanceError
 from sim.poker_duel import layout as L
+from sim.poker_duel.game import GAME_SPEC
+from sim.poker_duel.position import load_position
 from sim.poker_duel.reference import Match
-from sim.poker_duel.rules import (AMB_IDS, AMBIGUITIES, IMPLEMENTED, NUMBERS, Rules, load_rules, rules_from_array,
-                                  rules_to_toml)
+from sim.poker_duel.rules import (AMB_IDS, AMBIGUITIES, DEFAULT_HP, IMPLEMENTED, NUMBERS, Rules, load_rules,
+                                  rules_from_array, rules_to_toml)
 from strategies.poker_duel.batch import cell_of, play_match, reference_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +26,7 @@ def test_presets_core_and_advanced_and_every_default():
     assert core == load_rules("default") == Rules() and not core.advanced_rules and not core.straight_flush_on
     assert advanced.advanced_rules and advanced.straight_flush_on
     assert advanced.differences_from_default() == {"advanced_rules": True}
-    assert core.hp == (40, 40) and core.hand_limit == 6 and core.club_multiplier == 2  # D-AMB-01 default x2
+    assert core.hand_limit == 6 and core.club_multiplier == 2  # D-AMB-01 default x2
     assert len(AMB_IDS) == 65 and all(core.reading(a) == r[0] for a, (_, r) in AMBIGUITIES.items())
     for rules in (core, advanced, core.with_changes(club_multiplier=3, ambiguities={"D-AMB-42": "nothing"})):
         assert rules_from_array(rules.to_array()) == rules
@@ -32,7 +34,7 @@ def test_presets_core_and_advanced_and_every_default():
 
 
 @pytest.mark.parametrize("text, field", [
-    ('club_multiplier = 0', "club_multiplier"), ('hand_limit = "six"', "hand_limit"), ('hp = [40]', "hp"),
+    ('club_multiplier = 0', "club_multiplier"), ('hand_limit = "six"', "hand_limit"), ('hp = [40]', "hp"), ('hp = 40', "grid"),
     ('colour = 2', "colour"), ('advanced_rules = 1', "advanced_rules"),
     ('[ambiguities]\n"D-AMB-42" = "maybe"', "D-AMB-42"), ('[ambiguities]\n"D-AMB-99" = "x"', "D-AMB-99"),
     ('[ambiguities]\n"D-AMB-24" = "full_chain"', "not implemented yet")])
@@ -42,6 +44,19 @@ def test_bad_rules_one_line_exit_2(tmp_path, capsys, text, field):
     assert main(["rules", "--game", "poker_duel", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and field in err
+
+
+def test_starting_hp_is_no_rules_field_the_grid_sets_it(tmp_path, capsys):
+    """D-SETUP-4: starting HP comes only from the grid (the HP dimension); a scenario without hp starts
+    at the grid's single value, and a rules file that sets hp is refused naming where it is set now."""
+    assert "hp" not in Rules().as_dict() and GAME_SPEC.dimension("hp").single == DEFAULT_HP == (40, 40)
+    path = tmp_path / "hp.toml"
+    path.write_text("hp = [30, 50]\n")
+    assert main(["rules", "--game", "poker_duel", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "'hp' is no longer a rules field" in err and "play --hp" in err
+    match = load_position({"players": [{}, {"hp": 7}]})
+    assert match.hp == [40, 7] and match.start_hp == [40, 40]
 
 
 def test_rules_command_prints_every_key(capsys):

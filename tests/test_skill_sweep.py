@@ -83,7 +83,7 @@ def test_verdicts_side_by_side_with_holds_skill_dependent_and_unsettled(levels_r
     assert set(verdicts["skill"]) == {"cautious", "greedy"}  # the label column every table carries
     order = skill.levels(verdicts)
     assert order == ["cautious", "greedy"]  # the run's order without a ladder
-    robust = skill.robustness(verdicts, order).set_index("life")
+    robust = skill.robustness(verdicts, order).set_index("axis")
     assert robust.loc["10", "mark"] == skill.DEPENDENT
     assert robust.loc["10", "verdict@cautious"] == "imbalanced (blue)" and robust.loc["10", "verdict@greedy"] == "balanced"
     assert robust.loc["10", "drift"] == pytest.approx(0.10) and robust.loc["10", "drift_towards"] == "red"
@@ -95,7 +95,7 @@ def test_verdicts_side_by_side_with_holds_skill_dependent_and_unsettled(levels_r
 def test_ladder_ratings_reorder_the_levels_and_must_rate_every_level(levels_run):
     verdicts = tables.verdicts(load_run(levels_run))
     assert skill.levels(verdicts, {"greedy": -50.0, "cautious": 80.0}) == ["greedy", "cautious"]
-    robust = skill.robustness(verdicts, ["greedy", "cautious"]).set_index("life")
+    robust = skill.robustness(verdicts, ["greedy", "cautious"]).set_index("axis")
     assert robust.loc["10", "drift"] == pytest.approx(-0.10) and robust.loc["10", "drift_towards"] == "blue"
     with pytest.raises(CardbalanceError, match="rates no agent cautious"):
         skill.levels(verdicts, {"greedy": 0.0})

@@ -1,6 +1,6 @@
 """`cardbalance ladder`: a round-robin among agents, rated (docs/ladder.md).
 
-Every ordered pair of agents plays every pairing of the game on common deals
+Every ordered pair of agents plays every series of the game (its choice dimensions) on common deals
 (the same match seeds for every pair), with seats and first player swapped,
 into a run folder like a sweep's; then Bradley–Terry ratings on the Elo
 scale with bootstrap intervals, the pairwise win-rate table, rungs and
@@ -27,8 +27,8 @@ EPILOG = """examples:
                                                  (both seats, both first players, every {series}), Wilson 95 % CI
   cardbalance ladder --agents random,greedy,exile,pimc-greedy:16 --matches 400 --jobs 2
                                                  a quick four-agent ladder on two cores
-  cardbalance ladder --agents random,greedy {choices} --life 30
-                                                 one {series} at one starting life
+  cardbalance ladder --agents random,greedy {choices} {setup}
+                                                 one {series} at one {axis}
   cardbalance ladder --resume runs/20260101-120000-ladder
                                                  continue a killed ladder without redoing finished chunks
 
@@ -46,7 +46,7 @@ def add_parser(subparsers):
     from sim.cli.options import add_dimension_options, add_game_option
     parser = subparsers.add_parser(
         "ladder", help="rate agents by a round-robin tournament (Bradley-Terry / Elo with intervals)",
-        description="Play a round-robin among agents on common deals, every pairing, seats and first player "
+        description="Play a round-robin among agents on common deals, every series, seats and first player "
                     "swapped, into a run folder; rate them (Bradley-Terry on the Elo scale, bootstrap 95 % "
                     "intervals) and write the pairwise win-rate table, rungs, cycles and an HTML report.",
         epilog=_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -108,7 +108,7 @@ def _argv(args) -> list[str]:
     game = get_game(args.game)
     for key, value in sorted(vars(args).items()):
         if key.startswith("dim_") and value is not None:
-            option = game.dimension(key[4:]).sweep_key if isinstance(value, list) else key[4:]  # --pairings A B
+            option = game.dimension(key[4:]).sweep_key if isinstance(value, list) else key[4:]  # e.g. --pairings A B
             words += ["--" + option] + (list(value) if isinstance(value, list) else [str(value)])
     return words
 

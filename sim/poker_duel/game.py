@@ -31,10 +31,6 @@ DEFAULT_SWEEP = {
 }
 
 
-def rules_cell_values(rules_object) -> dict:
-    return {"hp": tuple(rules_object.hp)}
-
-
 GAME_SPEC = GameSpec(
     name="poker_duel",
     dimensions=(HP, FIRST),
@@ -55,7 +51,6 @@ GAME_SPEC = GameSpec(
     reference_play_match=lazy("strategies.poker_duel.batch:reference_record"),
     players=("greedy", "greedy"),
     run_scenario=lazy("sim.poker_duel.position:run_scenario"),
-    rules_cell_values=rules_cell_values,
     default_sweep=DEFAULT_SWEEP,
     modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
     examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",

@@ -23,7 +23,7 @@ from sim import rng
 from sim.poker_duel import actions as A
 from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
-from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, R_HP0, amb_slot
+from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
 engine_cache.install()
 

@@ -40,7 +40,7 @@ from sim.errors import CardbalanceError
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
 from sim.poker_duel.reference import Match
-from sim.poker_duel.rules import HP_MAX, load_rules, rules_from_mapping
+from sim.poker_duel.rules import DEFAULT_HP, HP_MAX, load_rules, rules_from_mapping
 
 PHASES = {"main": L.PH_MAIN, "declare": L.PH_DECLARE, "battle_step": L.PH_BATTLE,
           "damage_step": L.PH_DAMAGE, "discard": L.PH_DISCARD}
@@ -115,8 +115,8 @@ def load_position(data: dict) -> Match:
             if key not in PLAYER_KEYS:
                 _fail("unknown key 'players[%d].%s'; allowed: %s." % (p, key, ", ".join(sorted(PLAYER_KEYS))))
         where = "players[%d]" % p
-        m.hp[p] = _int(spec.get("hp", rules.hp[p]), where + ".hp", -HP_MAX, HP_MAX)
-        m.start_hp[p] = _int(spec.get("start_hp", rules.hp[p]), where + ".start_hp", 1, HP_MAX)
+        m.hp[p] = _int(spec.get("hp", DEFAULT_HP[p]), where + ".hp", -HP_MAX, HP_MAX)
+        m.start_hp[p] = _int(spec.get("start_hp", DEFAULT_HP[p]), where + ".start_hp", 1, HP_MAX)
         for card in (_card(t, p, where + ".hand", seen) for t in _list(spec.get("hand", []), where + ".hand")):
             m.zone[card] = L.Z_HAND
         monsters = _list(spec.get("monsters", []), where + ".monsters")

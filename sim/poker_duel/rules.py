@@ -133,14 +133,17 @@ NUMBERS: dict[str, tuple[str, int, int]] = {
 }
 MAX_ZONE = 5  # fixed zone size of the state layout; monster_zone and back_row may be smaller
 HP_MIN, HP_MAX = 1, 1_000_000
-DEFAULT_HP = (40, 40)  # D-SETUP-4
+DEFAULT_HP = (40, 40)  # D-SETUP-4: the grid's single value (game.py's HP), a scenario's default
+# Starting HP is no rules field: it is a grid dimension (game.py's HP), set by a
+# sweep file's `hp` / `hp_pairs`, `play --hp` or a scenario's players.
+HP_MOVED = ("'hp' is no longer a rules field: starting HP is set by the grid (a sweep file's 'hp' / 'hp_pairs', "
+            "compare --sweep FILE, play --hp N or N0,N1); remove it from the rules file")
 
 
 @dataclass(frozen=True)
 class Rules:
     """Every number and switch of one Poker Duel rule set (immutable)."""
 
-    hp: tuple[int, int] = DEFAULT_HP
     start_hand: int = 5
     draw_per_turn: int = 2
     p1_first_draw: int = 1
@@ -181,7 +184,7 @@ class Rules:
         return dataclasses.replace(self, ambiguities=merged, **changes)
 
     def as_dict(self) -> dict:
-        return {"hp": list(self.hp), **{name: getattr(self, name) for name in NUMBERS},
+        return {**{name: getattr(self, name) for name in NUMBERS},
                 **{name: getattr(self, name) for name in FLAGS},
                 "ambiguities": {k: self.ambiguities[k] for k in AMBIGUITIES}}
 
@@ -198,7 +201,6 @@ class Rules:
     def to_array(self) -> np.ndarray:
         """Pack into the int64 array the engines read (slots below)."""
         arr = np.zeros(RULES_ARRAY_SIZE, dtype=np.int64)
-        arr[R_HP0], arr[R_HP1] = self.hp
         for name, slot in NUMBER_SLOTS.items():
             arr[slot] = getattr(self, name)
         for name, slot in FLAG_SLOTS.items():
@@ -211,10 +213,9 @@ class Rules:
 FLAGS = ("p1_first_battle", "advanced_rules", "straight_flush")
 
 # ---- rules array slots ------------------------------------------------------------------
-R_HP0, R_HP1 = 0, 1
-NUMBER_SLOTS = {name: 2 + i for i, name in enumerate(NUMBERS)}
-FLAG_SLOTS = {name: 2 + len(NUMBERS) + i for i, name in enumerate(FLAGS)}
-R_AMB_BASE = 2 + len(NUMBERS) + len(FLAGS)  # slot of D-AMB-nn is R_AMB_BASE + nn - 1
+NUMBER_SLOTS = {name: i for i, name in enumerate(NUMBERS)}
+FLAG_SLOTS = {name: len(NUMBERS) + i for i, name in enumerate(FLAGS)}
+R_AMB_BASE = len(NUMBERS) + len(FLAGS)  # slot of D-AMB-nn is R_AMB_BASE + nn - 1
 RULES_ARRAY_SIZE = R_AMB_BASE + 65
 
 
@@ -225,8 +226,7 @@ def amb_slot(amb_id: str) -> int:
 def rules_from_array(array) -> Rules:
     """Inverse of `Rules.to_array` (for tools that only hold the array)."""
     values = [int(v) for v in array]
-    return Rules(hp=(values[R_HP0], values[R_HP1]),
-                 **{name: values[slot] for name, slot in NUMBER_SLOTS.items()},
+    return Rules(**{name: values[slot] for name, slot in NUMBER_SLOTS.items()},
                  **{name: bool(values[slot]) for name, slot in FLAG_SLOTS.items()},
                  ambiguities={a: r[values[amb_slot(a)]] for a, (_, r) in AMBIGUITIES.items()})
 
@@ -239,10 +239,6 @@ def _bad_int(value, low, high) -> bool:
 
 def validate(rules: Rules) -> None:
     """Raise CardbalanceError naming the first bad field and what is allowed."""
-    hp = rules.hp
-    if not (isinstance(hp, tuple) and len(hp) == 2) or any(_bad_int(v, HP_MIN, HP_MAX) for v in hp):
-        raise CardbalanceError("rules: 'hp' must be one integer or two [seat0, seat1], each from %d to %d (got %r)."
-                               % (HP_MIN, HP_MAX, hp))
     for name, (_, low, high) in NUMBERS.items():
         if _bad_int(getattr(rules, name), low, high):
             raise CardbalanceError("rules: '%s' must be an integer from %d to %d (got %r)."
@@ -274,18 +270,13 @@ PRESETS: dict[str, dict] = {
 
 def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     """Build Rules from a parsed TOML mapping, rejecting unknown keys and types."""
-    allowed = {"hp", "ambiguities", *NUMBERS, *FLAGS}
+    if "hp" in data:
+        raise CardbalanceError("%s: %s." % (source, HP_MOVED))
+    allowed = {"ambiguities", *NUMBERS, *FLAGS}
     for key in data:
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
     kwargs = {name: data[name] for name in (*NUMBERS, *FLAGS) if name in data}
-    if "hp" in data:
-        hp = data["hp"]
-        if isinstance(hp, int) and not isinstance(hp, bool):
-            hp = [hp, hp]
-        if not isinstance(hp, list) or len(hp) != 2:
-            raise CardbalanceError("%s: 'hp' must be an integer or a list of two integers (got %r)." % (source, hp))
-        kwargs["hp"] = tuple(hp)
     given = data.get("ambiguities", {})
     if not isinstance(given, dict):
         raise CardbalanceError("%s: 'ambiguities' must be a table of \"D-AMB-nn\" = \"reading\"." % source)
@@ -326,8 +317,7 @@ def load_rules(name_or_path: str | Path | None = None) -> Rules:
 def rules_to_toml(rules: Rules) -> str:
     """TOML text of the effective rules, every key documented, changed values marked."""
     base = Rules()
-    lines = ["hp = [%d, %d]  # starting HP per seat (D-SETUP-4)%s"
-             % (*rules.hp, "; CHANGED from default [40, 40]" if rules.hp != base.hp else "")]
+    lines = ["# starting HP is no rules field: the grid sets it (a sweep file's hp / hp_pairs, play --hp; D-SETUP-4)"]
     for name, (description, low, high) in NUMBERS.items():
         value, default = getattr(rules, name), getattr(base, name)
         lines.append("%s = %d  # %s, %d-%d%s" % (name, value, description, low, high,

@@ -10,7 +10,8 @@ Both first-player orders are always played.
 and strategy names, rules presets or files) and expands the grid into an
 ordered list of cells. The order is part of the run format: a cell's index
 feeds its seeds, so the same spec always gives the same cells in the same
-order:  rules → strategies → pairing → (life0, life1) → first player.
+order:  rules → strategies → the game's dimensions as it declares them (Faction
+War: pairing → (life0, life1) → first player).
 
 Everything here raises `CardbalanceError` on bad input and touches no file
 system except reading rule files, so the CLI can check a sweep completely

@@ -7,8 +7,8 @@ folder like a sweep's, plus a `ladder` entry in meta.json. What makes it a
 tournament:
 
 - its strategies are every ordered pair "A:B" of distinct agents, so each
-  pair meets with A in seat 0 and with A in seat 1 (and, for Faction War,
-  with A as either faction of every pairing);
+  pair meets with A in seat 0 and with A in seat 1 (and, in a game with seat
+  names, with A under either seat name of every series);
 - the game's seat dimension (first player) is played both ways, as always;
 - `common_deals`: every agent pair plays the same matches (match seeds) at a
   grid point, so the luck of the deal cancels out of the comparison.
