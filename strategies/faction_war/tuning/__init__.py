@@ -274,7 +274,7 @@ def tune(out, trials: int, matches: int, seed: int, recheck_matches: int, comman
         "weights": {name: W.as_dict(vector) for name, vector in vectors.items()},
         "provenance": {
             "game": "faction_war",
-            "rules": "default preset, starting life %d/%d" % Rules().life,
+            "rules": "default preset, starting life %d/%d" % DEFAULT_LIFE,
             "opponent": "greedy",
             "judged_on": "paired deals: each deal played with the tuned agent in both seats and both first "
                          "players, against greedy of each faction; value = tuned share of decided matches",
