@@ -1,6 +1,6 @@
 """Soak check: many random matches with the universal invariant checker on.
 
-    python scripts/soak.py [--matches 1000000] [--chunk 10000] [--seed 1] [--jobs 1]
+    python scripts/faction_war/soak.py [--matches 1000000] [--chunk 10000] [--seed 1] [--jobs 1]
 
 Plays uniformly random matches (random action from the legal list, both
 seats) across every faction pairing, and under the default rules plus the
@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 for path in (REPO, REPO / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))

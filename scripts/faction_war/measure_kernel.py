@@ -1,6 +1,6 @@
 """Measure the Faction War kernel: matches/s per core, turns, compile times.
 
-    python scripts/measure_kernel.py [--matches N]
+    python scripts/faction_war/measure_kernel.py [--matches N]
 
 Prints, for random-vs-random and greedy-vs-greedy mirror matches (Human vs
 Human, 50 life, default rules), single-core matches per second and the mean
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

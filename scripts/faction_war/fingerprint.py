@@ -1,6 +1,6 @@
 """A digest of what the Faction War kernel plays, for speed-only changes.
 
-    python scripts/fingerprint.py [--matches N] [--save FILE | --check FILE]
+    python scripts/faction_war/fingerprint.py [--matches N] [--save FILE | --check FILE]
 
 Plays a fixed grid (every pairing x every strategy pair that matters x the
 default, two-pack and 24 seeded random rule sets) through `batch.play_batch`
@@ -20,7 +20,7 @@ import random
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 

@@ -1,6 +1,6 @@
 """Where the Faction War match loop spends its time, piece by piece.
 
-    python scripts/profile_kernel.py [--matches N] [--strategy greedy|random]
+    python scripts/faction_war/profile_kernel.py [--matches N] [--strategy greedy|random]
                                      [--factions human,alien] [--repeat R]
 
 Records every decision point of N matches (the state before the action, the
@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
