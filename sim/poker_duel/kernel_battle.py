@@ -301,7 +301,10 @@ def next_declaration(state, rules, keep_extra):
                 m = state[L.S_MONSTER + p * Z + i]
                 if m >= 0:
                     state[L.C_BOOST + m] = 0
-    if not keep_extra:
+    extra = state[L.S_EXTRA_ATTACKER]
+    waits = (rules[R63] == 1 and extra >= 0 and state[L.C_ZONE + extra] == L.Z_MONSTER
+             and state[L.C_FLAGS + extra] & L.F_EXTRA_USED != 0)  # D-AMB-63 "any_later"
+    if not keep_extra and not waits:
         state[L.S_EXTRA_ATTACKER] = -1
     state[L.S_ATTACKER] = -1
     state[L.S_TARGET] = -1
@@ -395,7 +398,8 @@ def declare(state, rules, slot, target_slot):
         if not state[L.C_FLAGS + card] & L.F_NEW_ATTACKER or rules[R31] == 1:
             state[L.S_NEW_ATTACKS] += 1
         state[L.C_FLAGS + card] |= L.F_NEW_ATTACKER
-    state[L.S_EXTRA_ATTACKER] = -1
+    if extra or rules[R63] == 0:
+        state[L.S_EXTRA_ATTACKER] = -1  # D-AMB-63 (a): declared now or lost
     state[L.C_FLAGS + card] |= L.F_ATTACKED
     state[L.S_ATTACKER] = card
     state[L.S_TARGET] = L.DIRECT_TARGET if target_slot == L.DIRECT else state[L.S_MONSTER + (1 - p) * Z + target_slot]

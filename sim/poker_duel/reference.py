@@ -862,7 +862,8 @@ class Match:
             if not self.flags[card] & L.F_NEW_ATTACKER or self.rules.reading("D-AMB-31") == "attacks":
                 self.new_attacks += 1
             self.flags[card] |= L.F_NEW_ATTACKER
-        self.extra_attacker = -1  # D-AMB-63: declared now or lost
+        if extra or self.rules.reading("D-AMB-63") == "next_declaration":
+            self.extra_attacker = -1  # D-AMB-63 (a): declared now or lost
         self.flags[card] |= L.F_ATTACKED
         self.attacker = card
         self.target = L.DIRECT_TARGET if target_slot == L.DIRECT else self.monster[1 - p][target_slot]
@@ -1005,7 +1006,7 @@ class Match:
             for q in (0, 1):
                 for card in self.monsters(q):
                     self.boost[card] = 0
-        if not keep_extra:
+        if not keep_extra and not self._extra_attack_waits():
             self.extra_attacker = -1
         self.attacker = self.target = -1
         self.phase, self.decider = L.PH_DECLARE, self.active
@@ -1013,6 +1014,14 @@ class Match:
             self._end_battle_phase()
 
     # ================================================================ result and packing
+    def _extra_attack_waits(self) -> bool:
+        """D-AMB-63 "any_later": a diamond's extra attack waits for any later
+        declaration of this battle phase while the diamond stays on the field
+        (a card that left and came back lost F_EXTRA_USED with its flags)."""
+        card = self.extra_attacker
+        return (self.rules.reading("D-AMB-63") == "any_later" and card >= 0
+                and self.zone[card] == L.Z_MONSTER and bool(self.flags[card] & L.F_EXTRA_USED))
+
     def is_over(self) -> bool:
         return self.phase == L.PH_OVER
 
