@@ -39,6 +39,16 @@ def test_D_AMB_17_hand_summons_only_in_the_main_phase(engine):
     assert "summon S9" in play(engine, pos(*start)).legal
     assert not [a for a in play(engine, pos(*start, phase="declare")).legal if a.startswith("summon")]
     assert play(engine, pos(*start, phase="declare"), ["attack 0 0"]).legal == ["pass"]
+    battle = {"D-AMB-17": "hand_in_battle_too"}
+    assert "summon S9" in play(engine, pos(*start, phase="declare", amb=battle)).legal
+    t = play(engine, pos(*start, phase="declare", amb=battle), ["attack 0 0"] + FIGHT)
+    assert t.phase == "declare" and t.legal == ["pass", "summon S9"]  # the phase stays open for the summon
+    t = play(engine, pos(*start, phase="declare", amb=battle), ["attack 0 0"] + FIGHT + ["summon S9"])
+    assert t.monsters(0)[:2] == ["S7", "S9"] and t.legal == ["pass", "attack 1 5"]
+    t = play(engine, pos(*start, phase="declare", amb=battle), ["attack 0 0"] + FIGHT + ["summon S9", "attack 1 5", "pass", "pass"])
+    assert t.hp(1) == 40 - 5 - 9
+    t = play(engine, pos(*start, phase="declare", amb=battle), ["attack 0 0"] + FIGHT + ["pass"])
+    assert t.active == 1
 
 
 def test_D_AMB_18_a_set_function_card_may_wait(engine):

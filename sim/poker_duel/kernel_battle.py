@@ -13,7 +13,8 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
 from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
                                    can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
-                                   is_monster, main_legal_actions, push, rank_of, suit_of)
+                                   is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
+                                   summon_options)
 from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
 engine_cache.install()
@@ -28,6 +29,7 @@ R30, R31, R32, R33, R34, R38 = (amb_slot("D-AMB-%02d" % i) for i in (30, 31, 32,
 R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41, 42, 43, 46))
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
+R17 = amb_slot("D-AMB-17")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -272,6 +274,18 @@ def attack_options(state, rules, out, n):
 
 
 @nb.njit(cache=True)
+def declare_options(state, rules, out, n):
+    """Attacks, and under D-AMB-17 "hand_in_battle_too" hand summons too."""
+    n = attack_options(state, rules, out, n)
+    if rules[R17] == 1:
+        p = state[L.S_ACTIVE]
+        for card in range(p * N, p * N + N):
+            if state[L.C_ZONE + card] == L.Z_HAND and is_monster(card) and suit_allows(state, rules, p, card):
+                n = summon_options(state, rules, p, card, out, n)
+    return n
+
+
+@nb.njit(cache=True)
 def end_main(state, rules):
     """D-BP-1, D-AMB-29 auto-end."""
     p = state[L.S_ACTIVE]
@@ -281,8 +295,8 @@ def end_main(state, rules):
     state[L.S_PHASE] = L.PH_DECLARE
     state[L.S_DECIDER] = p
     state[L.S_EXTRA_ATTACKER] = -1
-    scratch = np.zeros(64, dtype=np.int64)
-    if attack_options(state, rules, scratch, 0) == 0:
+    scratch = np.zeros(512, dtype=np.int64)
+    if declare_options(state, rules, scratch, 0) == 0:
         end_battle_phase(state, rules)
 
 
@@ -310,8 +324,8 @@ def next_declaration(state, rules, keep_extra):
     state[L.S_TARGET] = -1
     state[L.S_PHASE] = L.PH_DECLARE
     state[L.S_DECIDER] = state[L.S_ACTIVE]
-    scratch = np.zeros(64, dtype=np.int64)
-    if attack_options(state, rules, scratch, 0) == 0:
+    scratch = np.zeros(512, dtype=np.int64)
+    if declare_options(state, rules, scratch, 0) == 0:
         end_battle_phase(state, rules)
 
 
@@ -505,7 +519,7 @@ def legal_actions(state, rules, out):
     if phase == L.PH_MAIN:
         return main_legal_actions(state, rules, out)
     if phase == L.PH_DECLARE:
-        n = attack_options(state, rules, out, 0)
+        n = declare_options(state, rules, out, 0)
         compulsory = rules[R29] == 1 or rules[R61] == 1
         if n == 0 or not compulsory:
             n = push(out, n, A.PASS * 10000)
@@ -565,6 +579,8 @@ def apply_action(state, rules, action):
     elif phase == L.PH_DECLARE:
         if kind == A.PASS:
             end_battle_phase(state, rules)
+        elif kind == A.SUMMON:
+            summon(state, rules, p, p * N + a, b - 1, False)  # D-AMB-17 "hand_in_battle_too"
         else:
             declare(state, rules, a, b)
     elif phase == L.PH_BATTLE:

@@ -269,7 +269,7 @@ class Match:
             return
         self.phase, self.decider = L.PH_DECLARE, p
         self.extra_attacker = -1
-        if not self._attack_options():
+        if not self._attack_options() and not self._battle_summon_options():
             self._end_battle_phase()
 
     def _end_battle_phase(self):
@@ -424,8 +424,20 @@ class Match:
             out += [A.encode(A.ATTACK, slot, t) for t in (targets or [L.DIRECT])]
         return out
 
+    def _battle_summon_options(self) -> list[int]:
+        """D-AMB-17 "hand_in_battle_too": hand summons also at attack declaration
+        (same suit rule and slot/bump rule as in the main phase)."""
+        if self.rules.reading("D-AMB-17") != "hand_in_battle_too":
+            return []
+        p = self.active
+        out = []
+        for card in self.hand(p):
+            if is_monster_card(card) and self._suit_allows(p, card):
+                out += self._summon_options(p, card, by_k=False)
+        return out
+
     def _declare_options(self) -> list[int]:
-        out = self._attack_options()
+        out = self._attack_options() + self._battle_summon_options()
         compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
                       or self.rules.reading("D-AMB-61") == "attack_compulsory")
         if not out or not compulsory:
@@ -542,6 +554,8 @@ class Match:
         elif self.phase == L.PH_DECLARE:
             if kind == A.PASS:
                 self._end_battle_phase()
+            elif kind == A.SUMMON:
+                self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # D-AMB-17 "hand_in_battle_too"
             else:
                 self._declare(a, b)
         elif self.phase == L.PH_BATTLE:
@@ -1010,7 +1024,7 @@ class Match:
             self.extra_attacker = -1
         self.attacker = self.target = -1
         self.phase, self.decider = L.PH_DECLARE, self.active
-        if not self._attack_options():
+        if not self._attack_options() and not self._battle_summon_options():
             self._end_battle_phase()
 
     # ================================================================ result and packing
