@@ -128,3 +128,14 @@ def test_D_AMB_64_set_j_q_k_only_in_the_battle_step(engine):
     assert "act_set 0" in play(engine, pos(*start, phase="declare"), ["attack 0 0"]).legal
     t = play(engine, pos(*start, phase="declare"), ["attack 0 0"] + FIGHT)
     assert "act_set 0" not in t.legal  # between attacks: closed again
+    anytime = {"D-AMB-64": "any_priority"}
+    t = play(engine, pos(*start, phase="declare", amb=anytime), ["act_set 0", "target 0"])
+    assert t.zone("C2", 1) == "graveyard" and t.phase == "declare" and t.decider == 0
+    assert sorted(t.legal) == ["attack 0 1", "pass"]
+    t = play(engine, pos(*start, phase="declare", amb=anytime), ["act_set 0", "target 0", "attack 0 1"] + FIGHT)
+    assert t.hp(1) == 36 and t.active == 1
+    both = ({"monsters": ["S7", "S9"], "back_row": ["DJ"]}, {"monsters": ["C2", "C3"]})
+    t = play(engine, pos(*both, phase="declare", amb=anytime), ["attack 0 0"] + FIGHT)
+    assert "act_set 0" in t.legal  # between attacks too
+    t = play(engine, pos(*both, phase="declare", amb=anytime), ["attack 0 0"] + FIGHT + ["act_set 0", "target 1"])
+    assert t.zone("C3", 1) == "graveyard" and t.legal == ["pass", "attack 1 5"]

@@ -29,7 +29,7 @@ R30, R31, R32, R33, R34, R38 = (amb_slot("D-AMB-%02d" % i) for i in (30, 31, 32,
 R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41, 42, 43, 46))
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
-R17 = amb_slot("D-AMB-17")
+R17, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-64")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -274,14 +274,40 @@ def attack_options(state, rules, out, n):
 
 
 @nb.njit(cache=True)
+def battle_activatable(state, rules, p, out, n):
+    """D-BS-1/7: set J/Q/K (jokers per D-AMB-26; from hand per D-AMB-27)."""
+    for slot in range(Z):
+        card = state[L.S_BACK + p * Z + slot]
+        if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:
+            kind = fn_kind(card)
+            ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+            if ok and can_activate(state, rules, p, card):
+                n = push(out, n, A.ACT_SET * 10000 + slot * 100)
+    if rules[R27] == 1:
+        for card in range(p * N, p * N + N):
+            if state[L.C_ZONE + card] != L.Z_HAND:
+                continue
+            kind = fn_kind(card)
+            ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+            slot_ok = free_back_slot(state, rules, p) >= 0 or (
+                (kind == 3 or kind == 4) and rules[R02] == 1)
+            if ok and slot_ok and can_activate(state, rules, p, card):
+                n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+    return n
+
+
+@nb.njit(cache=True)
 def declare_options(state, rules, out, n):
-    """Attacks, and under D-AMB-17 "hand_in_battle_too" hand summons too."""
+    """Attacks; under D-AMB-17 "hand_in_battle_too" hand summons; under D-AMB-64
+    "any_priority" the battle step's activations."""
     n = attack_options(state, rules, out, n)
+    p = state[L.S_ACTIVE]
     if rules[R17] == 1:
-        p = state[L.S_ACTIVE]
         for card in range(p * N, p * N + N):
             if state[L.C_ZONE + card] == L.Z_HAND and is_monster(card) and suit_allows(state, rules, p, card):
                 n = summon_options(state, rules, p, card, out, n)
+    if rules[R64] == 1:
+        n = battle_activatable(state, rules, p, out, n)
     return n
 
 
@@ -526,23 +552,7 @@ def legal_actions(state, rules, out):
         return sorted_unique(out, n)
     if phase == L.PH_BATTLE:
         n = push(out, 0, A.PASS * 10000)
-        for slot in range(Z):
-            card = state[L.S_BACK + p * Z + slot]
-            if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:
-                kind = fn_kind(card)
-                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
-                if ok and can_activate(state, rules, p, card):
-                    n = push(out, n, A.ACT_SET * 10000 + slot * 100)
-        if rules[R27] == 1:
-            for card in range(p * N, p * N + N):
-                if state[L.C_ZONE + card] != L.Z_HAND:
-                    continue
-                kind = fn_kind(card)
-                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
-                slot_ok = free_back_slot(state, rules, p) >= 0 or (
-                    (kind == 3 or kind == 4) and rules[R02] == 1)
-                if ok and slot_ok and can_activate(state, rules, p, card):
-                    n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+        n = battle_activatable(state, rules, p, out, n)
         return sorted_unique(out, n)
     if phase == L.PH_DAMAGE:
         n = push(out, 0, A.PASS * 10000)

@@ -215,7 +215,7 @@ def resolve_chain(state, rules):
                     KB.to_grave(state, c)
         pop_entry(state)
         KB.to_grave(state, card)
-    after_chain(state)
+    after_chain(state, rules)
 
 
 @nb.njit(cache=True)
@@ -317,13 +317,17 @@ def finish_entry(state, rules):
 
 
 @nb.njit(cache=True)
-def after_chain(state):
+def after_chain(state, rules):
     state[L.S_PEND_KIND] = L.PK_NONE
     if state[L.S_PHASE] == L.PH_MAIN:
         state[L.S_DECIDER] = state[L.S_ACTIVE]
     elif state[L.S_PHASE] == L.PH_BATTLE:
         state[L.S_DECIDER] = state[L.S_PRIORITY_OWNER]
         state[L.S_PASSES] = 0
+    elif state[L.S_PHASE] == L.PH_DECLARE:  # D-AMB-64 "any_priority": back to attack declaration
+        state[L.S_DECIDER] = state[L.S_ACTIVE]
+        if KB.declare_options(state, rules, np.zeros(512, dtype=np.int64), 0) == 0:
+            KB.end_battle_phase(state, rules)
 
 
 # ---------------------------------------------------------------- pending choices

@@ -269,7 +269,7 @@ class Match:
             return
         self.phase, self.decider = L.PH_DECLARE, p
         self.extra_attacker = -1
-        if not self._attack_options() and not self._battle_summon_options():
+        if not self._declare_has_options():
             self._end_battle_phase()
 
     def _end_battle_phase(self):
@@ -436,8 +436,19 @@ class Match:
                 out += self._summon_options(p, card, by_k=False)
         return out
 
+    def _declare_activations(self) -> list[int]:
+        """D-AMB-64 "any_priority": the battle step's activations also whenever the
+        turn player holds priority at attack declaration."""
+        if self.rules.reading("D-AMB-64") != "any_priority":
+            return []
+        return self._battle_activatable(self.active)
+
+    def _declare_has_options(self) -> bool:
+        """Anything but 'pass' at attack declaration? (else the battle phase ends, D-AMB-29)"""
+        return bool(self._attack_options() or self._battle_summon_options() or self._declare_activations())
+
     def _declare_options(self) -> list[int]:
-        out = self._attack_options() + self._battle_summon_options()
+        out = self._attack_options() + self._battle_summon_options() + self._declare_activations()
         compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
                       or self.rules.reading("D-AMB-61") == "attack_compulsory")
         if not out or not compulsory:
@@ -556,6 +567,9 @@ class Match:
                 self._end_battle_phase()
             elif kind == A.SUMMON:
                 self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # D-AMB-17 "hand_in_battle_too"
+            elif kind in (A.ACT_HAND, A.ACT_SET):  # D-AMB-64 "any_priority"
+                card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+                self._activate(p, card, from_hand=kind == A.ACT_HAND)
             else:
                 self._declare(a, b)
         elif self.phase == L.PH_BATTLE:
@@ -863,6 +877,10 @@ class Match:
             self.decider = self.active
         elif self.phase == L.PH_BATTLE:
             self.decider, self.passes = self.priority_owner, 0
+        elif self.phase == L.PH_DECLARE:  # D-AMB-64 "any_priority": back to attack declaration
+            self.decider = self.active
+            if not self._declare_has_options():
+                self._end_battle_phase()
 
     # ---------------------------------------------------------------- battle
     def _declare(self, slot: int, target_slot: int):
@@ -1024,7 +1042,7 @@ class Match:
             self.extra_attacker = -1
         self.attacker = self.target = -1
         self.phase, self.decider = L.PH_DECLARE, self.active
-        if not self._attack_options() and not self._battle_summon_options():
+        if not self._declare_has_options():
             self._end_battle_phase()
 
     # ================================================================ result and packing

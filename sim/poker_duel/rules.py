@@ -115,7 +115,6 @@ for _amb, _missing in {
     "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",), "D-AMB-37": ("any_monster",),
     "D-AMB-44": ("end_of_step",), "D-AMB-52": ("also_defending",), "D-AMB-54": ("end_of_phase",),
 "D-AMB-60": ("k_searches_both",),
-    "D-AMB-64": ("any_priority",),
 }.items():
     IMPLEMENTED[_amb] = tuple(r for r in IMPLEMENTED[_amb] if r not in _missing)
 
