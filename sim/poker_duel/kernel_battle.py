@@ -545,9 +545,10 @@ def legal_actions(state, rules, out):
     if phase == L.PH_MAIN:
         return main_legal_actions(state, rules, out)
     if phase == L.PH_DECLARE:
+        attacks = attack_options(state, rules, out, 0)
         n = declare_options(state, rules, out, 0)
         compulsory = rules[R29] == 1 or rules[R61] == 1
-        if n == 0 or not compulsory:
+        if attacks == 0 or not compulsory:  # what is compulsory is an attack
             n = push(out, n, A.PASS * 10000)
         return sorted_unique(out, n)
     if phase == L.PH_BATTLE:

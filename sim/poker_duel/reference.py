@@ -448,10 +448,11 @@ class Match:
         return bool(self._attack_options() or self._battle_summon_options() or self._declare_activations())
 
     def _declare_options(self) -> list[int]:
-        out = self._attack_options() + self._battle_summon_options() + self._declare_activations()
+        attacks = self._attack_options()
+        out = attacks + self._battle_summon_options() + self._declare_activations()
         compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
                       or self.rules.reading("D-AMB-61") == "attack_compulsory")
-        if not out or not compulsory:
+        if not attacks or not compulsory:  # what is compulsory is an attack, not a summon or activation
             out.append(A.encode(A.PASS))
         return out
 
