@@ -65,6 +65,16 @@ def test_D_AMB_20_no_empty_activations(engine):
     t = play(engine, pos(hand, {"monsters": ["C5"], "back_row": ["D9"]}))
     assert sorted(a for a in t.legal if a.startswith("act_")) == [
         "act_hand BJ", "act_hand HJ", "act_hand HQ", "act_hand LJ"]  # K: still nothing in the graveyard
+    empty = {"D-AMB-20": "yes"}
+    t = play(engine, pos(hand, amb=empty))
+    assert sorted(a for a in t.legal if a.startswith("act_")) == [
+        "act_hand BJ", "act_hand HJ", "act_hand HK", "act_hand HQ", "act_hand LJ"]
+    t = play(engine, pos(hand, amb=empty), ["act_hand HK", "act_hand HJ", "act_hand LJ", "act_hand BJ"])
+    assert t.uses(0) == [1, 0, 1] and t.graveyard(0) == ["BJ", "HJ", "HK", "LJ"] and t.phase == "main"
+    assert t.pending == "none" and t.decider == 0
+    t = play(engine, pos({"hand": ["HQ", "SJ"], "deck": []}, {"monsters": ["C5", "C6"]}, amb=empty),
+             ["act_hand HQ", "act_hand SJ"])
+    assert t.graveyard(0) == ["HQ"] and t.uses(0) == [1, 1, 0] and t.legal == ["target 0", "target 1"]
 
 
 def test_D_AMB_22_each_k_monster_is_summoned_or_kept_on_its_own(engine):

@@ -25,6 +25,7 @@ N = L.N_CODES
 Z = L.ZONE_SLOTS
 R19, R23, R24, R25, R35, R59 = (amb_slot("D-AMB-%02d" % i) for i in (19, 23, 24, 25, 35, 59))
 R_AMB55 = amb_slot("D-AMB-55")
+R20 = amb_slot("D-AMB-20")
 DONE, RESOLVE = 0, 1
 
 
@@ -137,11 +138,29 @@ def activate(state, rules, p, card, from_hand):
     state[b + L.CH_COUNT] = 0
     if kind == L.FN_J:
         pend(state, L.PK_J_TARGETS, p, n)
+        if rules[R20] == 1 and not has_j_target(state, rules, p):
+            return finish_j_targets(state, rules)  # D-AMB-20 "yes": an empty J
         return DONE
     if kind == L.FN_Q:
         pend(state, L.PK_Q_COUNT, p, n + 1)
+        if rules[R20] == 1 and rules[R_AMB10] == 0 and state[L.S_DECK_COUNT + p] == 0:
+            state[b + L.CH_COUNT] = 0  # D-AMB-20 "yes": an empty Q draws nothing
+            return after_activation(state, rules)
         return DONE
     return after_activation(state, rules)
+
+
+@nb.njit(cache=True)
+def has_j_target(state, rules, p):
+    """D-J-1, D-AMB-21: an opponent monster, or (default) a set card not on the chain."""
+    o = 1 - p
+    for i in range(Z):
+        if state[L.S_MONSTER + o * Z + i] >= 0:
+            return True
+        c = state[L.S_BACK + o * Z + i]
+        if rules[R_AMB21] == 0 and c >= 0 and state[L.C_ZONE + c] == L.Z_BACK:
+            return True
+    return False
 
 
 @nb.njit(cache=True)

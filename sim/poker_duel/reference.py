@@ -335,9 +335,12 @@ class Match:
         return self.turn_suit in (-1, suit)
 
     def _can_activate(self, p: int, card: int, in_battle: bool = False) -> bool:
-        """D-AMB-20 "no": J/Q/K and jokers need something to act on."""
+        """D-AMB-20 "no": J/Q/K and jokers need something to act on; "yes": any
+        function card may be activated empty (to raise the counter, D-FN-7)."""
         kind = fn_kind(card)
         opponent = 1 - p
+        if kind >= 0 and self.rules.reading("D-AMB-20") == "yes":
+            return True
         if kind == L.FN_J:
             return bool(self._j_targets(p))
         if kind == L.FN_Q:
@@ -689,10 +692,16 @@ class Match:
             self.counters[9] += 1
         entry = [card, p, kind, n, 0]
         self.chain.append(entry)
+        empty = self.rules.reading("D-AMB-20") == "yes"
         if kind == L.FN_J:
             self._pend(L.PK_J_TARGETS, p, n)
+            if empty and not self._j_targets(p):
+                self._finish_j_targets()  # D-AMB-20 "yes": an empty J
         elif kind == L.FN_Q:
             self._pend(L.PK_Q_COUNT, p, n + 1)
+            if empty and self.rules.reading("D-AMB-10") == "capped" and not self.deck[p]:
+                self.chain[-1][4] = 0  # D-AMB-20 "yes": an empty Q draws nothing
+                self._after_activation()
         else:
             self._after_activation()
 
