@@ -81,6 +81,17 @@ def test_D_AMB_22_each_k_monster_is_summoned_or_kept_on_its_own(engine):
     start = pos({"hand": ["HK"], "graveyard": ["S9", "S8"]}, uses=[[0, 0, 1], [0, 0, 0]])
     t = play(engine, start, ["act_hand HK", "pick S9", "pick S8", "summon S9", "pass"])
     assert t.monsters(0)[0] == "S9" and "S8" in t.hand(0) and t.graveyard(0) == ["HK"]
+    together = {"D-AMB-22": "all_or_none"}
+    t = play(engine, start_with(together), ["act_hand HK", "pick S9", "pick S8", "summon S9"])
+    assert t.legal == ["summon S8"]  # the first was summoned: so is the second
+    t = play(engine, start_with(together), ["act_hand HK", "pick S9", "pick S8", "pass"])
+    assert t.legal == ["pass"]  # the first was kept: so is the second
+    t = play(engine, start_with(together), ["act_hand HK", "pick S9", "pick S8", "summon S9", "summon S8"])
+    assert t.monsters(0)[:2] == ["S9", "S8"] and t.pending == "none"
+
+
+def start_with(amb):
+    return pos({"hand": ["HK"], "graveyard": ["S9", "S8"]}, uses=[[0, 0, 1], [0, 0, 0]], amb=amb)
 
 
 def test_D_AMB_36_boosts_alternate_turn_player_first(engine):

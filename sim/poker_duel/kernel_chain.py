@@ -25,7 +25,7 @@ N = L.N_CODES
 Z = L.ZONE_SLOTS
 R19, R23, R24, R25, R35, R59 = (amb_slot("D-AMB-%02d" % i) for i in (19, 23, 24, 25, 35, 59))
 R_AMB55 = amb_slot("D-AMB-55")
-R20 = amb_slot("D-AMB-20")
+R20, R22 = amb_slot("D-AMB-20"), amb_slot("D-AMB-22")
 DONE, RESOLVE = 0, 1
 
 
@@ -351,6 +351,20 @@ def after_chain(state, rules):
 
 # ---------------------------------------------------------------- pending choices
 @nb.njit(cache=True)
+def k_monsters_together(state, rules, card, chosen):
+    """D-AMB-22 "all_or_none" (reference `_k_monsters_together`): 1 the first recovered
+    monster was summoned, 0 it was kept or set, -1 free."""
+    if rules[R22] != 1 or not is_monster(card):
+        return -1
+    for i in range(chosen):
+        earlier = state[L.S_PEND_LIST + i]
+        if is_monster(earlier):
+            z = state[L.C_ZONE + earlier]
+            return 0 if z == L.Z_HAND or z == L.Z_BACK else 1
+    return -1
+
+
+@nb.njit(cache=True)
 def pending_options(state, rules, out):
     p = state[L.S_PEND_PLAYER]
     kind = state[L.S_PEND_KIND]
@@ -381,11 +395,15 @@ def pending_options(state, rules, out):
             n = push(out, n, A.PASS * 10000)
     elif kind == L.PK_K_PLACE:
         card = state[L.S_PEND_LIST + chosen]
-        n = push(out, 0, A.PASS * 10000)
-        if is_monster(card):
-            n = summon_options(state, rules, p, card, out, n)
-        if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0:
-            n = push(out, n, A.SET * 10000 + (card % N) * 100)
+        together = k_monsters_together(state, rules, card, chosen)
+        if together == 1:
+            n = summon_options(state, rules, p, card, out, 0)  # D-AMB-22 "all_or_none": this one too
+        else:
+            n = push(out, 0, A.PASS * 10000)
+            if is_monster(card) and together != 0:
+                n = summon_options(state, rules, p, card, out, n)
+            if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0:
+                n = push(out, n, A.SET * 10000 + (card % N) * 100)
     elif kind == L.PK_Q_SET:
         card = state[L.S_PEND_LIST + chosen]
         n = push(out, 0, A.PASS * 10000)

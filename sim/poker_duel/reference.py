@@ -508,8 +508,11 @@ class Match:
             return out + ([A.encode(A.PASS)] if self.pend_chosen >= 1 else [])
         if kind == L.PK_K_PLACE:
             card = self.pend_list[self.pend_chosen]
+            together = self._k_monsters_together(card)
+            if together == 1:
+                return self._summon_options(p, card, by_k=True)  # the others were summoned: this one too
             out = [A.encode(A.PASS)]
-            if is_monster_card(card):
+            if is_monster_card(card) and together != 0:
                 out += self._summon_options(p, card, by_k=True)
             if self.pend_return == L.PH_BATTLE and self.free_back_slot(p) >= 0:
                 out.append(A.encode(A.SET, code_of(card)))
@@ -523,6 +526,17 @@ class Match:
         if kind == L.PK_REDIRECT:
             return [A.encode(A.TARGET, self.pos[c]) for c in self.pend_list if self.zone[c] == L.Z_MONSTER]
         raise AssertionError(kind)
+
+    def _k_monsters_together(self, card: int) -> int:
+        """D-AMB-22 "all_or_none": the first recovered monster decides for the rest of
+        this K's monsters: 1 = it was summoned (so must this one be), 0 = it was
+        kept or set (so is this one); -1 = free (each optional, or no earlier monster)."""
+        if self.rules.reading("D-AMB-22") != "all_or_none" or not is_monster_card(card):
+            return -1
+        for earlier in self.pend_list[:self.pend_chosen]:
+            if is_monster_card(earlier):
+                return 0 if self.zone[earlier] in (L.Z_HAND, L.Z_BACK) else 1
+        return -1
 
     def _response_options(self, p: int) -> list[int]:
         """D-FN-8: set J/Q/K of the responder (never against the Small Joker, D-JOKER-2)."""
