@@ -108,6 +108,12 @@ def test_D_AMB_37_boosts_target_only_the_two_battlers(engine):
     start = ({"monsters": ["S7", "S9", "H2"], "back_row": ["D3"]}, {"monsters": ["C2", "C8"]})
     t = play(engine, pos(*start, phase="declare"), ["attack 0 0", "pass", "pass"])
     assert t.legal == ["pass", "boost 0 0", "boost 0 1"]
+    anyone = {"D-AMB-37": "any_monster"}
+    t = play(engine, pos(*start, phase="declare", amb=anyone), ["attack 0 0", "pass", "pass"])
+    assert t.legal == ["pass", "boost 0 0", "boost 0 1", "boost 0 3", "boost 0 4", "boost 0 8"]  # S9, H2, C8
+    t = play(engine, pos(*start, phase="declare", amb=anyone), ["attack 0 0", "pass", "pass", "boost 0 4", "pass", "pass"])
+    assert t.boost("H2", 0) == 3 and t.boost("S7", 0) == 0  # D3 on the idle H2 (x1), kept for the battle phase
+    assert t.zone("C2", 1) == "graveyard" and t.hp(1) == 35 and t.phase == "declare"
 
 
 def test_D_AMB_44_hp_is_checked_at_once(engine):

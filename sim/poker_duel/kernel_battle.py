@@ -29,7 +29,7 @@ R30, R31, R32, R33, R34, R38 = (amb_slot("D-AMB-%02d" % i) for i in (30, 31, 32,
 R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41, 42, 43, 46))
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
-R17, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-64")
+R17, R37, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-37"), amb_slot("D-AMB-64")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -502,7 +502,10 @@ def boost_amount(rules, card, target):
 
 @nb.njit(cache=True)
 def boost(state, rules, p, card, which):
-    target = state[L.S_ATTACKER] if which == 0 else state[L.S_TARGET]
+    if which >= 2:  # D-AMB-37 "any_monster"
+        target = state[L.S_MONSTER + which - 2]
+    else:
+        target = state[L.S_ATTACKER] if which == 0 else state[L.S_TARGET]
     state[L.C_BOOST + target] += boost_amount(rules, card, target)
     state[L.C_ZONE + card] = L.Z_BACK
     state[L.C_FLAGS + card] |= L.F_BOOSTING
@@ -564,6 +567,12 @@ def legal_actions(state, rules, out):
                     and (rules[R62] == 1 or state[L.C_SET_TURN + card] < state[L.S_TURN])):
                 n = push(out, n, A.BOOST * 10000 + slot * 100)
                 n = push(out, n, A.BOOST * 10000 + slot * 100 + 1)
+                if rules[R37] == 1:  # D-AMB-37 "any_monster": 2 + owner * 5 + monster slot
+                    for q in range(2):
+                        for i in range(Z):
+                            m = state[L.S_MONSTER + q * Z + i]
+                            if m >= 0 and m != state[L.S_ATTACKER] and m != state[L.S_TARGET]:
+                                n = push(out, n, A.BOOST * 10000 + slot * 100 + 2 + q * Z + i)
         return sorted_unique(out, n)
     n = 0
     for card in range(p * N, p * N + N):

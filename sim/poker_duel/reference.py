@@ -489,7 +489,16 @@ class Match:
             card = self.back[p][slot]
             if (card >= 0 and self.zone[card] == L.Z_BACK and is_monster_card(card)
                     and not self.flags[card] & L.F_BOOSTING and (same_turn or self.set_turn[card] < self.turn)):
-                out += [A.encode(A.BOOST, slot, 0), A.encode(A.BOOST, slot, 1)]
+                out += [A.encode(A.BOOST, slot, which) for which in self._boost_targets()]
+        return out
+
+    def _boost_targets(self) -> list[int]:
+        """D-AMB-37: 0 the attacker, 1 the defender; under "any_monster" also any other
+        monster on the field, as 2 + owner * 5 + monster slot."""
+        out = [0, 1]
+        if self.rules.reading("D-AMB-37") == "any_monster":
+            out += [2 + q * Z + slot for q in (0, 1) for slot in range(Z)
+                    if self.monster[q][slot] >= 0 and self.monster[q][slot] not in (self.attacker, self.target)]
         return out
 
     def _pending_options(self) -> list[int]:
@@ -983,7 +992,10 @@ class Match:
 
     def _boost(self, p: int, card: int, which: int):
         """D-DS-2: a set A–10 raises the attacker's (0) or defender's (1) ATK."""
-        target = self.attacker if which == 0 else self.target
+        if which >= 2:  # D-AMB-37 "any_monster"
+            target = self.monster[(which - 2) // Z][(which - 2) % Z]
+        else:
+            target = self.attacker if which == 0 else self.target
         self.boost[target] += self.boost_amount(card, target)
         self.zone[card] = L.Z_BACK
         self.flags[card] |= L.F_BOOSTING

@@ -112,7 +112,7 @@ for _amb, _missing in {
 "D-AMB-18": ("must_at_once", "set_is_activation"),
 "D-AMB-24": ("full_chain",),
     "D-AMB-25": ("both_freely",), "D-AMB-32": ("simultaneous",), "D-AMB-33": ("replay",),
-    "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",), "D-AMB-37": ("any_monster",),
+    "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",), 
     "D-AMB-44": ("end_of_step",), "D-AMB-52": ("also_defending",), "D-AMB-54": ("end_of_phase",),
 "D-AMB-60": ("k_searches_both",),
 }.items():
