@@ -124,6 +124,19 @@ def test_D_AMB_44_hp_is_checked_at_once(engine):
 def test_D_AMB_54_spade_damage_wins_at_once_in_the_main_phase(engine):
     t = play(engine, pos({"hand": ["S7", "S8"]}, {"hp": 4}, preset="advanced"), ["summon S7"])
     assert t.hp(1) == 0 and t.winner == 0 and t.end_type == "life" and t.legal == []
+    late = {"D-AMB-54": "end_of_phase"}
+    t = play(engine, pos({"hand": ["S7", "S8"]}, {"hp": 4}, preset="advanced", amb=late), ["summon S7"])
+    assert t.hp(1) == 0 and t.winner == -1 and t.phase == "main"  # the loss waits for the end of the phase
+    t = play(engine, pos({"hand": ["S7", "S8"]}, {"hp": 4}, preset="advanced", amb=late), ["summon S7", "pass"])
+    assert t.winner == 0 and t.end_type == "life"
+    healed = ({"hand": ["S7", "HJ"]}, {"hp": 4, "monsters": ["C3"], "back_row": ["HK"], "graveyard": ["H5"]})
+    actions = ["summon S7", "act_hand HJ", "target 0", "act_set 0", "pick H5", "summon H5"]
+    t = play(engine, pos(*healed, preset="advanced", amb=late), actions)
+    assert t.hp(1) == 5 and t.zone("C3", 1) == "graveyard" and t.phase == "main" and t.winner == -1
+    t = play(engine, pos(*healed, preset="advanced", amb=late), actions + ["pass"])
+    assert t.winner == -1 and t.phase == "declare"  # healed in time: no loss at the end of the main phase
+    t = play(engine, pos(*healed, preset="advanced"), actions[:1])
+    assert t.winner == 0  # by default the burn wins before any response
 
 
 def test_D_AMB_60_k_searches_only_its_users_graveyard(engine):

@@ -14,7 +14,7 @@ from sim.poker_duel import layout as L
 from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
                                    can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
                                    is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
-                                   summon_options)
+                                   summon_options, finish)
 from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
 engine_cache.install()
@@ -30,6 +30,7 @@ R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41,
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
 R17, R37, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-37"), amb_slot("D-AMB-64")
+R45, R54 = amb_slot("D-AMB-45"), amb_slot("D-AMB-54")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -114,7 +115,10 @@ def enter_field(state, rules, p, card):
     suit, v = suit_of(card % N), value(rules, card)
     if suit == SPADE:
         state[L.S_COUNTERS + 14] += (v + 1) // 2
-        damage(state, 1 - p, (v + 1) // 2)
+        if rules[R54] == 1:  # D-AMB-54 "end_of_phase": the loss waits for phase_end_hp_check
+            state[L.S_HP + 1 - p] -= (v + 1) // 2
+        else:
+            damage(state, 1 - p, (v + 1) // 2)
     elif suit == HEART:
         state[L.S_COUNTERS + 15] += v
         state[L.S_HP + p] += v
@@ -223,7 +227,29 @@ def discard(state, rules, p, card):
 
 
 @nb.njit(cache=True)
+def phase_end_hp_check(state, rules):
+    """D-AMB-54 "end_of_phase" (reference `_phase_end_hp_check`). True when the match ended."""
+    if rules[R54] != 1:
+        return False
+    low0, low1 = state[L.S_HP] <= 0, state[L.S_HP + 1] <= 0
+    if low0 and low1:
+        if rules[R45] == 1:
+            finish(state, state[L.S_ACTIVE], L.END_LIFE)
+        else:
+            finish(state, -1, L.END_DRAW_HP)
+    elif low0:
+        finish(state, 1, L.END_LIFE)
+    elif low1:
+        finish(state, 0, L.END_LIFE)
+    else:
+        return False
+    return True
+
+
+@nb.njit(cache=True)
 def end_battle_phase(state, rules):
+    if phase_end_hp_check(state, rules):
+        return
     for p in range(2):
         for i in range(Z):
             m = state[L.S_MONSTER + p * Z + i]
@@ -314,6 +340,8 @@ def declare_options(state, rules, out, n):
 @nb.njit(cache=True)
 def end_main(state, rules):
     """D-BP-1, D-AMB-29 auto-end."""
+    if phase_end_hp_check(state, rules):
+        return
     p = state[L.S_ACTIVE]
     if state[L.S_TURN] == 1 and p == state[L.S_FIRST] and rules[R_FIRST_BATTLE] == 0:
         end_phase(state, rules)

@@ -190,13 +190,27 @@ class Match:
         card = self.deck[p].pop()
         self._to_hand(card, check)
 
-    def _damage(self, p: int, amount: int):
-        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once."""
+    def _damage(self, p: int, amount: int, deferred: bool = False):
+        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once (unless the loss
+        waits for the end of the phase, D-AMB-54 "end_of_phase")."""
         if amount <= 0:
             return
         self.hp[p] -= amount
-        if self.hp[p] <= 0:
+        if self.hp[p] <= 0 and not deferred:
             self._win(1 - p, L.END_LIFE)
+
+    def _phase_end_hp_check(self):
+        """D-AMB-54 "end_of_phase": a spade burn's loss is checked when the main or
+        battle phase ends (a heart may have healed it); both at 0 -> D-AMB-45."""
+        if self.rules.reading("D-AMB-54") != "end_of_phase":
+            return
+        low = [p for p in (0, 1) if self.hp[p] <= 0]
+        if len(low) == 2:
+            if self.rules.reading("D-AMB-45") == "turn_player_wins":
+                self._win(self.active, L.END_LIFE)
+            self._draw_end(L.END_DRAW_HP)
+        if low:
+            self._win(1 - low[0], L.END_LIFE)
 
     def _heal(self, p: int, amount: int):
         """D-ADV-2; cap per D-AMB-50."""
@@ -263,6 +277,7 @@ class Match:
     def _end_main(self):
         """D-BP-1: the first player skips the battle phase on turn 1; D-AMB-29: it
         also ends at once when no attack is legal."""
+        self._phase_end_hp_check()
         p = self.active
         if self.turn == 1 and p == self.first and not self.rules.p1_first_battle:
             self._end_phase()
@@ -274,6 +289,7 @@ class Match:
 
     def _end_battle_phase(self):
         """Boosts expire (D-DS-3, D-AMB-38 "battle_phase"); late boost cards go (D-AMB-39)."""
+        self._phase_end_hp_check()
         for p in (0, 1):
             for card in self.monsters(p):
                 self.boost[card] = 0
@@ -657,7 +673,7 @@ class Match:
         suit, value = suit_of(code_of(card)), self.value(card)
         if suit == SPADE:
             self.counters[14] += (value + 1) // 2
-            self._damage(1 - p, (value + 1) // 2)
+            self._damage(1 - p, (value + 1) // 2, deferred=self.rules.reading("D-AMB-54") == "end_of_phase")
         elif suit == HEART:
             self.counters[15] += value
             self._heal(p, value)
