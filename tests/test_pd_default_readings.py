@@ -121,6 +121,22 @@ def test_D_AMB_44_hp_is_checked_at_once(engine):
     assert t.hp(1) == -2 and t.winner == 0 and t.end_type == "life" and t.legal == []
 
 
+def test_D_AMB_44_end_of_step_a_heal_within_the_step_saves(engine):
+    start = ({"monsters": ["C9"], "back_row": ["SK"], "graveyard": ["S8"]},
+             {"hp": 4, "monsters": ["D2"], "back_row": ["HK"], "graveyard": ["H5"]})
+    burn = ["attack 0 0", "act_set 0", "pass", "pick S8", "summon S8"]  # p0's K summons S8: 4 burn in the battle step
+    t = play(engine, pos(*start, phase="declare", preset="advanced"), burn)
+    assert t.winner == 0 and t.hp(1) == 0  # default: lost at once
+    step = {"D-AMB-44": "end_of_step"}
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb=step), burn)
+    assert t.winner == -1 and t.hp(1) == 0 and t.phase == "battle_step"
+    heal = burn + ["pass", "act_set 0", "pick H5", "summon H5"]  # p1's K summons H5: +5, and redirects
+    t = play(engine, pos(*start, phase="declare", preset="advanced", amb=step), heal + ["pass", "pass"])
+    assert t.hp(1) == 5 and t.winner == -1 and t.phase == "damage_step"
+    t2 = play(engine, pos(*start, phase="declare", preset="advanced", amb=step), burn + ["pass", "pass"])
+    assert t2.winner == 0 and t2.end_type == "life"  # no heal: lost when the battle step ends
+
+
 def test_D_AMB_54_spade_damage_wins_at_once_in_the_main_phase(engine):
     t = play(engine, pos({"hand": ["S7", "S8"]}, {"hp": 4}, preset="advanced"), ["summon S7"])
     assert t.hp(1) == 0 and t.winner == 0 and t.end_type == "life" and t.legal == []

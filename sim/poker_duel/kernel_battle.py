@@ -30,7 +30,7 @@ R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41,
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
 R17, R37, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-37"), amb_slot("D-AMB-64")
-R45, R54 = amb_slot("D-AMB-45"), amb_slot("D-AMB-54")
+R44, R45, R54 = amb_slot("D-AMB-44"), amb_slot("D-AMB-45"), amb_slot("D-AMB-54")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -95,11 +95,13 @@ def to_hand(state, rules, card, check):
 
 
 @nb.njit(cache=True)
-def damage(state, p, amount):
-    """D-WIN-1, D-AMB-44 "every_event"."""
+def damage(state, rules, p, amount, spade):
+    """D-WIN-1, D-AMB-44 "every_event" (or deferred: "end_of_step"; D-AMB-54 "end_of_phase" for spades)."""
     if amount <= 0:
         return
     state[L.S_HP + p] -= amount
+    if rules[R44] == 1 or (spade and rules[R54] == 1):
+        return  # the loss waits for hp_checkpoint
     if state[L.S_HP + p] <= 0:
         state[L.S_WINNER] = 1 - p
         state[L.S_END_TYPE] = L.END_LIFE
@@ -115,10 +117,7 @@ def enter_field(state, rules, p, card):
     suit, v = suit_of(card % N), value(rules, card)
     if suit == SPADE:
         state[L.S_COUNTERS + 14] += (v + 1) // 2
-        if rules[R54] == 1:  # D-AMB-54 "end_of_phase": the loss waits for phase_end_hp_check
-            state[L.S_HP + 1 - p] -= (v + 1) // 2
-        else:
-            damage(state, 1 - p, (v + 1) // 2)
+        damage(state, rules, 1 - p, (v + 1) // 2, True)
     elif suit == HEART:
         state[L.S_COUNTERS + 15] += v
         state[L.S_HP + p] += v
@@ -227,9 +226,10 @@ def discard(state, rules, p, card):
 
 
 @nb.njit(cache=True)
-def phase_end_hp_check(state, rules):
-    """D-AMB-54 "end_of_phase" (reference `_phase_end_hp_check`). True when the match ended."""
-    if rules[R54] != 1:
+def hp_checkpoint(state, rules, step):
+    """Deferred losses (D-AMB-44 "end_of_step" at step ends, that or D-AMB-54
+    "end_of_phase" at phase ends; reference `_hp_checkpoint`). True when the match ended."""
+    if not (rules[R44] == 1 or (not step and rules[R54] == 1)):
         return False
     low0, low1 = state[L.S_HP] <= 0, state[L.S_HP + 1] <= 0
     if low0 and low1:
@@ -248,7 +248,7 @@ def phase_end_hp_check(state, rules):
 
 @nb.njit(cache=True)
 def end_battle_phase(state, rules):
-    if phase_end_hp_check(state, rules):
+    if hp_checkpoint(state, rules, False):
         return
     for p in range(2):
         for i in range(Z):
@@ -340,7 +340,7 @@ def declare_options(state, rules, out, n):
 @nb.njit(cache=True)
 def end_main(state, rules):
     """D-BP-1, D-AMB-29 auto-end."""
-    if phase_end_hp_check(state, rules):
+    if hp_checkpoint(state, rules, False):
         return
     p = state[L.S_ACTIVE]
     if state[L.S_TURN] == 1 and p == state[L.S_FIRST] and rules[R_FIRST_BATTLE] == 0:
@@ -363,6 +363,8 @@ def open_priority(state, rules, phase):
 
 @nb.njit(cache=True)
 def next_declaration(state, rules, keep_extra):
+    if hp_checkpoint(state, rules, True):  # the attack's last step ends
+        return
     if rules[R38] == 1:
         for p in range(2):
             for i in range(Z):
@@ -410,7 +412,7 @@ def damage_calculation(state, rules):
     if target == L.DIRECT_TARGET:
         amount = value(rules, attacker) if rules[R41] == 0 else atk(state, rules, attacker)
         state[L.S_COUNTERS + 11] += 1
-        damage(state, o, amount * club_factor(state, rules, attacker))
+        damage(state, rules, o, amount * club_factor(state, rules, attacker), False)
         if over(state):
             return
     else:
@@ -439,7 +441,7 @@ def damage_calculation(state, rules):
             taker = loser // N if rules[R43] == 0 else (o if rules[R43] == 1 else p)
             send_boosts(state, rules)
             to_grave(state, loser)
-            damage(state, taker, amount)
+            damage(state, rules, taker, amount, False)
             if over(state):
                 return
             if winner == attacker and rules[R_ADVANCED] != 0 and suit_of(attacker % N) == DIAMOND:
@@ -457,6 +459,8 @@ def damage_calculation(state, rules):
 
 @nb.njit(cache=True)
 def declare(state, rules, slot, target_slot):
+    if hp_checkpoint(state, rules, True):  # the declaration step ends
+        return
     p = state[L.S_ACTIVE]
     card = state[L.S_MONSTER + p * Z + slot]
     extra = card == state[L.S_EXTRA_ATTACKER]
@@ -490,10 +494,12 @@ def battle_step_pass(state, rules):
     if state[L.S_PASSES] < ends:
         state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
         return
+    if hp_checkpoint(state, rules, True):  # the battle step ends
+        return
     attacker, target = state[L.S_ATTACKER], state[L.S_TARGET]
     if state[L.C_ZONE + attacker] != L.Z_MONSTER:
         if rules[R34] == 1 and target >= 0 and state[L.C_ZONE + target] == L.Z_MONSTER:
-            damage(state, state[L.S_ACTIVE], atk(state, rules, target))
+            damage(state, rules, state[L.S_ACTIVE], atk(state, rules, target), False)
             if over(state):
                 return
         next_declaration(state, rules, False)

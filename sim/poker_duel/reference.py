@@ -190,19 +190,24 @@ class Match:
         card = self.deck[p].pop()
         self._to_hand(card, check)
 
-    def _damage(self, p: int, amount: int, deferred: bool = False):
-        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once (unless the loss
-        waits for the end of the phase, D-AMB-54 "end_of_phase")."""
+    def _damage(self, p: int, amount: int, spade: bool = False):
+        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once; "end_of_step": the
+        loss waits for the end of the step or phase; D-AMB-54 "end_of_phase": a spade
+        burn's loss waits for the end of the phase."""
         if amount <= 0:
             return
         self.hp[p] -= amount
+        deferred = (self.rules.reading("D-AMB-44") == "end_of_step"
+                    or (spade and self.rules.reading("D-AMB-54") == "end_of_phase"))
         if self.hp[p] <= 0 and not deferred:
             self._win(1 - p, L.END_LIFE)
 
-    def _phase_end_hp_check(self):
-        """D-AMB-54 "end_of_phase": a spade burn's loss is checked when the main or
-        battle phase ends (a heart may have healed it); both at 0 -> D-AMB-45."""
-        if self.rules.reading("D-AMB-54") != "end_of_phase":
+    def _hp_checkpoint(self, step: bool):
+        """Where deferred losses are checked: the end of a step (D-AMB-44 "end_of_step")
+        or of the main / battle phase (that, or D-AMB-54 "end_of_phase"); a heart may
+        have healed in between; both at 0 -> D-AMB-45."""
+        if not (self.rules.reading("D-AMB-44") == "end_of_step"
+                or (not step and self.rules.reading("D-AMB-54") == "end_of_phase")):
             return
         low = [p for p in (0, 1) if self.hp[p] <= 0]
         if len(low) == 2:
@@ -277,7 +282,7 @@ class Match:
     def _end_main(self):
         """D-BP-1: the first player skips the battle phase on turn 1; D-AMB-29: it
         also ends at once when no attack is legal."""
-        self._phase_end_hp_check()
+        self._hp_checkpoint(step=False)
         p = self.active
         if self.turn == 1 and p == self.first and not self.rules.p1_first_battle:
             self._end_phase()
@@ -289,7 +294,7 @@ class Match:
 
     def _end_battle_phase(self):
         """Boosts expire (D-DS-3, D-AMB-38 "battle_phase"); late boost cards go (D-AMB-39)."""
-        self._phase_end_hp_check()
+        self._hp_checkpoint(step=False)
         for p in (0, 1):
             for card in self.monsters(p):
                 self.boost[card] = 0
@@ -673,7 +678,7 @@ class Match:
         suit, value = suit_of(code_of(card)), self.value(card)
         if suit == SPADE:
             self.counters[14] += (value + 1) // 2
-            self._damage(1 - p, (value + 1) // 2, deferred=self.rules.reading("D-AMB-54") == "end_of_phase")
+            self._damage(1 - p, (value + 1) // 2, spade=True)
         elif suit == HEART:
             self.counters[15] += value
             self._heal(p, value)
@@ -934,6 +939,7 @@ class Match:
     # ---------------------------------------------------------------- battle
     def _declare(self, slot: int, target_slot: int):
         """D-ATK-1/2: attack a monster, or the player when there is none."""
+        self._hp_checkpoint(step=True)  # the declaration step ends
         p = self.active
         card = self.monster[p][slot]
         extra = card == self.extra_attacker
@@ -971,6 +977,7 @@ class Match:
         if self.passes < ends:
             self.decider = 1 - self.decider
             return
+        self._hp_checkpoint(step=True)  # the battle step ends
         # D-AMB-33 / D-AMB-34: a battler gone -> the attack ends with no damage
         if self.zone[self.attacker] != L.Z_MONSTER:
             if (self.rules.reading("D-AMB-34") == "defender_deals" and self.target >= 0
@@ -1086,6 +1093,7 @@ class Match:
 
     def _next_declaration(self, keep_extra: bool = False):
         """D-BP-3: back to attack declaration; boosts of a single battle expire (D-AMB-38)."""
+        self._hp_checkpoint(step=True)  # the attack's last step ends
         if self.rules.reading("D-AMB-38") == "single_battle":
             for q in (0, 1):
                 for card in self.monsters(q):

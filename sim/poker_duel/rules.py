@@ -113,7 +113,7 @@ for _amb, _missing in {
 "D-AMB-24": ("full_chain",),
     "D-AMB-25": ("both_freely",), "D-AMB-32": ("simultaneous",), "D-AMB-33": ("replay",),
     "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",), 
-    "D-AMB-44": ("end_of_step",), "D-AMB-52": ("also_defending",), 
+    "D-AMB-52": ("also_defending",), 
 "D-AMB-60": ("k_searches_both",),
 }.items():
     IMPLEMENTED[_amb] = tuple(r for r in IMPLEMENTED[_amb] if r not in _missing)
