@@ -506,9 +506,28 @@ def battle_step_pass(state, rules):
     elif target == L.DIRECT_TARGET:
         damage_calculation(state, rules)
     elif state[L.C_ZONE + target] != L.Z_MONSTER:
-        if rules[R33] == 2:
+        o = 1 - state[L.S_ACTIVE]
+        n = 0
+        for i in range(Z):
+            if state[L.S_MONSTER + o * Z + i] >= 0:
+                n += 1
+        if rules[R33] == 2 or (rules[R33] == 1 and n == 0):
             state[L.S_TARGET] = L.DIRECT_TARGET
             damage_calculation(state, rules)
+        elif rules[R33] == 1:  # D-AMB-33 "replay": the attacker picks a new target (reference `_pend`)
+            state[L.S_PEND_KIND] = L.PK_REDIRECT
+            state[L.S_PEND_PLAYER] = state[L.S_ACTIVE]
+            state[L.S_PEND_MAX] = n
+            state[L.S_PEND_CHOSEN] = 0
+            for i in range(L.PEND_LIST_SIZE):
+                state[L.S_PEND_LIST + i] = 0
+            k = 0
+            for i in range(Z):
+                m = state[L.S_MONSTER + o * Z + i]
+                if m >= 0:
+                    state[L.S_PEND_LIST + k] = m
+                    k += 1
+            state[L.S_DECIDER] = state[L.S_ACTIVE]
         else:
             next_declaration(state, rules, False)
     else:

@@ -25,7 +25,7 @@ N = L.N_CODES
 Z = L.ZONE_SLOTS
 R19, R23, R24, R25, R35, R59 = (amb_slot("D-AMB-%02d" % i) for i in (19, 23, 24, 25, 35, 59))
 R_AMB55 = amb_slot("D-AMB-55")
-R20, R22 = amb_slot("D-AMB-20"), amb_slot("D-AMB-22")
+R20, R22, R32 = amb_slot("D-AMB-20"), amb_slot("D-AMB-22"), amb_slot("D-AMB-32")
 DONE, RESOLVE = 0, 1
 
 
@@ -476,6 +476,12 @@ def apply_pending(state, rules, kind, a, b):
     elif pk == L.PK_REDIRECT:
         state[L.S_TARGET] = state[L.S_MONSTER + (1 - state[L.S_ACTIVE]) * Z + a]
         state[L.S_REDIRECTED] = 1
+        if state[L.S_CHAIN_LEN] == 0:  # D-AMB-33 "replay": the battle step is over, boosts next
+            state[L.S_PEND_KIND] = L.PK_NONE
+            KB.open_priority(state, rules, L.PH_DAMAGE)
+            if rules[R32] == 2:
+                state[L.S_DECIDER] = state[L.S_ACTIVE]
+            return DONE
         return finish_entry(state, rules)
     return DONE
 

@@ -822,6 +822,12 @@ class Match:
         elif pend == L.PK_REDIRECT:
             self.target = self.monster[1 - self.active][a]
             self.redirected = 1
+            if not self.chain:  # D-AMB-33 "replay": the battle step is over, boosts next
+                self.pend_kind = L.PK_NONE
+                self._open_priority(L.PH_DAMAGE)
+                if self.rules.reading("D-AMB-32") == "defender_only":
+                    self.decider = self.active
+                return
             self._finish_entry()
 
     def _finish_j_targets(self):
@@ -987,9 +993,13 @@ class Match:
         elif self.target == L.DIRECT_TARGET:
             self._damage_calculation()  # D-DS-1: no boosts in a direct attack
         elif self.zone[self.target] != L.Z_MONSTER:
-            if self.rules.reading("D-AMB-33") == "direct":
+            reading = self.rules.reading("D-AMB-33")
+            targets = self.monsters(1 - self.active)
+            if reading == "direct" or (reading == "replay" and not targets):
                 self.target = L.DIRECT_TARGET
                 self._damage_calculation()
+            elif reading == "replay":  # the attacker picks a new target, then the damage step
+                self._pend(L.PK_REDIRECT, self.active, len(targets), targets)
             else:
                 self._next_declaration()
         else:
