@@ -176,6 +176,13 @@ def test_D_AMB_33_the_target_leaves_the_field(engine):
     assert t.zone("C2", 1) == "graveyard" and t.hp(1) == 40 and t.active == 1  # the attack ends
     t = play(engine, pos(*start, phase="declare", amb={"D-AMB-33": "direct"}), actions)
     assert t.hp(1) == 33  # it becomes a direct attack
+    t = play(engine, pos(*start, phase="declare", amb={"D-AMB-33": "replay"}), actions)
+    assert t.hp(1) == 33  # replay with nothing left: a direct attack
+    two = ({"monsters": ["S7"], "back_row": ["DJ"]}, {"monsters": ["C2", "C3"]})
+    t = play(engine, pos(*two, phase="declare", amb={"D-AMB-33": "replay"}), actions)
+    assert t.pending == "redirect" and t.decider == 0 and t.legal == ["target 1"]
+    t = play(engine, pos(*two, phase="declare", amb={"D-AMB-33": "replay"}), actions + ["target 1", "pass", "pass"])
+    assert t.zone("C3", 1) == "graveyard" and t.hp(1) == 36  # S7 against C3 after the boost window
 
 
 def test_D_AMB_34_the_attacker_leaves_the_field(engine):

@@ -41,6 +41,7 @@ R_AMB02, R_AMB09, R_AMB10, R_AMB12 = amb_slot("D-AMB-02"), amb_slot("D-AMB-09"),
 R_AMB16, R_AMB21, R_AMB28 = amb_slot("D-AMB-16"), amb_slot("D-AMB-21"), amb_slot("D-AMB-28")
 R_AMB45, R_AMB48, R_AMB55 = amb_slot("D-AMB-45"), amb_slot("D-AMB-48"), amb_slot("D-AMB-55")
 R_AMB56, R_AMB57, R_AMB58 = amb_slot("D-AMB-56"), amb_slot("D-AMB-57"), amb_slot("D-AMB-58")
+R_AMB20 = amb_slot("D-AMB-20")
 FN_NONE = -1
 
 
@@ -280,9 +281,12 @@ def suit_allows(state, rules, p, card):
 
 @nb.njit(cache=True)
 def can_activate(state, rules, p, card):
-    """D-AMB-20 "no": something to act on (D-J-1, D-Q-1, D-K-1/4, D-JOKER-1/3)."""
+    """D-AMB-20 "no": something to act on (D-J-1, D-Q-1, D-K-1/4, D-JOKER-1/3);
+    "yes": any function card may be activated empty."""
     kind = fn_kind(card)
     o = 1 - p
+    if rules[R_AMB20] == 1 and kind != FN_NONE:
+        return True
     if kind == L.FN_J:
         for i in range(Z):
             if state[L.S_MONSTER + o * Z + i] >= 0:

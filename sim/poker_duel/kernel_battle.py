@@ -13,7 +13,8 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
 from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
                                    can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
-                                   is_monster, main_legal_actions, push, rank_of, suit_of)
+                                   is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
+                                   summon_options, finish)
 from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
 engine_cache.install()
@@ -28,6 +29,8 @@ R30, R31, R32, R33, R34, R38 = (amb_slot("D-AMB-%02d" % i) for i in (30, 31, 32,
 R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41, 42, 43, 46))
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
+R17, R37, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-37"), amb_slot("D-AMB-64")
+R44, R45, R54 = amb_slot("D-AMB-44"), amb_slot("D-AMB-45"), amb_slot("D-AMB-54")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
 
@@ -92,11 +95,13 @@ def to_hand(state, rules, card, check):
 
 
 @nb.njit(cache=True)
-def damage(state, p, amount):
-    """D-WIN-1, D-AMB-44 "every_event"."""
+def damage(state, rules, p, amount, spade):
+    """D-WIN-1, D-AMB-44 "every_event" (or deferred: "end_of_step"; D-AMB-54 "end_of_phase" for spades)."""
     if amount <= 0:
         return
     state[L.S_HP + p] -= amount
+    if rules[R44] == 1 or (spade and rules[R54] == 1):
+        return  # the loss waits for hp_checkpoint
     if state[L.S_HP + p] <= 0:
         state[L.S_WINNER] = 1 - p
         state[L.S_END_TYPE] = L.END_LIFE
@@ -112,7 +117,7 @@ def enter_field(state, rules, p, card):
     suit, v = suit_of(card % N), value(rules, card)
     if suit == SPADE:
         state[L.S_COUNTERS + 14] += (v + 1) // 2
-        damage(state, 1 - p, (v + 1) // 2)
+        damage(state, rules, 1 - p, (v + 1) // 2, True)
     elif suit == HEART:
         state[L.S_COUNTERS + 15] += v
         state[L.S_HP + p] += v
@@ -221,7 +226,30 @@ def discard(state, rules, p, card):
 
 
 @nb.njit(cache=True)
+def hp_checkpoint(state, rules, step):
+    """Deferred losses (D-AMB-44 "end_of_step" at step ends, that or D-AMB-54
+    "end_of_phase" at phase ends; reference `_hp_checkpoint`). True when the match ended."""
+    if not (rules[R44] == 1 or (not step and rules[R54] == 1)):
+        return False
+    low0, low1 = state[L.S_HP] <= 0, state[L.S_HP + 1] <= 0
+    if low0 and low1:
+        if rules[R45] == 1:
+            finish(state, state[L.S_ACTIVE], L.END_LIFE)
+        else:
+            finish(state, -1, L.END_DRAW_HP)
+    elif low0:
+        finish(state, 1, L.END_LIFE)
+    elif low1:
+        finish(state, 0, L.END_LIFE)
+    else:
+        return False
+    return True
+
+
+@nb.njit(cache=True)
 def end_battle_phase(state, rules):
+    if hp_checkpoint(state, rules, False):
+        return
     for p in range(2):
         for i in range(Z):
             m = state[L.S_MONSTER + p * Z + i]
@@ -272,8 +300,48 @@ def attack_options(state, rules, out, n):
 
 
 @nb.njit(cache=True)
+def battle_activatable(state, rules, p, out, n):
+    """D-BS-1/7: set J/Q/K (jokers per D-AMB-26; from hand per D-AMB-27)."""
+    for slot in range(Z):
+        card = state[L.S_BACK + p * Z + slot]
+        if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:
+            kind = fn_kind(card)
+            ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+            if ok and can_activate(state, rules, p, card):
+                n = push(out, n, A.ACT_SET * 10000 + slot * 100)
+    if rules[R27] == 1:
+        for card in range(p * N, p * N + N):
+            if state[L.C_ZONE + card] != L.Z_HAND:
+                continue
+            kind = fn_kind(card)
+            ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
+            slot_ok = free_back_slot(state, rules, p) >= 0 or (
+                (kind == 3 or kind == 4) and rules[R02] == 1)
+            if ok and slot_ok and can_activate(state, rules, p, card):
+                n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+    return n
+
+
+@nb.njit(cache=True)
+def declare_options(state, rules, out, n):
+    """Attacks; under D-AMB-17 "hand_in_battle_too" hand summons; under D-AMB-64
+    "any_priority" the battle step's activations."""
+    n = attack_options(state, rules, out, n)
+    p = state[L.S_ACTIVE]
+    if rules[R17] == 1:
+        for card in range(p * N, p * N + N):
+            if state[L.C_ZONE + card] == L.Z_HAND and is_monster(card) and suit_allows(state, rules, p, card):
+                n = summon_options(state, rules, p, card, out, n)
+    if rules[R64] == 1:
+        n = battle_activatable(state, rules, p, out, n)
+    return n
+
+
+@nb.njit(cache=True)
 def end_main(state, rules):
     """D-BP-1, D-AMB-29 auto-end."""
+    if hp_checkpoint(state, rules, False):
+        return
     p = state[L.S_ACTIVE]
     if state[L.S_TURN] == 1 and p == state[L.S_FIRST] and rules[R_FIRST_BATTLE] == 0:
         end_phase(state, rules)
@@ -281,8 +349,8 @@ def end_main(state, rules):
     state[L.S_PHASE] = L.PH_DECLARE
     state[L.S_DECIDER] = p
     state[L.S_EXTRA_ATTACKER] = -1
-    scratch = np.zeros(64, dtype=np.int64)
-    if attack_options(state, rules, scratch, 0) == 0:
+    scratch = np.zeros(512, dtype=np.int64)
+    if declare_options(state, rules, scratch, 0) == 0:
         end_battle_phase(state, rules)
 
 
@@ -295,20 +363,25 @@ def open_priority(state, rules, phase):
 
 @nb.njit(cache=True)
 def next_declaration(state, rules, keep_extra):
+    if hp_checkpoint(state, rules, True):  # the attack's last step ends
+        return
     if rules[R38] == 1:
         for p in range(2):
             for i in range(Z):
                 m = state[L.S_MONSTER + p * Z + i]
                 if m >= 0:
                     state[L.C_BOOST + m] = 0
-    if not keep_extra:
+    extra = state[L.S_EXTRA_ATTACKER]
+    waits = (rules[R63] == 1 and extra >= 0 and state[L.C_ZONE + extra] == L.Z_MONSTER
+             and state[L.C_FLAGS + extra] & L.F_EXTRA_USED != 0)  # D-AMB-63 "any_later"
+    if not keep_extra and not waits:
         state[L.S_EXTRA_ATTACKER] = -1
     state[L.S_ATTACKER] = -1
     state[L.S_TARGET] = -1
     state[L.S_PHASE] = L.PH_DECLARE
     state[L.S_DECIDER] = state[L.S_ACTIVE]
-    scratch = np.zeros(64, dtype=np.int64)
-    if attack_options(state, rules, scratch, 0) == 0:
+    scratch = np.zeros(512, dtype=np.int64)
+    if declare_options(state, rules, scratch, 0) == 0:
         end_battle_phase(state, rules)
 
 
@@ -339,7 +412,7 @@ def damage_calculation(state, rules):
     if target == L.DIRECT_TARGET:
         amount = value(rules, attacker) if rules[R41] == 0 else atk(state, rules, attacker)
         state[L.S_COUNTERS + 11] += 1
-        damage(state, o, amount * club_factor(state, rules, attacker))
+        damage(state, rules, o, amount * club_factor(state, rules, attacker), False)
         if over(state):
             return
     else:
@@ -368,7 +441,7 @@ def damage_calculation(state, rules):
             taker = loser // N if rules[R43] == 0 else (o if rules[R43] == 1 else p)
             send_boosts(state, rules)
             to_grave(state, loser)
-            damage(state, taker, amount)
+            damage(state, rules, taker, amount, False)
             if over(state):
                 return
             if winner == attacker and rules[R_ADVANCED] != 0 and suit_of(attacker % N) == DIAMOND:
@@ -386,6 +459,8 @@ def damage_calculation(state, rules):
 
 @nb.njit(cache=True)
 def declare(state, rules, slot, target_slot):
+    if hp_checkpoint(state, rules, True):  # the declaration step ends
+        return
     p = state[L.S_ACTIVE]
     card = state[L.S_MONSTER + p * Z + slot]
     extra = card == state[L.S_EXTRA_ATTACKER]
@@ -395,7 +470,8 @@ def declare(state, rules, slot, target_slot):
         if not state[L.C_FLAGS + card] & L.F_NEW_ATTACKER or rules[R31] == 1:
             state[L.S_NEW_ATTACKS] += 1
         state[L.C_FLAGS + card] |= L.F_NEW_ATTACKER
-    state[L.S_EXTRA_ATTACKER] = -1
+    if extra or rules[R63] == 0:
+        state[L.S_EXTRA_ATTACKER] = -1  # D-AMB-63 (a): declared now or lost
     state[L.C_FLAGS + card] |= L.F_ATTACKED
     state[L.S_ATTACKER] = card
     state[L.S_TARGET] = L.DIRECT_TARGET if target_slot == L.DIRECT else state[L.S_MONSTER + (1 - p) * Z + target_slot]
@@ -418,19 +494,40 @@ def battle_step_pass(state, rules):
     if state[L.S_PASSES] < ends:
         state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
         return
+    if hp_checkpoint(state, rules, True):  # the battle step ends
+        return
     attacker, target = state[L.S_ATTACKER], state[L.S_TARGET]
     if state[L.C_ZONE + attacker] != L.Z_MONSTER:
         if rules[R34] == 1 and target >= 0 and state[L.C_ZONE + target] == L.Z_MONSTER:
-            damage(state, state[L.S_ACTIVE], atk(state, rules, target))
+            damage(state, rules, state[L.S_ACTIVE], atk(state, rules, target), False)
             if over(state):
                 return
         next_declaration(state, rules, False)
     elif target == L.DIRECT_TARGET:
         damage_calculation(state, rules)
     elif state[L.C_ZONE + target] != L.Z_MONSTER:
-        if rules[R33] == 2:
+        o = 1 - state[L.S_ACTIVE]
+        n = 0
+        for i in range(Z):
+            if state[L.S_MONSTER + o * Z + i] >= 0:
+                n += 1
+        if rules[R33] == 2 or (rules[R33] == 1 and n == 0):
             state[L.S_TARGET] = L.DIRECT_TARGET
             damage_calculation(state, rules)
+        elif rules[R33] == 1:  # D-AMB-33 "replay": the attacker picks a new target (reference `_pend`)
+            state[L.S_PEND_KIND] = L.PK_REDIRECT
+            state[L.S_PEND_PLAYER] = state[L.S_ACTIVE]
+            state[L.S_PEND_MAX] = n
+            state[L.S_PEND_CHOSEN] = 0
+            for i in range(L.PEND_LIST_SIZE):
+                state[L.S_PEND_LIST + i] = 0
+            k = 0
+            for i in range(Z):
+                m = state[L.S_MONSTER + o * Z + i]
+                if m >= 0:
+                    state[L.S_PEND_LIST + k] = m
+                    k += 1
+            state[L.S_DECIDER] = state[L.S_ACTIVE]
         else:
             next_declaration(state, rules, False)
     else:
@@ -458,7 +555,10 @@ def boost_amount(rules, card, target):
 
 @nb.njit(cache=True)
 def boost(state, rules, p, card, which):
-    target = state[L.S_ATTACKER] if which == 0 else state[L.S_TARGET]
+    if which >= 2:  # D-AMB-37 "any_monster"
+        target = state[L.S_MONSTER + which - 2]
+    else:
+        target = state[L.S_ATTACKER] if which == 0 else state[L.S_TARGET]
     state[L.C_BOOST + target] += boost_amount(rules, card, target)
     state[L.C_ZONE + card] = L.Z_BACK
     state[L.C_FLAGS + card] |= L.F_BOOSTING
@@ -501,30 +601,15 @@ def legal_actions(state, rules, out):
     if phase == L.PH_MAIN:
         return main_legal_actions(state, rules, out)
     if phase == L.PH_DECLARE:
-        n = attack_options(state, rules, out, 0)
+        attacks = attack_options(state, rules, out, 0)
+        n = declare_options(state, rules, out, 0)
         compulsory = rules[R29] == 1 or rules[R61] == 1
-        if n == 0 or not compulsory:
+        if attacks == 0 or not compulsory:  # what is compulsory is an attack
             n = push(out, n, A.PASS * 10000)
         return sorted_unique(out, n)
     if phase == L.PH_BATTLE:
         n = push(out, 0, A.PASS * 10000)
-        for slot in range(Z):
-            card = state[L.S_BACK + p * Z + slot]
-            if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:
-                kind = fn_kind(card)
-                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
-                if ok and can_activate(state, rules, p, card):
-                    n = push(out, n, A.ACT_SET * 10000 + slot * 100)
-        if rules[R27] == 1:
-            for card in range(p * N, p * N + N):
-                if state[L.C_ZONE + card] != L.Z_HAND:
-                    continue
-                kind = fn_kind(card)
-                ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
-                slot_ok = free_back_slot(state, rules, p) >= 0 or (
-                    (kind == 3 or kind == 4) and rules[R02] == 1)
-                if ok and slot_ok and can_activate(state, rules, p, card):
-                    n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+        n = battle_activatable(state, rules, p, out, n)
         return sorted_unique(out, n)
     if phase == L.PH_DAMAGE:
         n = push(out, 0, A.PASS * 10000)
@@ -535,6 +620,12 @@ def legal_actions(state, rules, out):
                     and (rules[R62] == 1 or state[L.C_SET_TURN + card] < state[L.S_TURN])):
                 n = push(out, n, A.BOOST * 10000 + slot * 100)
                 n = push(out, n, A.BOOST * 10000 + slot * 100 + 1)
+                if rules[R37] == 1:  # D-AMB-37 "any_monster": 2 + owner * 5 + monster slot
+                    for q in range(2):
+                        for i in range(Z):
+                            m = state[L.S_MONSTER + q * Z + i]
+                            if m >= 0 and m != state[L.S_ATTACKER] and m != state[L.S_TARGET]:
+                                n = push(out, n, A.BOOST * 10000 + slot * 100 + 2 + q * Z + i)
         return sorted_unique(out, n)
     n = 0
     for card in range(p * N, p * N + N):
@@ -561,6 +652,8 @@ def apply_action(state, rules, action):
     elif phase == L.PH_DECLARE:
         if kind == A.PASS:
             end_battle_phase(state, rules)
+        elif kind == A.SUMMON:
+            summon(state, rules, p, p * N + a, b - 1, False)  # D-AMB-17 "hand_in_battle_too"
         else:
             declare(state, rules, a, b)
     elif phase == L.PH_BATTLE:

@@ -25,6 +25,7 @@ N = L.N_CODES
 Z = L.ZONE_SLOTS
 R19, R23, R24, R25, R35, R59 = (amb_slot("D-AMB-%02d" % i) for i in (19, 23, 24, 25, 35, 59))
 R_AMB55 = amb_slot("D-AMB-55")
+R20, R22, R32 = amb_slot("D-AMB-20"), amb_slot("D-AMB-22"), amb_slot("D-AMB-32")
 DONE, RESOLVE = 0, 1
 
 
@@ -137,11 +138,29 @@ def activate(state, rules, p, card, from_hand):
     state[b + L.CH_COUNT] = 0
     if kind == L.FN_J:
         pend(state, L.PK_J_TARGETS, p, n)
+        if rules[R20] == 1 and not has_j_target(state, rules, p):
+            return finish_j_targets(state, rules)  # D-AMB-20 "yes": an empty J
         return DONE
     if kind == L.FN_Q:
         pend(state, L.PK_Q_COUNT, p, n + 1)
+        if rules[R20] == 1 and rules[R_AMB10] == 0 and state[L.S_DECK_COUNT + p] == 0:
+            state[b + L.CH_COUNT] = 0  # D-AMB-20 "yes": an empty Q draws nothing
+            return after_activation(state, rules)
         return DONE
     return after_activation(state, rules)
+
+
+@nb.njit(cache=True)
+def has_j_target(state, rules, p):
+    """D-J-1, D-AMB-21: an opponent monster, or (default) a set card not on the chain."""
+    o = 1 - p
+    for i in range(Z):
+        if state[L.S_MONSTER + o * Z + i] >= 0:
+            return True
+        c = state[L.S_BACK + o * Z + i]
+        if rules[R_AMB21] == 0 and c >= 0 and state[L.C_ZONE + c] == L.Z_BACK:
+            return True
+    return False
 
 
 @nb.njit(cache=True)
@@ -215,7 +234,7 @@ def resolve_chain(state, rules):
                     KB.to_grave(state, c)
         pop_entry(state)
         KB.to_grave(state, card)
-    after_chain(state)
+    after_chain(state, rules)
 
 
 @nb.njit(cache=True)
@@ -317,16 +336,34 @@ def finish_entry(state, rules):
 
 
 @nb.njit(cache=True)
-def after_chain(state):
+def after_chain(state, rules):
     state[L.S_PEND_KIND] = L.PK_NONE
     if state[L.S_PHASE] == L.PH_MAIN:
         state[L.S_DECIDER] = state[L.S_ACTIVE]
     elif state[L.S_PHASE] == L.PH_BATTLE:
         state[L.S_DECIDER] = state[L.S_PRIORITY_OWNER]
         state[L.S_PASSES] = 0
+    elif state[L.S_PHASE] == L.PH_DECLARE:  # D-AMB-64 "any_priority": back to attack declaration
+        state[L.S_DECIDER] = state[L.S_ACTIVE]
+        if KB.declare_options(state, rules, np.zeros(512, dtype=np.int64), 0) == 0:
+            KB.end_battle_phase(state, rules)
 
 
 # ---------------------------------------------------------------- pending choices
+@nb.njit(cache=True)
+def k_monsters_together(state, rules, card, chosen):
+    """D-AMB-22 "all_or_none" (reference `_k_monsters_together`): 1 the first recovered
+    monster was summoned, 0 it was kept or set, -1 free."""
+    if rules[R22] != 1 or not is_monster(card):
+        return -1
+    for i in range(chosen):
+        earlier = state[L.S_PEND_LIST + i]
+        if is_monster(earlier):
+            z = state[L.C_ZONE + earlier]
+            return 0 if z == L.Z_HAND or z == L.Z_BACK else 1
+    return -1
+
+
 @nb.njit(cache=True)
 def pending_options(state, rules, out):
     p = state[L.S_PEND_PLAYER]
@@ -358,11 +395,15 @@ def pending_options(state, rules, out):
             n = push(out, n, A.PASS * 10000)
     elif kind == L.PK_K_PLACE:
         card = state[L.S_PEND_LIST + chosen]
-        n = push(out, 0, A.PASS * 10000)
-        if is_monster(card):
-            n = summon_options(state, rules, p, card, out, n)
-        if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0:
-            n = push(out, n, A.SET * 10000 + (card % N) * 100)
+        together = k_monsters_together(state, rules, card, chosen)
+        if together == 1:
+            n = summon_options(state, rules, p, card, out, 0)  # D-AMB-22 "all_or_none": this one too
+        else:
+            n = push(out, 0, A.PASS * 10000)
+            if is_monster(card) and together != 0:
+                n = summon_options(state, rules, p, card, out, n)
+            if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0:
+                n = push(out, n, A.SET * 10000 + (card % N) * 100)
     elif kind == L.PK_Q_SET:
         card = state[L.S_PEND_LIST + chosen]
         n = push(out, 0, A.PASS * 10000)
@@ -435,6 +476,12 @@ def apply_pending(state, rules, kind, a, b):
     elif pk == L.PK_REDIRECT:
         state[L.S_TARGET] = state[L.S_MONSTER + (1 - state[L.S_ACTIVE]) * Z + a]
         state[L.S_REDIRECTED] = 1
+        if state[L.S_CHAIN_LEN] == 0:  # D-AMB-33 "replay": the battle step is over, boosts next
+            state[L.S_PEND_KIND] = L.PK_NONE
+            KB.open_priority(state, rules, L.PH_DAMAGE)
+            if rules[R32] == 2:
+                state[L.S_DECIDER] = state[L.S_ACTIVE]
+            return DONE
         return finish_entry(state, rules)
     return DONE
 

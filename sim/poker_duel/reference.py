@@ -190,13 +190,32 @@ class Match:
         card = self.deck[p].pop()
         self._to_hand(card, check)
 
-    def _damage(self, p: int, amount: int):
-        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once."""
+    def _damage(self, p: int, amount: int, spade: bool = False):
+        """D-WIN-1, D-AMB-44 "every_event": HP <= 0 loses at once; "end_of_step": the
+        loss waits for the end of the step or phase; D-AMB-54 "end_of_phase": a spade
+        burn's loss waits for the end of the phase."""
         if amount <= 0:
             return
         self.hp[p] -= amount
-        if self.hp[p] <= 0:
+        deferred = (self.rules.reading("D-AMB-44") == "end_of_step"
+                    or (spade and self.rules.reading("D-AMB-54") == "end_of_phase"))
+        if self.hp[p] <= 0 and not deferred:
             self._win(1 - p, L.END_LIFE)
+
+    def _hp_checkpoint(self, step: bool):
+        """Where deferred losses are checked: the end of a step (D-AMB-44 "end_of_step")
+        or of the main / battle phase (that, or D-AMB-54 "end_of_phase"); a heart may
+        have healed in between; both at 0 -> D-AMB-45."""
+        if not (self.rules.reading("D-AMB-44") == "end_of_step"
+                or (not step and self.rules.reading("D-AMB-54") == "end_of_phase")):
+            return
+        low = [p for p in (0, 1) if self.hp[p] <= 0]
+        if len(low) == 2:
+            if self.rules.reading("D-AMB-45") == "turn_player_wins":
+                self._win(self.active, L.END_LIFE)
+            self._draw_end(L.END_DRAW_HP)
+        if low:
+            self._win(1 - low[0], L.END_LIFE)
 
     def _heal(self, p: int, amount: int):
         """D-ADV-2; cap per D-AMB-50."""
@@ -263,17 +282,19 @@ class Match:
     def _end_main(self):
         """D-BP-1: the first player skips the battle phase on turn 1; D-AMB-29: it
         also ends at once when no attack is legal."""
+        self._hp_checkpoint(step=False)
         p = self.active
         if self.turn == 1 and p == self.first and not self.rules.p1_first_battle:
             self._end_phase()
             return
         self.phase, self.decider = L.PH_DECLARE, p
         self.extra_attacker = -1
-        if not self._attack_options():
+        if not self._declare_has_options():
             self._end_battle_phase()
 
     def _end_battle_phase(self):
         """Boosts expire (D-DS-3, D-AMB-38 "battle_phase"); late boost cards go (D-AMB-39)."""
+        self._hp_checkpoint(step=False)
         for p in (0, 1):
             for card in self.monsters(p):
                 self.boost[card] = 0
@@ -335,9 +356,12 @@ class Match:
         return self.turn_suit in (-1, suit)
 
     def _can_activate(self, p: int, card: int, in_battle: bool = False) -> bool:
-        """D-AMB-20 "no": J/Q/K and jokers need something to act on."""
+        """D-AMB-20 "no": J/Q/K and jokers need something to act on; "yes": any
+        function card may be activated empty (to raise the counter, D-FN-7)."""
         kind = fn_kind(card)
         opponent = 1 - p
+        if kind >= 0 and self.rules.reading("D-AMB-20") == "yes":
+            return True
         if kind == L.FN_J:
             return bool(self._j_targets(p))
         if kind == L.FN_Q:
@@ -424,11 +448,35 @@ class Match:
             out += [A.encode(A.ATTACK, slot, t) for t in (targets or [L.DIRECT])]
         return out
 
+    def _battle_summon_options(self) -> list[int]:
+        """D-AMB-17 "hand_in_battle_too": hand summons also at attack declaration
+        (same suit rule and slot/bump rule as in the main phase)."""
+        if self.rules.reading("D-AMB-17") != "hand_in_battle_too":
+            return []
+        p = self.active
+        out = []
+        for card in self.hand(p):
+            if is_monster_card(card) and self._suit_allows(p, card):
+                out += self._summon_options(p, card, by_k=False)
+        return out
+
+    def _declare_activations(self) -> list[int]:
+        """D-AMB-64 "any_priority": the battle step's activations also whenever the
+        turn player holds priority at attack declaration."""
+        if self.rules.reading("D-AMB-64") != "any_priority":
+            return []
+        return self._battle_activatable(self.active)
+
+    def _declare_has_options(self) -> bool:
+        """Anything but 'pass' at attack declaration? (else the battle phase ends, D-AMB-29)"""
+        return bool(self._attack_options() or self._battle_summon_options() or self._declare_activations())
+
     def _declare_options(self) -> list[int]:
-        out = self._attack_options()
+        attacks = self._attack_options()
+        out = attacks + self._battle_summon_options() + self._declare_activations()
         compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
                       or self.rules.reading("D-AMB-61") == "attack_compulsory")
-        if not out or not compulsory:
+        if not attacks or not compulsory:  # what is compulsory is an attack, not a summon or activation
             out.append(A.encode(A.PASS))
         return out
 
@@ -462,7 +510,16 @@ class Match:
             card = self.back[p][slot]
             if (card >= 0 and self.zone[card] == L.Z_BACK and is_monster_card(card)
                     and not self.flags[card] & L.F_BOOSTING and (same_turn or self.set_turn[card] < self.turn)):
-                out += [A.encode(A.BOOST, slot, 0), A.encode(A.BOOST, slot, 1)]
+                out += [A.encode(A.BOOST, slot, which) for which in self._boost_targets()]
+        return out
+
+    def _boost_targets(self) -> list[int]:
+        """D-AMB-37: 0 the attacker, 1 the defender; under "any_monster" also any other
+        monster on the field, as 2 + owner * 5 + monster slot."""
+        out = [0, 1]
+        if self.rules.reading("D-AMB-37") == "any_monster":
+            out += [2 + q * Z + slot for q in (0, 1) for slot in range(Z)
+                    if self.monster[q][slot] >= 0 and self.monster[q][slot] not in (self.attacker, self.target)]
         return out
 
     def _pending_options(self) -> list[int]:
@@ -481,8 +538,11 @@ class Match:
             return out + ([A.encode(A.PASS)] if self.pend_chosen >= 1 else [])
         if kind == L.PK_K_PLACE:
             card = self.pend_list[self.pend_chosen]
+            together = self._k_monsters_together(card)
+            if together == 1:
+                return self._summon_options(p, card, by_k=True)  # the others were summoned: this one too
             out = [A.encode(A.PASS)]
-            if is_monster_card(card):
+            if is_monster_card(card) and together != 0:
                 out += self._summon_options(p, card, by_k=True)
             if self.pend_return == L.PH_BATTLE and self.free_back_slot(p) >= 0:
                 out.append(A.encode(A.SET, code_of(card)))
@@ -496,6 +556,17 @@ class Match:
         if kind == L.PK_REDIRECT:
             return [A.encode(A.TARGET, self.pos[c]) for c in self.pend_list if self.zone[c] == L.Z_MONSTER]
         raise AssertionError(kind)
+
+    def _k_monsters_together(self, card: int) -> int:
+        """D-AMB-22 "all_or_none": the first recovered monster decides for the rest of
+        this K's monsters: 1 = it was summoned (so must this one be), 0 = it was
+        kept or set (so is this one); -1 = free (each optional, or no earlier monster)."""
+        if self.rules.reading("D-AMB-22") != "all_or_none" or not is_monster_card(card):
+            return -1
+        for earlier in self.pend_list[:self.pend_chosen]:
+            if is_monster_card(earlier):
+                return 0 if self.zone[earlier] in (L.Z_HAND, L.Z_BACK) else 1
+        return -1
 
     def _response_options(self, p: int) -> list[int]:
         """D-FN-8: set J/Q/K of the responder (never against the Small Joker, D-JOKER-2)."""
@@ -542,6 +613,11 @@ class Match:
         elif self.phase == L.PH_DECLARE:
             if kind == A.PASS:
                 self._end_battle_phase()
+            elif kind == A.SUMMON:
+                self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # D-AMB-17 "hand_in_battle_too"
+            elif kind in (A.ACT_HAND, A.ACT_SET):  # D-AMB-64 "any_priority"
+                card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+                self._activate(p, card, from_hand=kind == A.ACT_HAND)
             else:
                 self._declare(a, b)
         elif self.phase == L.PH_BATTLE:
@@ -602,7 +678,7 @@ class Match:
         suit, value = suit_of(code_of(card)), self.value(card)
         if suit == SPADE:
             self.counters[14] += (value + 1) // 2
-            self._damage(1 - p, (value + 1) // 2)
+            self._damage(1 - p, (value + 1) // 2, spade=True)
         elif suit == HEART:
             self.counters[15] += value
             self._heal(p, value)
@@ -660,10 +736,16 @@ class Match:
             self.counters[9] += 1
         entry = [card, p, kind, n, 0]
         self.chain.append(entry)
+        empty = self.rules.reading("D-AMB-20") == "yes"
         if kind == L.FN_J:
             self._pend(L.PK_J_TARGETS, p, n)
+            if empty and not self._j_targets(p):
+                self._finish_j_targets()  # D-AMB-20 "yes": an empty J
         elif kind == L.FN_Q:
             self._pend(L.PK_Q_COUNT, p, n + 1)
+            if empty and self.rules.reading("D-AMB-10") == "capped" and not self.deck[p]:
+                self.chain[-1][4] = 0  # D-AMB-20 "yes": an empty Q draws nothing
+                self._after_activation()
         else:
             self._after_activation()
 
@@ -740,6 +822,12 @@ class Match:
         elif pend == L.PK_REDIRECT:
             self.target = self.monster[1 - self.active][a]
             self.redirected = 1
+            if not self.chain:  # D-AMB-33 "replay": the battle step is over, boosts next
+                self.pend_kind = L.PK_NONE
+                self._open_priority(L.PH_DAMAGE)
+                if self.rules.reading("D-AMB-32") == "defender_only":
+                    self.decider = self.active
+                return
             self._finish_entry()
 
     def _finish_j_targets(self):
@@ -849,10 +937,15 @@ class Match:
             self.decider = self.active
         elif self.phase == L.PH_BATTLE:
             self.decider, self.passes = self.priority_owner, 0
+        elif self.phase == L.PH_DECLARE:  # D-AMB-64 "any_priority": back to attack declaration
+            self.decider = self.active
+            if not self._declare_has_options():
+                self._end_battle_phase()
 
     # ---------------------------------------------------------------- battle
     def _declare(self, slot: int, target_slot: int):
         """D-ATK-1/2: attack a monster, or the player when there is none."""
+        self._hp_checkpoint(step=True)  # the declaration step ends
         p = self.active
         card = self.monster[p][slot]
         extra = card == self.extra_attacker
@@ -862,7 +955,8 @@ class Match:
             if not self.flags[card] & L.F_NEW_ATTACKER or self.rules.reading("D-AMB-31") == "attacks":
                 self.new_attacks += 1
             self.flags[card] |= L.F_NEW_ATTACKER
-        self.extra_attacker = -1  # D-AMB-63: declared now or lost
+        if extra or self.rules.reading("D-AMB-63") == "next_declaration":
+            self.extra_attacker = -1  # D-AMB-63 (a): declared now or lost
         self.flags[card] |= L.F_ATTACKED
         self.attacker = card
         self.target = L.DIRECT_TARGET if target_slot == L.DIRECT else self.monster[1 - p][target_slot]
@@ -889,6 +983,7 @@ class Match:
         if self.passes < ends:
             self.decider = 1 - self.decider
             return
+        self._hp_checkpoint(step=True)  # the battle step ends
         # D-AMB-33 / D-AMB-34: a battler gone -> the attack ends with no damage
         if self.zone[self.attacker] != L.Z_MONSTER:
             if (self.rules.reading("D-AMB-34") == "defender_deals" and self.target >= 0
@@ -898,9 +993,13 @@ class Match:
         elif self.target == L.DIRECT_TARGET:
             self._damage_calculation()  # D-DS-1: no boosts in a direct attack
         elif self.zone[self.target] != L.Z_MONSTER:
-            if self.rules.reading("D-AMB-33") == "direct":
+            reading = self.rules.reading("D-AMB-33")
+            targets = self.monsters(1 - self.active)
+            if reading == "direct" or (reading == "replay" and not targets):
                 self.target = L.DIRECT_TARGET
                 self._damage_calculation()
+            elif reading == "replay":  # the attacker picks a new target, then the damage step
+                self._pend(L.PK_REDIRECT, self.active, len(targets), targets)
             else:
                 self._next_declaration()
         else:
@@ -926,7 +1025,10 @@ class Match:
 
     def _boost(self, p: int, card: int, which: int):
         """D-DS-2: a set A–10 raises the attacker's (0) or defender's (1) ATK."""
-        target = self.attacker if which == 0 else self.target
+        if which >= 2:  # D-AMB-37 "any_monster"
+            target = self.monster[(which - 2) // Z][(which - 2) % Z]
+        else:
+            target = self.attacker if which == 0 else self.target
         self.boost[target] += self.boost_amount(card, target)
         self.zone[card] = L.Z_BACK
         self.flags[card] |= L.F_BOOSTING
@@ -1001,18 +1103,27 @@ class Match:
 
     def _next_declaration(self, keep_extra: bool = False):
         """D-BP-3: back to attack declaration; boosts of a single battle expire (D-AMB-38)."""
+        self._hp_checkpoint(step=True)  # the attack's last step ends
         if self.rules.reading("D-AMB-38") == "single_battle":
             for q in (0, 1):
                 for card in self.monsters(q):
                     self.boost[card] = 0
-        if not keep_extra:
+        if not keep_extra and not self._extra_attack_waits():
             self.extra_attacker = -1
         self.attacker = self.target = -1
         self.phase, self.decider = L.PH_DECLARE, self.active
-        if not self._attack_options():
+        if not self._declare_has_options():
             self._end_battle_phase()
 
     # ================================================================ result and packing
+    def _extra_attack_waits(self) -> bool:
+        """D-AMB-63 "any_later": a diamond's extra attack waits for any later
+        declaration of this battle phase while the diamond stays on the field
+        (a card that left and came back lost F_EXTRA_USED with its flags)."""
+        card = self.extra_attacker
+        return (self.rules.reading("D-AMB-63") == "any_later" and card >= 0
+                and self.zone[card] == L.Z_MONSTER and bool(self.flags[card] & L.F_EXTRA_USED))
+
     def is_over(self) -> bool:
         return self.phase == L.PH_OVER
 

@@ -224,6 +224,8 @@ def greedy_index(view, legal, n, rules):
             if legal[i] // 10000 != A.BOOST:
                 continue
             a, b = (legal[i] // 100) % 100, legal[i] % 100
+            if b > 1:  # greedy only boosts the two battlers (D-AMB-37 "any_monster")
+                continue
             card = view[L.S_BACK + me * Z + a]
             boosted = attacker if b == 0 else target
             amount = boost_amount(rules, card % N, boosted % N)

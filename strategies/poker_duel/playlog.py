@@ -23,7 +23,8 @@ def _describe(m, action) -> str:
     if kind in (A.ACT_SET, A.BOOST):
         card = m.back[p][a]
         what = "activates set %s" % code_text(card % 54) if kind == A.ACT_SET else "boosts with %s on the %s" % (
-            code_text(card % 54), "attacker" if b == 0 else "defender")
+            code_text(card % 54), "attacker" if b == 0 else "defender" if b == 1
+            else code_text(m.monster[(b - 2) // 5][(b - 2) % 5] % 54))
         return what + (" (response)" if m.pend_kind == L.PK_RESPONSE else "")
     if kind == A.PASS and m.pend_kind == L.PK_RESPONSE:
         return "does not respond"

@@ -190,7 +190,7 @@ def _greedy_boost(view, decoded, rules_array, me, pass_index):
         return pass_index
     best, best_margin = pass_index, None
     for i, (k, a, b) in enumerate(decoded):
-        if k != A.BOOST:
+        if k != A.BOOST or b > 1:  # greedy only boosts the two battlers (D-AMB-37 "any_monster" adds others)
             continue
         card = _card_at(view, me, a, L.S_BACK)
         boosted = attacker if b == 0 else target
