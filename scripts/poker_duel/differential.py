@@ -1,7 +1,7 @@
 """Poker Duel: the numba kernel against the reference engine over many seeded
 random matches (legal lists and packed states after every action).
 
-    python scripts/pd_differential.py 10000 core advanced
+    python scripts/poker_duel/differential.py 10000 core advanced
 
 Prints one line per preset: matches, actions compared, seconds. Exit 1 at the
 first difference (with the seed and step). The test suite runs a smaller
