@@ -1,15 +1,13 @@
-"""Poker Duel numba kernel over `layout.py` — STARTED, NOT COMPLETE.
-
-Implemented so far (and checked slot for slot against the reference engine
-by tests/test_pd_kernel_differential.py): the new match (D-SETUP-1..4,
-D-COMP-1: both decks shuffled from the state's generator, player 0 first;
-the deal; the opening straight-flush check, D-AMB-45), the beginning of a
-turn (D-TURN-1, D-DRAW-1..3 with D-AMB-09, the turn cap), the straight-flush
-test (D-SF-1..3, D-AMB-56/57/58) and the main phase's legal actions
-(D-MAIN-1, D-SUM-1/2/5, D-SET-1/2, D-FN-2/3/5, D-AMB-02/12/16/20/21/28).
-Still to write: `apply_action` (every phase and pending choice), the other
-phases' legal actions, the match loop in strategies/poker_duel/. Until then
-every match runs on the reference engine (docs/poker-duel.md).
+"""Poker Duel numba kernel over `layout.py`, part 1: the new match
+(D-SETUP-1..4, D-COMP-1: both decks shuffled from the state's generator,
+player 0 first; the deal; the opening straight-flush check, D-AMB-45; the
+D-AMB-07 redraw), the beginning of a turn (D-TURN-1, D-DRAW-1..3 with
+D-AMB-09/11, the turn cap), the straight-flush test (D-SF-1..3, D-AMB-56/57/58)
+and the main phase's legal actions (D-MAIN-1, D-SUM-1/2/5, D-SET-1/2,
+D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28). Parts 2 and 3 are
+`kernel_battle.py` and `kernel_chain.py` (the contract's entry points);
+tests/test_pd_kernel_differential.py checks all three slot for slot against
+the reference engine.
 
 Rules arrive as an array (never globals); the layout's slot numbers are
 constants frozen into the compiled code, which the cache stamp covers

@@ -1,8 +1,9 @@
 """Poker Duel numba kernel, part 2: summoning, setting, the battle phase,
 damage, the end phase (reference.py's twins, same order of effects).
 
-Function-card activations, the response chain and the pending choices are
-not ported yet: `apply_action` returns -1 for them (kernel.py docstring).
+Function-card activations, the response chain and the pending choices live
+in `kernel_chain.py`, whose `legal_actions` / `apply_action` are the whole
+game's entry points; this module's `apply_action` returns -1 for them.
 """
 
 import numba as nb

@@ -10,7 +10,8 @@ choices (ascending integers, `actions.py`); `apply(action)` moves on until the
 next decision. A pending choice (J targets, Q count, a response window, K's
 picks and placements …) takes precedence over the phase's own actions.
 Randomness: the state's SplitMix64 generator is drawn only to shuffle the
-two decks at the start (player 0's first), nowhere else.
+two decks at the start (player 0's first) and, under D-AMB-07 "one_redraw",
+to shuffle a redrawn deck; nowhere else.
 """
 
 from __future__ import annotations

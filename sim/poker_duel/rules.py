@@ -338,5 +338,7 @@ def rules_to_toml(rules: Rules) -> str:
         changed = "; CHANGED from default %s" % readings[0] if value != readings[0] else ""
         pending = [r for r in readings if r not in IMPLEMENTED[amb_id] and (amb_id, r) not in NOT_PLAYABLE]
         todo = " (not implemented yet: %s)" % ", ".join(pending) if pending else ""
+        ruled_out = [r for r in readings if (amb_id, r) in NOT_PLAYABLE]
+        todo += " (not playable, the seed rules it out: %s)" % ", ".join(ruled_out) if ruled_out else ""
         lines.append('"%s" = "%s"  # %s: %s%s%s' % (amb_id, value, switch, " | ".join(readings), todo, changed))
     return "\n".join(lines) + "\n"
