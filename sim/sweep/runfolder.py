@@ -111,13 +111,13 @@ def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
     from sim.registry import get_game
     copy = building / entry["copy"]
     copy.parent.mkdir(exist_ok=True)
-    write_bytes_atomic(copy, Path(entry["source"]).read_bytes())
+    write_bytes_atomic(copy, Path(entry.get("base") or entry["source"]).read_bytes())
     try:
-        same = get_game(game_name).load_rules(str(copy)).stable_hash() == entry["hash"]
+        same = get_game(game_name).load_rules(str(copy)).stable_hash() == (entry.get("base_hash") or entry["hash"])
     except CardbalanceError:
         same = False
     if not same:
-        copy.unlink()
+        copy.unlink(missing_ok=True)
         del entry["copy"]
 
 
@@ -242,6 +242,23 @@ def rules_entry(rules, name: str, copy: str | None = None) -> dict:
     return entry
 
 
+def rules_entries(plan) -> dict:
+    """meta.json's rules table: one entry per rules name the cells play. A variant of a
+    `[vary]` table (sim/sweep/vary.py) also names its base and changes, and carries the
+    copy of its base's file with the base's hash (what the copy must load to)."""
+    bases = plan.rules_bases or {name: (name, {}) for name in plan.rules}
+    index_of = {base: index for index, base in enumerate(plan.spec.rules)}
+    entries = {}
+    for name, rules in plan.rules.items():
+        base, changes = bases[name]
+        entry = rules_entry(rules, name, _rules_copy_name(index_of.get(base, 0), base))
+        if changes:
+            entry.update({"base": base, "vary": dict(changes),
+                          "base_hash": plan.game.load_rules(base).stable_hash() if "copy" in entry else None})
+        entries[name] = entry
+    return entries
+
+
 def _rules_copy_name(index: int, name: str) -> str | None:
     """Where a rules *file* is copied inside the run (None for a preset)."""
     if not Path(name).is_file():
@@ -262,8 +279,7 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "seed": plan.spec.seed,
         "chunk_size": plan.spec.chunk_size,
         "sweep": plan.spec.as_dict(),
-        "rules": {name: rules_entry(rules, name, _rules_copy_name(index, name))
-                  for index, (name, rules) in enumerate(plan.rules.items())},
+        "rules": rules_entries(plan),
         "strategies": list(plan.spec.strategies),
         "dimensions": [dimension.describe() for dimension in game.dimensions],
         "cell_columns": list(game.cell_columns()),
@@ -302,7 +318,9 @@ def plan_from_meta(meta: dict, run: Path):
 
     def load_stored_rules(name: str):
         # The run's own copy of a rules file: the folder works wherever it is.
-        copy = meta["rules"].get(name, {}).get("copy")
+        # (a `[vary]` variant's entry carries its base's copy: looked up by base name)
+        entries = [meta["rules"].get(name, {})] + [e for e in meta["rules"].values() if e.get("base") == name]
+        copy = next((e["copy"] for e in entries if e.get("copy")), None)
         if isinstance(copy, str) and (run / copy).is_file():
             return (game.load_stored_rules or game.load_rules)(str(run / copy))
         return game.load_rules(name)
