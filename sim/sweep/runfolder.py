@@ -3,6 +3,8 @@
     RUN/meta.json        what was run and how (JSON; `complete` says if it finished)
     RUN/results.parquet  one row per cell: cell columns + aggregate sums
     RUN/lengths.parquet  the non-zero bins of each cell's match-length histogram
+    RUN/end_lengths.parquet  (games that record it) the same per outcome and end type:
+                         cell, outcome (0 seat 0 won, 1 seat 1 won, 2 draw), end_type, turns, count
     RUN/chunks/          one .npy aggregate per finished chunk (resume bookkeeping)
     RUN/rules/           a copy of every rules file the sweep read, so that the
                          folder resumes and replays anywhere (moved, shared, from
@@ -41,6 +43,7 @@ FORMAT_VERSION = 1
 META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
+END_LENGTHS = "end_lengths.parquet"  # only for games whose vectors carry the end-turn block
 CHUNKS = "chunks"
 RULES_COPIES = "rules"
 # what resuming or replaying a run reads from meta.json
@@ -196,7 +199,7 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
     for cell in plan.cells:
         vector = totals.get(cell.cell)
         if vector is None:
-            vector = agg.empty_aggregate(n_end, n_counters, game.length_bins)
+            vector = agg.empty_aggregate(n_end, n_counters, game.length_bins, by_end=True)
         row = cell.as_dict()
         row.update({name: int(value) for name, value in zip(columns, vector[:hist_start])})
         row["chunks"] = int(chunk_counts.get(cell.cell, 0))
@@ -210,6 +213,24 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
         results[column] = results[column].astype("int64")
     lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
     return results, lengths_frame
+
+
+def end_length_table(plan, totals: dict[int, np.ndarray]) -> pd.DataFrame | None:
+    """Non-zero bins of the per-outcome, per-end-type turns histogram (sim/aggregate.py's
+    optional block), or None when the game's vectors do not carry it."""
+    game = plan.game
+    n_end, n_counters, bins = len(game.end_types), len(game.counter_names), game.length_bins
+    start = agg.agg_size(n_end, n_counters, bins)
+    rows = []
+    for cell in plan.cells:
+        vector = totals.get(cell.cell)
+        if vector is None or vector.shape[0] < start + agg.end_hist_size(n_end, bins):
+            return None
+        block = vector[start:start + agg.end_hist_size(n_end, bins)].reshape(3, n_end, bins)
+        for outcome, end, turns in zip(*np.nonzero(block)):
+            rows.append((cell.cell, int(outcome), game.end_types[end], int(turns), int(block[outcome, end, turns])))
+    frame = pd.DataFrame(rows, columns=["cell", "outcome", "end_type", "turns", "count"])
+    return frame.astype({"cell": "int64", "outcome": "int64", "turns": "int64", "count": "int64"})
 
 
 # ---- metadata -----------------------------------------------------------------------
