@@ -54,6 +54,8 @@ def _frame(run) -> pd.DataFrame:
     frame["decided"] = frame["matches"] - frame[["draw_%s" % end for end in run.end_types]].sum(axis=1)
     frame["hp"] = ["%d" % a if a == b else "%d/%d" % (a, b) for a, b in zip(frame["axis0"], frame["axis1"])]
     frame["pair"] = frame["strategy0"] + ":" + frame["strategy1"]
+    entries = run.meta.get("rules") or {}
+    frame["preset"] = frame["rules"].map(lambda name: (entries.get(name) or {}).get("base") or name)
     for end in ENDS:  # wins of this end type by the first / the second player
         first0 = frame["first"] == 0
         frame["first_%s" % end] = np.where(first0, frame.get("seat0_%s" % end, 0), frame.get("seat1_%s" % end, 0))
@@ -80,11 +82,16 @@ def _first_player(run, tables, kit):
                      "shown": "first" if row["advantage_low"] > 0 else "second" if row["advantage_high"] < 0 else "-"})
     table = pd.DataFrame(rows)
     lines = []
-    for rules, part in table.groupby("rules", sort=False):
-        shown = part[part["shown"] != "-"]
-        lines.append("First-player advantage, %s: %s%s." % (
-            rules, "; ".join("HP %s %s" % (r["starting HP"], r["advantage [95% CI]"]) for _, r in part.iterrows()),
-            "" if len(shown) else " (no HP shows an advantage beyond its interval)"))
+    frame = _frame(run)
+    for preset, part in frame.groupby("preset", sort=False):  # the summary pools a preset's [vary] variants
+        cells = []
+        for hp, at in part.groupby("hp", sort=False):
+            k, n = int(at["first_player_wins"].sum()), int(at["decided"].sum())
+            low, high = kit.wilson(k, n) if n else (float("nan"), float("nan"))
+            cells.append("HP %s %s" % (hp, kit.points(k / n - 0.5, low - 0.5, high - 0.5) if n else "-"))
+        lines.append("First-player advantage, %s%s: %s." % (
+            preset, " (its %d variants pooled)" % part["rules"].nunique() if part["rules"].nunique() > 1 else "",
+            "; ".join(cells)))
 
     def figure():
         from matplotlib.figure import Figure
@@ -155,11 +162,18 @@ def _endings(run, tables, kit):
             rows.append({"rules": label, "starting HP": hp, "end": "draw (any)", "winner": "-",
                          "share of matches [95% CI]": kit.percent(draws, n), "matches": draws})
     table = pd.DataFrame(rows)
-    for label, part in frame.groupby("label", sort=False):
+    for preset, part in frame.groupby("preset", sort=False):
         n = int(part["matches"].sum())
-        shares = ["%s %.1f%%" % (end, 100 * (part["first_%s" % end].sum() + part["second_%s" % end].sum()) / max(n, 1))
-                  for end in ENDS]
-        lines.append("How matches end, %s (all HP): %s." % (label, ", ".join(shares)))
+        shares = ["%s %.1f%% (first player %.1f%%, second %.1f%%)" % (
+            end, 100 * (part["first_%s" % end].sum() + part["second_%s" % end].sum()) / max(n, 1),
+            100 * part["first_%s" % end].sum() / max(n, 1), 100 * part["second_%s" % end].sum() / max(n, 1))
+            for end in ENDS]
+        mean = turns[turns["rules"].isin(set(part["rules"]))] if turns is not None else None
+        when = ""
+        if mean is not None and len(mean):
+            by_end = mean.groupby("end_type").apply(lambda t: (t["turns"] * t["count"]).sum() / t["count"].sum())
+            when = "; mean turn: %s" % ", ".join("%s %.1f" % (end, by_end[end]) for end in ENDS if end in by_end)
+        lines.append("How matches end, %s (all HP): %s%s." % (preset, ", ".join(shares), when))
 
     def figure():
         from matplotlib.figure import Figure
@@ -169,15 +183,16 @@ def _endings(run, tables, kit):
         for axes, label in zip(grid, labels):
             part = turns[turns["label"] == label]
             total = frame.loc[frame["label"] == label, "matches"].sum()
-            for end in ENDS:
+            for end, colour in zip(ENDS, ("#1f77b4", "#d62728", "#2ca02c")):  # one colour per end type
                 for role, style in (("first", "-"), ("second", "--")):
                     t = part[(part["end_type"] == end) & (part["role"] == role)].groupby("turns")["count"].sum()
                     if len(t):
-                        axes.plot(t.index, 100 * t.cumsum() / total, style, label="%s, %s player" % (end, role))
+                        axes.step(t.index, 100 * t.cumsum() / total, style, where="post", color=colour,
+                                  label="%s, %s player" % (end, role))
             axes.set_title(label, fontsize=9)
             axes.set_xlabel("turn the match ended")
             axes.set_ylabel("cumulative share of matches (%)")
-        grid[0].legend(fontsize="x-small")
+            axes.legend(fontsize="x-small")
         return fig
 
     return kit.Section("pd_endings", "How matches end, by seat order and turn",
@@ -214,8 +229,15 @@ def _straight_flush(run, tables, kit):
             for limit in SF_TURNS:
                 row["by turn %d" % limit] = "%.1f%%" % (100 * t[t.index <= limit].sum() / max(n, 1))
         rows.append(row)
-        lines.append("Straight flush, %s HP %s: %s of matches, %s of decided matches." % (
-            label, hp, kit.percent(first + second, n), kit.percent(first + second, decided)))
+    for preset, part in frame.groupby("preset", sort=False):
+        n, decided = int(part["matches"].sum()), int(part["decided"].sum())
+        k = int(part["first_straight_flush"].sum() + part["second_straight_flush"].sum())
+        early = ""
+        if turns is not None:
+            t = turns[turns["rules"].isin(set(part["rules"])) & (turns["end_type"] == "straight_flush")]
+            early = "; %.1f%% of matches by turn 2" % (100 * t.loc[t["turns"] <= 2, "count"].sum() / max(n, 1))
+        lines.append("Straight flush, %s (all HP): %s of matches, %s of decided matches%s." % (
+            preset, kit.percent(k, n), kit.percent(k, decided), early))
     return kit.Section("pd_straight_flush", "Straight flush: how often, and how much it decides (advanced module)",
                        "For the rule sets that play the straight-flush win (D-SF-1, D-WIN-3; on with the advanced "
                        "module, D-AMB-48): share of all matches it ended, by first and second player, its share of "
@@ -235,64 +257,94 @@ def _pooled(frame: pd.DataFrame, end_types) -> dict:
             "turns": float(frame["turns_sum"].sum()) / max(int(frame["matches"].sum()), 1)}
 
 
+METRICS = 4  # tests per effect row: first-player share, seat-0 share, straight-flush wins, deck-out wins
+
+
 def _effects(run, kit, key: str):
-    """Rows: the effect of `key` (baseline -> other value) on the headline numbers, per pair of rules that
-    differ in `key` only, per strategy pair, all starting HP pooled (the same cells in both arms)."""
+    """Rows: the main effect of `key` (baseline value -> other value) on the headline numbers. Every two
+    rules of the run that differ in `key` only form a pair; pairs of the same preset (a `[vary]` variant's
+    base) and strategy pair are pooled — the other varied values balanced in both arms — all starting HP
+    pooled (the same cells in both arms). Each row keeps its tests' z scores for the family correction."""
     frame = _frame(run)
-    rows = []
+    groups: dict = {}
     for base, other, base_value, other_value in kit.one_key_pairs(run.meta, key, _default(key)):
+        preset = frame.loc[frame["rules"] == base, "preset"]
+        groups.setdefault((preset.iloc[0] if len(preset) else base, base_value, other_value), []).append((base, other))
+    rows = []
+    for (preset, base_value, other_value), pairs in groups.items():
         for pair, part in frame.groupby("pair", sort=False):
-            a, b = _pooled(part[part["rules"] == base], run.end_types), _pooled(part[part["rules"] == other], run.end_types)
-            fp = kit.difference(a["first_wins"], a["decided"], b["first_wins"], b["decided"])
-            s0 = kit.difference(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"])
-            sf = kit.difference(a["sf"], a["matches"], b["sf"], b["matches"])
-            do = kit.difference(a["deck_out"], a["matches"], b["deck_out"], b["matches"])
-            changes = any(low > 0 or high < 0 for _, low, high in (fp, s0, sf, do) if low == low)
+            a = _pooled(part[part["rules"].isin([x for x, _ in pairs])], run.end_types)
+            b = _pooled(part[part["rules"].isin([y for _, y in pairs])], run.end_types)
+            tests = (kit.difference(a["first_wins"], a["decided"], b["first_wins"], b["decided"]),
+                     kit.difference(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"]),
+                     kit.difference(a["sf"], a["matches"], b["sf"], b["matches"]),
+                     kit.difference(a["deck_out"], a["matches"], b["deck_out"], b["matches"]))
+            z = [abs(d) / ((high - low) / 2 / 1.959963984540054) if high > low else 0.0 for d, low, high in tests]
             rows.append({"switch": _describe(key), "change": "%s → %s" % (base_value, other_value),
-                         "baseline rules": base, "strategies": pair,
-                         "Δ first-player share": kit.points(*fp), "Δ seat-0 share": kit.points(*s0),
-                         "Δ straight-flush wins": kit.points(*sf), "Δ deck-out wins": kit.points(*do),
-                         "Δ mean turns": "%+.1f" % (b["turns"] - a["turns"]),
-                         "changes outcomes": "yes" if changes else "not shown"})
+                         "on": preset, "rule-set pairs": len(pairs), "strategies": pair,
+                         "Δ first-player share": kit.points(*tests[0]), "Δ seat-0 share": kit.points(*tests[1]),
+                         "Δ straight-flush wins": kit.points(*tests[2]), "Δ deck-out wins": kit.points(*tests[3]),
+                         "Δ mean turns": "%+.1f" % (b["turns"] - a["turns"]), "_z": max(z)})
+    return rows
+
+
+def _flag(rows: list[dict]) -> list[dict]:
+    """'changes outcomes': some test of the row beyond its Bonferroni-corrected 95 % level over the whole
+    table (rows × METRICS tests), so a table of many switches does not flag noise."""
+    from statistics import NormalDist
+    tests = max(sum(1 for r in rows if "_z" in r) * METRICS, 1)
+    critical = NormalDist().inv_cdf(1 - 0.025 / tests)
+    for row in rows:
+        if "_z" in row:
+            row["changes outcomes"] = "yes" if row.pop("_z") > critical else "not shown"
     return rows
 
 
 def _club(run, tables, kit):
-    rows = _effects(run, kit, "club_multiplier")
+    rows = _flag(_effects(run, kit, "club_multiplier"))
     if not rows:
         return None
     table = pd.DataFrame(rows).drop(columns=["switch"])
-    lines = ["Club multiplier %s on %s: first-player share %s, seat-0 share %s, mean turns %s." % (
-        r["change"], r["baseline rules"], r["Δ first-player share"], r["Δ seat-0 share"], r["Δ mean turns"]) for r in rows]
+    lines = ["Club multiplier %s on %s: first-player share %s, seat-0 share %s, straight-flush wins %s, mean turns %s "
+             "(%s)." % (r["change"], r["on"], r["Δ first-player share"], r["Δ seat-0 share"], r["Δ straight-flush wins"],
+                        r["Δ mean turns"], "changes outcomes" if r["changes outcomes"] == "yes" else "no change shown")
+             for r in rows]
     return kit.Section("pd_club", "The club multiplier's effect (D-AMB-01)",
                        "The source's club damage digit is lost (D-ADV-3, D-AMB-01): the effect of each multiplier "
-                       "against the default 2, on rule sets that differ in it only, all starting HP pooled, with 95 % "
-                       "intervals (difference of two proportions). The club rule is part of the advanced module: "
-                       "on core rule sets it cannot change anything.", table, None, lines)
+                       "against the default 2, from rule sets that differ in it only (a preset's [vary] variants "
+                       "pooled, all starting HP pooled), with 95 % intervals (difference of two proportions; "
+                       "conservative with common_deals, whose arms are positively correlated). 'changes outcomes': "
+                       "some difference beyond the Bonferroni-corrected level of the table. The club rule belongs to "
+                       "the advanced module: on core rule sets it cannot change anything.", table, None, lines)
 
 
 def _sensitivity(run, tables, kit):
     rows, lines = [], []
+    effects = {key: _effects(run, kit, key) for key in LOW_CONFIDENCE}
+    _flag([row for found in effects.values() for row in found])  # one family: the whole table
     for key in LOW_CONFIDENCE:
-        found = _effects(run, kit, key)
+        found = effects[key]
         if found:
             rows += found
             moved = [r for r in found if r["changes outcomes"] == "yes"]
             lines.append("Switch %s: %s." % (_describe(key), "changes outcomes (%s)" % "; ".join(
-                "%s on %s: first-player %s" % (r["change"], r["baseline rules"], r["Δ first-player share"]) for r in moved)
+                "%s on %s: first-player %s, seat-0 %s, straight flush %s, deck-out %s" % (
+                    r["change"], r["on"], r["Δ first-player share"], r["Δ seat-0 share"], r["Δ straight-flush wins"],
+                    r["Δ deck-out wins"]) for r in moved)
                 if moved else "no effect shown beyond the intervals"))
         else:
             readings = ([2, 3] if key == "club_multiplier" else list(pd_rules.IMPLEMENTED[key]))
             rows.append({"switch": _describe(key), "change": "not varied in this run",
-                         "baseline rules": "-", "strategies": "-",
+                         "on": "-", "strategies": "-",
                          "Δ first-player share": "add [vary] %s = %s" % (key, readings)})
-    varied = sum(1 for key in LOW_CONFIDENCE if _effects(run, kit, key))
+    varied = sum(1 for key in LOW_CONFIDENCE if effects[key])
     lines.insert(0, "Low-confidence switches (§17 Q11): %d of %d varied in this run." % (varied, len(LOW_CONFIDENCE)))
     return kit.Section("pd_sensitivity", "Sensitivity to the low-confidence switches (§17 Q11)",
                        "The rules the reference names as unsettled and worth settling first: each switch's effect on "
                        "the headline numbers (first-player and seat-0 share of decided matches, straight-flush and "
                        "deck-out wins, match length), from rule sets of this run that differ in that switch only, "
-                       "with 95 % intervals. 'changes outcomes': some interval excludes 0. A switch not varied here "
+                       "with 95 % intervals (a preset's [vary] variants pooled). 'changes outcomes': some difference "
+                       "beyond the Bonferroni-corrected level of the whole table. A switch not varied here "
                        "names the [vary] line that would measure it.", pd.DataFrame(rows).fillna(""), None, lines)
 
 
