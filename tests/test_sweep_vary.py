@@ -93,6 +93,7 @@ def test_a_varied_run_stores_labels_resumes_and_replays(tmp_path, toy_game):
     assert (run_dir / entry["copy"]).is_file()  # the base file's copy: the run works wherever it is
     results = pd.read_parquet(run_dir / "results.parquet")
     assert sorted(set(results["rules"])) == sorted(plan.rules)
+    assert not (run_dir / "end_lengths.parquet").exists()  # the toy game's vectors carry no end-turn block
     (tmp_path / "slow.toml").unlink()  # the run reads its own copy from now on
     again = runfolder.plan_from_meta(meta, run_dir)
     assert list(again.rules) == list(plan.rules) and again.rules[name].heal == 0

@@ -345,7 +345,7 @@ def _sensitivity(run, tables, kit):
                        "deck-out wins, match length), from rule sets of this run that differ in that switch only, "
                        "with 95 % intervals (a preset's [vary] variants pooled). 'changes outcomes': some difference "
                        "beyond the Bonferroni-corrected level of the whole table. A switch not varied here "
-                       "names the [vary] line that would measure it.", pd.DataFrame(rows).fillna(""), None, lines)
+                       "names the [vary] line that would measure it.", pd.DataFrame(rows).astype(object).fillna(""), None, lines)
 
 
 def report_sections(run, tables, kit):
