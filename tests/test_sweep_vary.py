@@ -109,3 +109,26 @@ def test_the_sweep_command_refuses_a_bad_value_with_exit_2_and_no_folder(tmp_pat
                           capture_output=True, text=True, cwd=TESTS.parent)
     assert done.returncode == 2 and not out.exists()
     assert done.stderr.strip().count("\n") == 0 and "club_multiplier=11" in done.stderr and "1 to 10" in done.stderr
+
+
+def test_the_poker_duel_example_files_parse_into_their_grids():
+    from sim.sweep.grid import default_sweep, load_sweep
+    examples = TESTS.parent / "docs" / "examples"
+    default = load_sweep(examples / "pd-default.toml")
+    built_in = default_sweep("poker_duel")
+    assert {k: v for k, v in default.as_dict().items() if k != "name"} == \
+        {k: v for k, v in built_in.as_dict().items() if k != "name"}
+    plan = build_plan(load_sweep(examples / "pd-sweep.toml"))
+    assert len(plan.rules) == 16 and {cell.first for cell in plan.cells} == {0, 1}
+    assert plan.spec.common_deals and "advanced+club_multiplier=3+D-AMB-38=single_battle+D-AMB-42=nothing" in plan.rules
+
+
+def test_a_variant_name_loads_anywhere_a_rules_name_does():
+    from sim.sweep.vary import load_named
+    game = get_game("poker_duel")
+    rules = load_named(game.load_rules, "advanced+club_multiplier=3+D-AMB-42=nothing")
+    assert rules == game.load_rules("advanced").with_changes(club_multiplier=3, ambiguities={"D-AMB-42": "nothing"})
+    assert load_named(game.load_rules, "core") == game.load_rules("core")
+    assert load_named(game.load_rules, "core+p1_first_battle=true").p1_first_battle is True
+    with pytest.raises(CardbalanceError, match=r"^rules 'core\+club_multiplier=0': \[vary\] club_multiplier=0: .*1 to 10"):
+        load_named(game.load_rules, "core+club_multiplier=0")

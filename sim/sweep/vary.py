@@ -108,3 +108,29 @@ def variants(rules_names, vary, load_rules, source: str) -> tuple[dict, dict]:
             name = variant_name(base, changes)
             rules[name], bases[name] = apply(loaded, changes, source), (base, changes)
     return rules, bases
+
+
+def _parse_value(text: str):
+    """A variant name's VALUE as TOML would read it: an integer, true/false, else the text."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def load_named(load_rules, name: str):
+    """`load_rules(name)`, or for a variant name "BASE+KEY=VALUE+..." (what a `[vary]` sweep
+    labels its cells) the base with those values: `compare advanced advanced+club_multiplier=3`.
+    A preset or file of that exact name wins."""
+    from pathlib import Path
+    text = str(name)
+    parts = text.split(SEPARATOR)
+    if len(parts) < 2 or Path(text).is_file() or not all("=" in part for part in parts[1:]):
+        return load_rules(text)
+    changes = {}
+    for part in parts[1:]:
+        key, _, value = part.partition("=")
+        changes[key] = _parse_value(value)
+    return apply(load_rules(parts[0]), changes, "rules '%s'" % text)
