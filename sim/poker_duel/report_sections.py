@@ -335,7 +335,7 @@ def _sensitivity(run, tables, kit):
         else:
             readings = ([2, 3] if key == "club_multiplier" else list(pd_rules.IMPLEMENTED[key]))
             rows.append({"switch": _describe(key), "change": "not varied in this run",
-                         "on": "-", "strategies": "-",
+                         "on": "-", "rule-set pairs": "-", "strategies": "-",
                          "Δ first-player share": "add [vary] %s = %s" % (key, readings)})
     varied = sum(1 for key in LOW_CONFIDENCE if effects[key])
     lines.insert(0, "Low-confidence switches (§17 Q11): %d of %d varied in this run." % (varied, len(LOW_CONFIDENCE)))
