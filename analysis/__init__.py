@@ -103,6 +103,9 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
     lines += _skill_lines(verdicts, ratings, run.meta, run.labels)
+    from analysis.game_sections import game_sections
+    for section in game_sections(run, tables.all_tables(run, delta, adjust)):  # the game's own questions
+        lines += section.lines
     if report_path is not None:
         lines.append("Report: %s" % report_path)
     return "\n".join(lines)

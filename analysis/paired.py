@@ -64,7 +64,7 @@ def metric_catalogue(end_types, special_end_types=()) -> dict[str, Metric]:
     """Metric name (as written in gate expressions) -> Metric, for a game's end types."""
     metrics = [
         Metric("win_rate", agg.METRIC_SEAT0_WIN, RATE,
-               "seat 0 (the first side of the series name) wins, over ALL matches: a draw counts as not won "
+               "seat 0 wins (in a game with named sides: the first side of the series name), over ALL matches: a draw counts as not won "
                "(the sweep report's 'seat0 share' is over decided matches)"),
         Metric("seat1_win_rate", agg.METRIC_SEAT1_WIN, RATE, "seat 1 wins, over all matches"),
         Metric("draws", agg.METRIC_DRAW, RATE, "share of drawn matches"),

@@ -60,6 +60,7 @@ class Run:
     meta: dict
     results: pd.DataFrame
     lengths: pd.DataFrame
+    end_lengths: pd.DataFrame | None = None  # end_lengths.parquet, for games that record it
 
     @property
     def game(self) -> str:
@@ -163,7 +164,9 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
     for column in cell_columns(meta):
         if column != "cell" and column not in int_columns and results[column].dtype == object:
             results[column] = results[column].astype(str)
-    return Run(path=path, meta=meta, results=results, lengths=lengths)
+    # Optional: turns by outcome and end type (end_lengths.parquet; absent for games that do not record it).
+    end_lengths = _read_parquet(path, "end_lengths.parquet") if (path / "end_lengths.parquet").is_file() else None
+    return Run(path=path, meta=meta, results=results, lengths=lengths, end_lengths=end_lengths)
 
 
 def _check_versions(path: Path, meta: dict) -> None:

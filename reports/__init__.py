@@ -47,6 +47,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     from reports.html import render_report
     from analysis.skill import listed as listed_levels
     from reports.skill_section import ladder_ratings, skill_report
+    from reports.game_section_render import render_game_sections
 
     delta = check_delta(delta)
     run = load_run(run_dir)
@@ -57,7 +58,10 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     with atomic_folder(out_dir, replace_existing=True) as building:
         figure_paths = write_figures(tables, building, delta)
         skill = skill_report(tables, building, ratings, listed_levels(run.meta))
-        csv_paths = analysis_tables.write_csv({**tables, **skill["csv"]}, building / "tables") if csv else None
-        page = render_report(run, tables, figure_paths, delta, csv_paths, building, skill=skill)
+        game = render_game_sections(run, tables, building)  # the game's own questions (GameSpec.extra)
+        csv_paths = analysis_tables.write_csv({**tables, **skill["csv"], **game["csv"]}, building / "tables") \
+            if csv else None
+        page = render_report(run, tables, figure_paths, delta, csv_paths, building, skill=skill,
+                             game_sections=game["sections"])
         write_text_atomic(building / REPORT_PAGE, page)
     return out_dir / REPORT_PAGE

@@ -174,7 +174,7 @@ def render(data: dict, figures: dict | None = None) -> str:
     # With one per-seat value per series the series rows would repeat the per-value rows.
     one_value = len({scope.split("@", 1)[1] for scope in axis_scopes}) <= 1
     lines += ["### Seat 0's win rate per series and per-seat value", "",
-              "`win_rate`: seat 0 (the first side of the series name) wins, over **all** matches — a draw "
+              "`win_rate`: seat 0 wins (in a game with named sides: the first side of the series name), over **all** matches — a draw "
               "counts as not won, so more draws lower it (draws are in the whole-grid table below; the sweep "
               "report's *seat0 share* is over decided matches instead). Both first-player orders pooled.", ""]
     win_scopes = (axis_scopes if one_value else series + axis_scopes) or series

@@ -297,7 +297,8 @@ def data_uri(path: Path) -> str:
 
 
 def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[str, Path], delta: float,
-                  csv_paths: dict[str, Path] | None, out_dir: Path, skill: dict | None = None) -> str:
+                  csv_paths: dict[str, Path] | None, out_dir: Path, skill: dict | None = None,
+                  game_sections: list | None = None) -> str:
     """The report page as a string. `skill` (reports/skill_section.py): its sections are
     added, and with two or more skill levels the headline counts are the strongest level's."""
     from analysis.skill import headline
@@ -312,6 +313,8 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
     sections[1:1] = skill["sections"]  # right after the verdicts: the skill question is about them
+    # the game's own questions (GameSpec.extra["report_sections"]) after the skill ones
+    sections[1 + len(skill["sections"]):1 + len(skill["sections"])] = game_sections or []
     csv_links = []
     for name, path in (csv_paths or {}).items():
         try:

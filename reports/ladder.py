@@ -248,6 +248,7 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     from reports.html import data_uri
     title = "Ladder report — %s (%s)" % (run.meta.get("name") or Path(run.path).name, run.game)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',  # as the sweep report
              '<meta name="generator" content="cardbalance ladder report"><title>%s</title>' % escape(title),
              _sweep_report_style(), "</head><body>", "<h1>%s</h1>" % escape(title),
              '<p class="lead">%d agents, %d matches on common deals, seats and first player swapped. Ratings are '
@@ -257,6 +258,10 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     if not run.complete:
         parts.append('<p class="warning"><strong>Incomplete run.</strong> Ratings cover the matches played so far.</p>')
     parts.append('<p class="%s">%s</p>' % ("warning" if lad.cycles else "lead", escape(cycle_words(lad))))
+    # the sweep report's navigation bar: one link per section below
+    parts.append('<nav><a href="#ratings">Ratings</a><a href="#rungs">Rungs</a>%s<a href="#pairwise">Pairwise '
+                 'scores</a><a href="#reproduce">Reproduce</a></nav>'
+                 % ('<a href="#seat_names">By %s played</a>' % escape(seat_word(lad)) if len(lad.by_seat_name) else ""))
     word, series = seat_word(lad), lad.words.get("series") or "series"
     squares = ("; squares: the rating of the agent when playing that %s (one model over agent × %s)" % (word, word)
                if len(lad.by_seat_name) else "")

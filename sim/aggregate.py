@@ -14,6 +14,11 @@ Aggregate vector (int64, `agg_size(T, C, H)` long):
     [5 ...]      outcome counts, 3 rows (seat0 wins, seat1 wins, draws) × T end types
     then         first-player wins (1) , then counters (C), then the turns histogram (H bins,
                  the last bin holds every longer match)
+    optional     the turns histogram by outcome (3 rows, as above) x end type (T) x H bins:
+                 when and by whom each end type happened ("life wins of seat 1 by turn").
+                 A game opts in by allocating `empty_aggregate(..., by_end=True)`; `accumulate`
+                 fills the block only when the vector has it, so vectors without it (and
+                 their digests) are unchanged.
 """
 
 import numba as nb
@@ -71,10 +76,20 @@ def accumulate(agg, record, n_end_types, n_counters, n_bins):
         agg[first_slot + 1 + k] += record[REC_COUNTERS + k]
     bin_index = min(turns, n_bins - 1)
     agg[first_slot + 1 + n_counters + bin_index] += 1
+    end_slot = first_slot + 1 + n_counters + n_bins
+    if agg.shape[0] >= end_slot + 3 * n_end_types * n_bins:  # the optional block (empty_aggregate by_end)
+        agg[end_slot + ((winner * n_end_types) + record[REC_END_TYPE]) * n_bins + bin_index] += 1
 
 
-def empty_aggregate(n_end_types: int, n_counters: int, n_bins: int) -> np.ndarray:
-    return np.zeros(agg_size(n_end_types, n_counters, n_bins), dtype=np.int64)
+def end_hist_size(n_end_types: int, n_bins: int) -> int:
+    """Slots of the optional by-outcome-and-end-type turns histogram."""
+    return 3 * n_end_types * n_bins
+
+
+def empty_aggregate(n_end_types: int, n_counters: int, n_bins: int, by_end: bool = False) -> np.ndarray:
+    """A zero vector; `by_end` adds the turns histogram per outcome and end type."""
+    size = agg_size(n_end_types, n_counters, n_bins) + (end_hist_size(n_end_types, n_bins) if by_end else 0)
+    return np.zeros(size, dtype=np.int64)
 
 
 # ---- paired sums for `cardbalance compare` (common random numbers) -----------------

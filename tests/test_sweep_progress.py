@@ -34,3 +34,10 @@ def test_pipe_gets_plain_lines_and_quiet_gets_nothing():
     quiet = io.StringIO()
     _drive(Progress(3, "quiet", quiet))
     assert quiet.getvalue() == ""
+
+
+def test_a_ladder_says_ladder_in_its_plain_lines():
+    stream = io.StringIO()
+    _drive(Progress(3, "lines", stream, label="ladder"))
+    lines = stream.getvalue().splitlines()
+    assert all(" ladder: cells " in line for line in lines) and " sweep:" not in stream.getvalue()

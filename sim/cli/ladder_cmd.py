@@ -163,7 +163,8 @@ def run(args) -> int:
             started = time.perf_counter()
             try:
                 result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,
-                                   progress="quiet" if args.quiet else "auto", resume=bool(args.resume))
+                                   progress="quiet" if args.quiet else "auto", resume=bool(args.resume),
+                                   progress_label="ladder")
             except KeyboardInterrupt:
                 print("\ncardbalance ladder: interrupted; finished chunks are kept: continue with "
                       "cardbalance ladder --resume %s" % run_dir, file=sys.stderr)

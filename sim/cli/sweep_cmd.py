@@ -1,7 +1,7 @@
 """`cardbalance sweep`: run a balance sweep into a run folder, then report it.
 
-Everything the user gave is checked — sweep file, pairings, strategies,
-rules, lives, the dask scheduler, the output folder — before the run folder
+Everything the user gave is checked — sweep file, the game's grid values,
+strategies, rules and [vary] values, the dask scheduler, the output folder — before the run folder
 is created, so bad input leaves nothing behind.
 """
 

@@ -48,6 +48,7 @@ from sim.executor import Chunk, ChunkStore, Executor
 from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
 from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
 from sim.sweep.runfolder import write_json_atomic
+from sim.sweep.vary import load_named
 
 DEFAULT_BATCH = 1000
 DEFAULT_MAX_MATCHES = 20_000
@@ -221,8 +222,9 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     # grid once, with the default rules, to reuse the sweep's checks and cell order.
     plan = build_plan(parse_sweep({**spec.as_dict(), "rules": ["default"]}, "compare grid"), game_spec)
     cells = [{key: value for key, value in cell.as_dict().items() if key != "rules"} for cell in plan.cells]
-    base = Arm(base_source, game_spec.load_rules(base_source)) if base_source is not None else None
-    tweak = Arm(tweak_source, game_spec.load_rules(tweak_source)) if tweak_source is not None else None
+    # a rules name may be a [vary] variant's, "advanced+club_multiplier=3" (sim/sweep/vary.py)
+    base = Arm(base_source, load_named(game_spec.load_rules, base_source)) if base_source is not None else None
+    tweak = Arm(tweak_source, load_named(game_spec.load_rules, tweak_source)) if tweak_source is not None else None
     if base is None and baseline is None:
         raise CardbalanceError("name BASE rules (a preset or TOML file), or give --baseline FILE.")
     if base is not None and tweak is not None and game_spec.play_paired_batch is None:

@@ -55,4 +55,6 @@ GAME_SPEC = GameSpec(
     modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
     examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",
               "preset": "advanced", "end_type": "straight_flush", "axis": "hp"},
+    # §17's questions as report sections (analysis/game_sections.py calls it with its kit)
+    extra={"report_sections": lazy("sim.poker_duel.report_sections:report_sections")},
 )

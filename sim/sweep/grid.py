@@ -11,7 +11,8 @@ and strategy names, rules presets or files) and expands the grid into an
 ordered list of cells. The order is part of the run format: a cell's index
 feeds its seeds, so the same spec always gives the same cells in the same
 order:  rules → strategies → the game's dimensions as it declares them (Faction
-War: pairing → (life0, life1) → first player).
+War: pairing → (life0, life1) → first player). With a `[vary]` table the rules
+are its variants: each rules entry, then the combinations of varied values.
 
 Everything here raises `CardbalanceError` on bad input and touches no file
 system except reading rule files, so the CLI can check a sweep completely
@@ -29,6 +30,7 @@ from typing import Any
 from analysis.stats import Z95
 from sim.errors import CardbalanceError
 from sim.registry import DEFAULT_GAME, SKILL_SEPARATOR, GameSpec, get_game, skill_label  # noqa: F401
+from sim.sweep.vary import parse_vary, variants, vary_as_dict
 
 DEFAULT_CHUNK_SIZE = 5000
 DEFAULT_MAX_MATCHES = 200_000
@@ -39,9 +41,10 @@ MAX_MATCHES_PER_CELL = 10**10
 # life_pairs).
 COMMON_KEYS = ("name", "game", "strategies", "rules", "matches", "precision", "max_matches", "chunk_size", "seed")
 # Optional keys: `skills` (a named notation for `strategies`, see `skill_pairs`)
-# and `common_deals` (cells that differ only in strategies or rules play the same
-# matches: the ladder's common deals, docs/ladder.md).
-OPTIONAL_KEYS = ("skills", "common_deals")
+# `common_deals` (cells that differ only in strategies or rules play the same
+# matches: the ladder's common deals, docs/ladder.md) and `vary` (rule values as
+# a dimension: rules variants, sim/sweep/vary.py).
+OPTIONAL_KEYS = ("skills", "common_deals", "vary")
 
 
 def skill_pairs(skills, source: str = "sweep", game: GameSpec | None = None) -> tuple[str, ...]:
@@ -90,6 +93,7 @@ class SweepSpec:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     seed: int = 1
     common_deals: bool = False
+    vary: tuple = ()                    # ((rules key, values), ...): rules variants (sim/sweep/vary.py)
 
     def __getattr__(self, name):
         settings = self.__dict__.get("settings", {})
@@ -106,6 +110,8 @@ class SweepSpec:
                      "seed": self.seed})
         if self.common_deals:  # only when set, so older runs' specs stay as they were
             data["common_deals"] = True
+        if self.vary:
+            data["vary"] = vary_as_dict(self.vary)
         return data
 
     def with_overrides(self, **overrides) -> "SweepSpec":
@@ -158,13 +164,14 @@ class Plan:
     spec: SweepSpec
     game: GameSpec
     cells: list[Cell]
-    rules: dict[str, Any]                  # rules name -> rules object
+    rules: dict[str, Any]                  # rules name (a variant's: "core+club_multiplier=3") -> rules object
     rules_sources: dict[str, str] = field(default_factory=dict)
+    rules_bases: dict[str, tuple] = field(default_factory=dict)  # rules name -> (base name, {key: value})
 
     def deal(self, cell_index: int) -> int:
         """The cell number a cell's seeds come from with `common_deals`: the first cell
         of the same grid point (cells run rules -> strategies -> grid points)."""
-        points = len(self.cells) // (len(self.spec.rules) * len(self.spec.strategies))
+        points = len(self.cells) // (len(self.rules) * len(self.spec.strategies))
         return cell_index % points
 
     def cell_array(self, cell: Cell):
@@ -218,6 +225,8 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
             raise CardbalanceError("%s: give 'skills' or 'strategies', not both ('skills' names the strategies "
                                    "dimension: 'greedy' = 'greedy:greedy', 'a/b' = 'a:b')." % source)
         kwargs["strategies"] = skill_pairs(_string_list(data, "skills", source), source, game)
+    if "vary" in data:
+        kwargs["vary"] = parse_vary(data["vary"], source)
     if "common_deals" in data:
         if not isinstance(data["common_deals"], bool):
             raise CardbalanceError("%s: 'common_deals' must be true or false (got %r)." % (source, data["common_deals"]))
@@ -294,21 +303,19 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -
     load_rules = load_rules or game.load_rules
     strategy_pairs = [game.strategy_pair(entry) for entry in spec.strategies]
     axes = [(dimension, dimension.grid_values(spec.settings, game.name)) for dimension in game.dimensions]
-    rules = {}
-    for name in spec.rules:
-        rules[name] = load_rules(name)
+    rules, bases = variants(spec.rules, spec.vary, load_rules, "sweep '%s'" % spec.name)
     combos = [{}]
     for dimension, values in axes:
         combos = [{**combo, dimension.name: value} for combo in combos for value in values]
     cells = []
-    for rules_name in spec.rules:
+    for rules_name in rules:
         for strategy0, strategy1 in strategy_pairs:
             for values in combos:
                 columns = {}
                 for dimension in game.dimensions:
                     columns.update(dimension.cell_columns(values[dimension.name]))
                 cells.append(Cell(len(cells), values, columns, strategy0, strategy1, rules_name))
-    plan = Plan(spec=spec, game=game, cells=cells, rules=rules)
+    plan = Plan(spec=spec, game=game, cells=cells, rules=rules, rules_bases=bases)
     for cell in cells:
         plan.cell_array(cell)  # the game's own checks of a cell (e.g. its life limits), before any run folder exists
     return plan

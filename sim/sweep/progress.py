@@ -29,8 +29,9 @@ def _duration(seconds: float) -> str:
 class Progress:
     """`mode`: "bar", "lines", "quiet" or "auto" (bar on a TTY, else lines)."""
 
-    def __init__(self, total_cells: int, mode: str = "auto", stream=None):
+    def __init__(self, total_cells: int, mode: str = "auto", stream=None, label: str = "sweep"):
         self.stream = stream or sys.stderr
+        self.label = label  # the command's word at the start of each plain line ("sweep:", "ladder:")
         if mode == "auto":
             mode = "bar" if getattr(self.stream, "isatty", lambda: False)() else "lines"
         self.mode = mode
@@ -98,5 +99,5 @@ class Progress:
             filled = int(round(fraction * BAR_WIDTH))
             self.stream.write("\r[%s%s] %3.0f%%  %s\033[K" % ("#" * filled, "." * (BAR_WIDTH - filled), 100 * fraction, line))
         else:
-            self.stream.write("%s sweep: %s\n" % (time.strftime("%H:%M:%S"), line))
+            self.stream.write("%s %s: %s\n" % (time.strftime("%H:%M:%S"), self.label, line))
         self.stream.flush()

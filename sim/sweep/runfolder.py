@@ -3,6 +3,8 @@
     RUN/meta.json        what was run and how (JSON; `complete` says if it finished)
     RUN/results.parquet  one row per cell: cell columns + aggregate sums
     RUN/lengths.parquet  the non-zero bins of each cell's match-length histogram
+    RUN/end_lengths.parquet  (games that record it) the same per outcome and end type:
+                         cell, outcome (0 seat 0 won, 1 seat 1 won, 2 draw), end_type, turns, count
     RUN/chunks/          one .npy aggregate per finished chunk (resume bookkeeping)
     RUN/rules/           a copy of every rules file the sweep read, so that the
                          folder resumes and replays anywhere (moved, shared, from
@@ -41,6 +43,7 @@ FORMAT_VERSION = 1
 META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
+END_LENGTHS = "end_lengths.parquet"  # only for games whose vectors carry the end-turn block
 CHUNKS = "chunks"
 RULES_COPIES = "rules"
 # what resuming or replaying a run reads from meta.json
@@ -111,13 +114,13 @@ def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
     from sim.registry import get_game
     copy = building / entry["copy"]
     copy.parent.mkdir(exist_ok=True)
-    write_bytes_atomic(copy, Path(entry["source"]).read_bytes())
+    write_bytes_atomic(copy, Path(entry.get("base") or entry["source"]).read_bytes())
     try:
-        same = get_game(game_name).load_rules(str(copy)).stable_hash() == entry["hash"]
+        same = get_game(game_name).load_rules(str(copy)).stable_hash() == (entry.get("base_hash") or entry["hash"])
     except CardbalanceError:
         same = False
     if not same:
-        copy.unlink()
+        copy.unlink(missing_ok=True)
         del entry["copy"]
 
 
@@ -196,7 +199,7 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
     for cell in plan.cells:
         vector = totals.get(cell.cell)
         if vector is None:
-            vector = agg.empty_aggregate(n_end, n_counters, game.length_bins)
+            vector = agg.empty_aggregate(n_end, n_counters, game.length_bins, by_end=True)
         row = cell.as_dict()
         row.update({name: int(value) for name, value in zip(columns, vector[:hist_start])})
         row["chunks"] = int(chunk_counts.get(cell.cell, 0))
@@ -210,6 +213,24 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
         results[column] = results[column].astype("int64")
     lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
     return results, lengths_frame
+
+
+def end_length_table(plan, totals: dict[int, np.ndarray]) -> pd.DataFrame | None:
+    """Non-zero bins of the per-outcome, per-end-type turns histogram (sim/aggregate.py's
+    optional block), or None when the game's vectors do not carry it."""
+    game = plan.game
+    n_end, n_counters, bins = len(game.end_types), len(game.counter_names), game.length_bins
+    start = agg.agg_size(n_end, n_counters, bins)
+    rows = []
+    for cell in plan.cells:
+        vector = totals.get(cell.cell)
+        if vector is None or vector.shape[0] < start + agg.end_hist_size(n_end, bins):
+            return None
+        block = vector[start:start + agg.end_hist_size(n_end, bins)].reshape(3, n_end, bins)
+        for outcome, end, turns in zip(*np.nonzero(block)):
+            rows.append((cell.cell, int(outcome), game.end_types[end], int(turns), int(block[outcome, end, turns])))
+    frame = pd.DataFrame(rows, columns=["cell", "outcome", "end_type", "turns", "count"])
+    return frame.astype({"cell": "int64", "outcome": "int64", "turns": "int64", "count": "int64"})
 
 
 # ---- metadata -----------------------------------------------------------------------
@@ -242,6 +263,23 @@ def rules_entry(rules, name: str, copy: str | None = None) -> dict:
     return entry
 
 
+def rules_entries(plan) -> dict:
+    """meta.json's rules table: one entry per rules name the cells play. A variant of a
+    `[vary]` table (sim/sweep/vary.py) also names its base and changes, and carries the
+    copy of its base's file with the base's hash (what the copy must load to)."""
+    bases = plan.rules_bases or {name: (name, {}) for name in plan.rules}
+    index_of = {base: index for index, base in enumerate(plan.spec.rules)}
+    entries = {}
+    for name, rules in plan.rules.items():
+        base, changes = bases[name]
+        entry = rules_entry(rules, name, _rules_copy_name(index_of.get(base, 0), base))
+        if changes:
+            entry.update({"base": base, "vary": dict(changes),
+                          "base_hash": plan.game.load_rules(base).stable_hash() if "copy" in entry else None})
+        entries[name] = entry
+    return entries
+
+
 def _rules_copy_name(index: int, name: str) -> str | None:
     """Where a rules *file* is copied inside the run (None for a preset)."""
     if not Path(name).is_file():
@@ -262,8 +300,7 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "seed": plan.spec.seed,
         "chunk_size": plan.spec.chunk_size,
         "sweep": plan.spec.as_dict(),
-        "rules": {name: rules_entry(rules, name, _rules_copy_name(index, name))
-                  for index, (name, rules) in enumerate(plan.rules.items())},
+        "rules": rules_entries(plan),
         "strategies": list(plan.spec.strategies),
         "dimensions": [dimension.describe() for dimension in game.dimensions],
         "cell_columns": list(game.cell_columns()),
@@ -302,7 +339,9 @@ def plan_from_meta(meta: dict, run: Path):
 
     def load_stored_rules(name: str):
         # The run's own copy of a rules file: the folder works wherever it is.
-        copy = meta["rules"].get(name, {}).get("copy")
+        # (a `[vary]` variant's entry carries its base's copy: looked up by base name)
+        entries = [meta["rules"].get(name, {})] + [e for e in meta["rules"].values() if e.get("base") == name]
+        copy = next((e["copy"] for e in entries if e.get("copy")), None)
         if isinstance(copy, str) and (run / copy).is_file():
             return (game.load_stored_rules or game.load_rules)(str(run / copy))
         return game.load_rules(name)

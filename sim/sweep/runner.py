@@ -124,7 +124,7 @@ def peak_rss_bytes() -> dict:
 
 
 def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky",
-              progress: str = "auto", resume: bool = False) -> RunResult:
+              progress: str = "auto", resume: bool = False, progress_label: str = "sweep") -> RunResult:
     """Run (or continue, with resume=True) a checked plan into `run_dir`.
 
     For a new run the caller has created the folder (`runfolder.create_run_folder`);
@@ -133,7 +133,6 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     run_dir = Path(run_dir)
     game, spec = plan.game, plan.spec
     n_end, n_counters = len(game.end_types), len(game.counter_names)
-    vector_size = agg.agg_size(n_end, n_counters, game.length_bins)
     meta = runfolder.load_meta(run_dir)
     started_wall = time.time()
     started = time.perf_counter()
@@ -145,16 +144,18 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     # machine load the cached kernels instead of all compiling at once.
     compile_started = time.perf_counter()
     first = plan.cells[0]
-    game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
+    probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
     compile_s = time.perf_counter() - compile_started
+    # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
+    vector_size = int(np.asarray(probe).shape[0])
 
     if resume:
         runfolder.read_chunks(run_dir, vector_size)  # removes the temporaries of a killed write
-    totals = {cell.cell: agg.empty_aggregate(n_end, n_counters, game.length_bins) for cell in plan.cells}
+    totals = {cell.cell: np.zeros(vector_size, dtype=np.int64) for cell in plan.cells}
     chunk_counts = {cell.cell: 0 for cell in plan.cells}
     targets = {cell.cell: spec.first_round_matches() for cell in plan.cells}
     counted: set[tuple[int, int]] = set()
-    reporter = Progress(len(plan.cells), progress)
+    reporter = Progress(len(plan.cells), progress, label=progress_label)
     result = RunResult(run_dir=run_dir, meta=meta, totals=totals)
     worker_seconds = 0.0
     active = [cell.cell for cell in plan.cells]
@@ -206,6 +207,9 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     reporter.finish()
 
     results, lengths = runfolder.result_tables(plan, totals, chunk_counts)
+    end_lengths = runfolder.end_length_table(plan, totals)
+    if end_lengths is not None:
+        runfolder.write_parquet_atomic(run_dir / runfolder.END_LENGTHS, end_lengths)
     runfolder.write_parquet_atomic(run_dir / runfolder.RESULTS, results)
     runfolder.write_parquet_atomic(run_dir / runfolder.LENGTHS, lengths)
     wall_s = time.perf_counter() - started

@@ -79,7 +79,7 @@ def reference_record(rules, cell, match_seed) -> np.ndarray:
 def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_batch` on the reference engine (plain Python, slow)."""
     rules_obj = rules_from_array(rules_array)
-    out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)
+    out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # end turns by seat
     for i in range(int(n_matches)):
         seed = rng_module.match_seed(int(chunk_seed), int(start_index) + i)
         agg.accumulate(out, record_of(play_match(rules_obj, cell, seed)), L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)

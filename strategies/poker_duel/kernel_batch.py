@@ -312,7 +312,7 @@ def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matche
 
 def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_batch` on the numba kernel."""
-    out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)
+    out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # end turns by seat
     _play_batch(np.asarray(rules_array, dtype=np.int64), np.asarray(cell, dtype=np.int64),
                 np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
     return out

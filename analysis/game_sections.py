@@ -1,0 +1,111 @@
+"""Report sections a game declares for its own balance questions.
+
+The shared report stays game-neutral; a game may add sections by naming a
+builder in its declaration, `GameSpec.extra["report_sections"]` (a callable,
+usually `sim.registry.lazy`). The builder gets the loaded run, the shared
+tables and a `Kit` of the statistics it may need, and returns `Section`s:
+a title, a caption, a table (a DataFrame of display strings), optionally a
+figure (a function returning a matplotlib Figure) and lines for the terminal
+summary. The kit is handed in so that a game's package imports nothing above
+its own layer (docs/architecture.md).
+
+Also here, because every game's builder needs them: the rules entries of a run
+flattened to key -> value, and the pairs of rules that differ in exactly one key
+(a `[vary]` sweep's variants: the effect of that one rule value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    caption: str
+    table: pd.DataFrame | None = None
+    figure: Callable[[], object] | None = None  # -> matplotlib Figure
+    lines: list[str] = field(default_factory=list)  # the terminal summary's words
+
+
+def difference_interval(k_a, n_a, k_b, n_b, z: float = stats.Z95):
+    """b − a of two independent proportions with a normal 95 % interval (nan without trials)."""
+    if n_a <= 0 or n_b <= 0:
+        return float("nan"), float("nan"), float("nan")
+    p_a, p_b = k_a / n_a, k_b / n_b
+    half = z * np.sqrt(p_a * (1 - p_a) / n_a + p_b * (1 - p_b) / n_b)
+    return p_b - p_a, p_b - p_a - half, p_b - p_a + half
+
+
+def points(value, low=None, high=None) -> str:
+    """+3.1 [-0.4, +6.6] pts (percentage points)."""
+    if value != value:
+        return "-"
+    text = "%+.1f" % (100 * value)
+    if low is not None:
+        text += " [%+.1f, %+.1f]" % (100 * low, 100 * high)
+    return text + " pts"
+
+
+def percent(k, n) -> str:
+    """12.3% [10.1, 14.8] (Wilson)."""
+    if n <= 0:
+        return "-"
+    low, high = stats.wilson_interval(k, n)
+    return "%.1f%% [%.1f, %.1f]" % (100 * k / n, 100 * low, 100 * high)
+
+
+def flat_rules(entry: dict) -> dict:
+    """A run's rules entry's values as one key -> value mapping (numbers and switches)."""
+    values = dict(entry.get("values") or {})
+    switches = values.pop("ambiguities", {}) or {}
+    return {**values, **switches}
+
+
+def one_key_pairs(meta: dict, key: str, default=None) -> list[tuple[str, str, object, object]]:
+    """(baseline rules, other rules, baseline value, other value) for every two rules of a run
+    that differ in `key` only; the baseline holds `default` when given, else the first listed."""
+    entries = {name: flat_rules(entry) for name, entry in (meta.get("rules") or {}).items()}
+    names = list(entries)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            va, vb = entries[a], entries[b]
+            differing = {k for k in set(va) | set(vb) if va.get(k) != vb.get(k)}
+            if differing != {key}:
+                continue
+            if default is not None and vb.get(key) == default:
+                a, b, va, vb = b, a, vb, va
+            pairs.append((a, b, va.get(key), vb.get(key)))
+    return pairs
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What a game's section builder may use (handed in, never imported by the game)."""
+
+    wilson: Callable = stats.wilson_interval
+    difference: Callable = difference_interval
+    points: Callable = points
+    percent: Callable = percent
+    flat_rules: Callable = flat_rules
+    one_key_pairs: Callable = one_key_pairs
+    Section: type = Section
+
+
+def game_sections(run, tables: dict) -> list[Section]:
+    """The sections the run's game declares (none for a game that declares none)."""
+    from sim.errors import CardbalanceError
+    from sim.registry import get_game
+    try:
+        builder = get_game(run.game).extra.get("report_sections")
+    except CardbalanceError:
+        return []
+    return list(builder(run, tables, Kit())) if builder else []
