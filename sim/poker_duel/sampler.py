@@ -16,7 +16,10 @@ with what the seat cannot see drawn uniformly:
   the graveyard: D-AMB-39) is in the back row, so it takes one of those
   slots (drawn uniformly) before the others are dealt;
 - a J's target the view hides is a face-down card of the opponent's back
-  row: drawn uniformly among them (distinct within one J);
+  row: drawn uniformly among them (distinct within one J). The view also
+  hides stale target slots of other chain entries (the engine never clears
+  them and reads them only for a J) when they name a hidden card: the world
+  puts the lowest hidden card id there, which the view hides the same way;
 - the opponent cannot hold a straight flush in hand (and back row under
   D-AMB-58) while the match goes on when the win is automatic (D-AMB-55
   "automatic": it would have ended the match), so such deals are redrawn
@@ -193,12 +196,23 @@ def _named(out, entry_base, upto, card):
 
 
 @nb.njit(cache=True)
+def _first_hidden(view):
+    for card in range(L.N_CARDS):
+        if view[L.C_ZONE + card] == L.Z_HIDDEN:
+            return card
+    return -1
+
+
+@nb.njit(cache=True)
 def _fill_hidden_targets(view, out, opponent, rng, rng_slot):
     back = L.S_BACK + opponent * Z
     for entry in range(view[L.S_CHAIN_LEN]):
         base = L.S_CHAIN + entry * L.CH_SIZE
         for k in range(min(view[base + L.CH_COUNT], L.CH_TARGETS)):
             if view[base + L.CH_T0 + k] != L.HIDDEN:
+                continue
+            if view[base + L.CH_KIND] != L.FN_J:  # a stale slot (only a J reads its targets): any hidden card
+                out[base + L.CH_T0 + k] = _first_hidden(view)
                 continue
             candidates = 0
             for i in range(Z):
@@ -323,6 +337,9 @@ def sample_world_reference(view: np.ndarray, rules: np.ndarray, seat: int, rng: 
         base = L.S_CHAIN + entry * L.CH_SIZE
         for k in range(min(int(view[base + L.CH_COUNT]), L.CH_TARGETS)):
             if view[base + L.CH_T0 + k] != L.HIDDEN:
+                continue
+            if view[base + L.CH_KIND] != L.FN_J:
+                out[base + L.CH_T0 + k] = next((c for c in range(L.N_CARDS) if view[L.C_ZONE + c] == L.Z_HIDDEN), -1)
                 continue
             named = [int(out[base + L.CH_T0 + j]) for j in range(k)]
             candidates = [int(out[L.S_BACK + opponent * Z + i]) for i in range(Z)
