@@ -189,3 +189,16 @@ def test_the_bench_counts_the_agents_decisions_and_lists_them():
     assert {"pimc", "pimc-greedy", "ismcts"} <= {row["agent"] for row in rows}
     assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)
     assert speed.rollout_row(rules_array, 0.001)["actions_per_s"] > 0
+
+
+def test_the_play_log_narrates_search_decisions():
+    from strategies.poker_duel.playlog import replay_log
+    rules = load_rules("core")
+    cell = python_loop.cell_of({"hp": (30, 30), "first": 0}, strategy_id("ismcts:12"), GREEDY)
+    lines = replay_log(rules, cell, 9)
+    searched = [line for line in lines if line.startswith("  p0 ismcts:12 weighs")]
+    assert searched and not any(line.startswith("  p1") and "weighs" in line for line in lines)
+    assert "visits" in searched[0] and "value" in searched[0]
+    record = np.zeros(python_loop.N_RECORD, dtype=np.int64)  # the narrated match is the kernel's match
+    KB.play_match(rules.to_array(), cell, np.uint64(9), record, L.new_state())
+    assert lines[-1].startswith("end: player %d wins" % record[agg.REC_WINNER]) or record[agg.REC_WINNER] == agg.DRAW

@@ -18,6 +18,7 @@ from sim.poker_duel import layout as L
 from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import HP_MAX, HP_MIN, amb_slot, rules_from_array
 from strategies.poker_duel import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.search_tree import last_statistics
 from strategies.poker_duel.policies import POLICIES
 
 C_HP0, C_HP1, C_FIRST, C_STRATEGY0, C_STRATEGY1 = range(5)
@@ -50,6 +51,7 @@ def play_match(rules, cell, seed: int, on_step=None) -> Match:
     workspace = None
     while not m.is_over() and steps < MAX_STEPS:
         legal = m.legal_actions()
+        m.search_candidates = None  # a search decision's (action, visits, points) for on_step (the play log)
         if len(legal) == 1:
             index = 0
         else:
@@ -62,6 +64,7 @@ def play_match(rules, cell, seed: int, on_step=None) -> Match:
                 if workspace is None:
                     workspace = _search_workspace(cell)
                 index = _search_choice(strategy, view, rules_array, legal, policy_rngs[seat], seat, workspace)
+                m.search_candidates = [(legal[i], visits, points) for i, visits, points in last_statistics(workspace)]
         if on_step is not None:
             on_step(m, legal[index])
         m.apply(legal[index])

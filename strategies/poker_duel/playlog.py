@@ -5,6 +5,7 @@ compared, HP after each change)."""
 from sim.cards import code_text
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from strategies.poker_duel import strategy_name
 from strategies.poker_duel.batch import play_match
 
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
@@ -43,6 +44,11 @@ def replay_log(rules, cell, match_seed) -> list[str]:
             lines.append("turn %d: player %d (hand %d, deck %d) HP %d / %d"
                          % (m.turn, m.active, len(m.hand(m.active)), len(m.deck[m.active]), *m.hp))
         state["hp"] = tuple(m.hp)
+        if getattr(m, "search_candidates", None):  # a search agent's top three candidates
+            top = sorted(m.search_candidates, key=lambda c: (-c[1], -c[2]))[:3]
+            lines.append("  p%d %s weighs %d actions: %s" % (
+                m.decider, strategy_name(int(cell[3 + m.decider])), len(m.search_candidates),
+                ", ".join("%s (value %.2f, visits %d)" % (A.to_text(a), p / (2 * v) if v else 0, v) for a, v, p in top)))
         lines.append("  p%d %s: %s" % (m.decider, L.PHASE_NAMES[m.phase], _describe(m, action)))
 
     def after(m):
