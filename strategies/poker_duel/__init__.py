@@ -22,7 +22,7 @@ STRATEGY_ISMCTS = 4
 STRATEGY_IDS = {"greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM, "pimc": STRATEGY_PIMC,
                 "pimc-greedy": STRATEGY_PIMC_GREEDY, "ismcts": STRATEGY_ISMCTS}
 PIMC_DEFAULT_BUDGET = 128   # rollouts per decision (docs/poker-duel.md: about 0.3 s per match with greedy rollouts)
-ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (docs/poker-duel.md: about 0.5 s per match)
+ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (docs/poker-duel.md: about 0.35 s per match)
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
               STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
               STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
