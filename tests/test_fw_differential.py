@@ -10,6 +10,7 @@ both cores.
 import random
 
 import numpy as np
+import budget
 import pytest
 
 from sim.faction_war import actions as A
@@ -18,7 +19,7 @@ from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
 from sim.faction_war.rules import AMBIGUITIES, Rules
 
-TOTAL_MATCHES = 10_000
+TOTAL_MATCHES = budget.matches(10_000, 3_000)  # full count: CARDBALANCE_FULL_TESTS=1 (tests/budget.py)
 SHARDS = 20
 SWITCHED = {  # FA switches of the base rules, with their readings
     "FA-1": ("turn_player", "both"), "FA-2": ("draw", "skip"), "FA-3": ("lose", "continue", "draw"),

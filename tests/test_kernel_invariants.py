@@ -22,6 +22,7 @@ faction effects added later are covered at once):
 The checker is numba code so the whole run takes seconds.
 """
 
+import budget
 import numba as nb
 import numpy as np
 import pytest
@@ -39,7 +40,7 @@ from sim.faction_war.layout import (C_ARRIVAL, C_CTRL, C_MASKS, C_ORDER, C_ZONE,
 from sim.faction_war.rules import FA36_STARTING_LIFE, R_FA36, Rules
 from sim.rng import nb_below, nb_match_seed
 
-MATCHES_PER_PAIRING = 10_000
+MATCHES_PER_PAIRING = budget.matches(10_000, 3_000)  # full count: CARDBALANCE_FULL_TESTS=1 (tests/budget.py)
 REPLAY_EVERY = 50  # every 50th match is replayed and compared slot by slot
 PAIRINGS = [(0, 0), (0, 1), (1, 0), (1, 1)]
 

@@ -37,7 +37,8 @@ def test_presets_core_and_advanced_and_every_default():
     ('club_multiplier = 0', "club_multiplier"), ('hand_limit = "six"', "hand_limit"), ('hp = [40]', "hp"), ('hp = 40', "grid"),
     ('colour = 2', "colour"), ('advanced_rules = 1', "advanced_rules"),
     ('[ambiguities]\n"D-AMB-42" = "maybe"', "D-AMB-42"), ('[ambiguities]\n"D-AMB-99" = "x"', "D-AMB-99"),
-    ('[ambiguities]\n"D-AMB-24" = "full_chain"', "not implemented yet")])
+    ('[ambiguities]\n"D-AMB-60" = "k_searches_both"', "not implemented yet"),
+    ('[ambiguities]\n"D-AMB-35" = "either_player"', "not playable")])
 def test_bad_rules_one_line_exit_2(tmp_path, capsys, text, field):
     path = tmp_path / "bad.toml"
     path.write_text(text + "\n")
@@ -135,7 +136,8 @@ def test_every_clause_and_ambiguity_of_the_reference_is_named_by_a_test():
         reference = Path("/work/shared/rules/poker-duel.md")
     ids = set(re.findall(r"^- \*\*(D-[A-Z0-9-]+)\*\*", reference.read_text(encoding="utf-8"), re.M))
     assert len(ids) == 85 + 65
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(ROOT.glob("tests/test_pd_*clauses.py")))
+    files = sorted(ROOT.glob("tests/test_pd_*clauses.py")) + [ROOT / "tests" / "test_pd_default_readings.py"]
+    text = "".join(p.read_text(encoding="utf-8") for p in files)
     named = set()
     for prefix in re.findall(r"def test_((?:D_[A-Z]+_[0-9]+_?)+)", text):  # "D_SUM_2_D_SUM_5_" -> two IDs
         named |= {"D-" + "-".join(m) for m in re.findall(r"D_([A-Z]+)_([0-9]+)", prefix)}

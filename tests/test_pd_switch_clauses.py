@@ -7,7 +7,7 @@ import pytest
 
 from sim.errors import CardbalanceError
 from sim.poker_duel import layout as L
-from sim.poker_duel.rules import AMBIGUITIES, IMPLEMENTED, load_rules
+from sim.poker_duel.rules import AMBIGUITIES, IMPLEMENTED, NOT_PLAYABLE, load_rules
 from tests.pd_harness import engine, play  # noqa: F401  (engine is a fixture)
 
 FIGHT = ["pass", "pass", "pass", "pass"]
@@ -380,14 +380,19 @@ def test_D_AMB_65_direct_attack_battle_step(engine):
 
 # Readings the engine does not play yet (docs/poker-duel.md): refused, one line, never a silent default.
 NOT_YET = sorted((amb, reading) for amb, (_, readings) in AMBIGUITIES.items()
-                 for reading in readings if reading not in IMPLEMENTED[amb])
+                 for reading in readings if reading not in IMPLEMENTED[amb] and (amb, reading) not in NOT_PLAYABLE)
 
 
 @pytest.mark.parametrize("amb, reading", NOT_YET, ids=["%s-%s" % pair for pair in NOT_YET])
 def test_D_AMB_unimplemented_readings_are_refused(amb, reading):
-    # covers D-AMB-04 07 11 12 15 17 18 20 22 24 25 32 33 35 36 37 44 52 54 60 63 64
+    # covers D-AMB-60 (k_searches_both: the reading still listed under "Readings not implemented yet" in docs/poker-duel.md)
     with pytest.raises(CardbalanceError, match="not implemented yet"):
         load_rules("core").with_changes(ambiguities={amb: reading})
+
+
+def test_D_AMB_35_either_player_is_refused_with_the_seed_s_reason():
+    with pytest.raises(CardbalanceError, match="not playable: S49 names the attacked player"):
+        load_rules("core").with_changes(ambiguities={"D-AMB-35": "either_player"})
 
 
 def test_D_AMB_08_a_j_target_on_the_chain_is_shown_as_hidden_to_its_user(engine):
@@ -398,3 +403,11 @@ def test_D_AMB_08_a_j_target_on_the_chain_is_shown_as_hidden_to_its_user(engine)
     slot = L.S_CHAIN + L.CH_T0  # the first target of the first chain entry
     assert m.to_array()[slot] == dq  # the engine knows which card it is
     assert m.view(0)[slot] == L.HIDDEN and m.view(1)[slot] == dq
+
+
+def test_D_AMB_29_D_AMB_30_a_compulsory_attack_is_each_monster_s_first_only(engine):
+    start = ({"monsters": ["S5"]}, {"monsters": ["C5"]})
+    amb = {"D-AMB-29": "compulsory", "D-AMB-30": "unlimited", "D-AMB-42": "nothing"}
+    assert play(engine, pos(*start, phase="declare", amb=amb)).legal == ["attack 0 0"]
+    t = play(engine, pos(*start, phase="declare", amb=amb), ["attack 0 0"] + FIGHT)  # a tie: nothing happens
+    assert t.phase == "declare" and t.legal == ["pass", "attack 0 0"]  # again is optional: no endless loop

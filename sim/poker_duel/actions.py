@@ -24,13 +24,16 @@ never by what it is (D-AMB-21).
 | BOOST       | back-row slot  | 0 attacker, 1 defender      | damage judgement (D-DS-2)               |
 | DISCARD     | card code      | –                           | hand limit (D-END-1)                    |
 | REVEAL      | –              | –                           | straight flush under D-AMB-55 "main_phase_declaration" |
+| BUMP        | monster slot   | –                           | stand-alone bump, D-AMB-15 "any_time_main" |
+| DRAW        | –              | –                           | take the draw, D-AMB-11 "optional"      |
+| REDRAW      | –              | –                           | redraw the opening hand, D-AMB-07 "one_redraw" |
 """
 
 from sim.cards import code_text
 
-PASS, SUMMON, SET, ACT_HAND, ACT_SET, TARGET, ATTACK, COUNT, PICK, BOOST, DISCARD, REVEAL = range(12)
+PASS, SUMMON, SET, ACT_HAND, ACT_SET, TARGET, ATTACK, COUNT, PICK, BOOST, DISCARD, REVEAL, BUMP, DRAW, REDRAW = range(15)
 KIND_NAMES = ("pass", "summon", "set", "act_hand", "act_set", "target", "attack", "count", "pick", "boost",
-              "discard", "reveal")
+              "discard", "reveal", "bump", "draw", "redraw")
 KIND_OF_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 
 
@@ -49,7 +52,7 @@ def to_text(action: int) -> str:
     if not 0 <= kind < len(KIND_NAMES) or a >= 54 and kind in (SUMMON, SET, ACT_HAND, PICK, DISCARD):
         return "action %d" % action
     name = KIND_NAMES[kind]
-    if kind in (PASS, REVEAL):
+    if kind in (PASS, REVEAL, DRAW, REDRAW):
         return name
     if kind in (SET, ACT_HAND, PICK, DISCARD):
         return "%s %s" % (name, code_text(a))
@@ -75,7 +78,7 @@ def from_text(text: str) -> int:
             raise ValueError(text)
         return value
 
-    if kind in (PASS, REVEAL) and not rest:
+    if kind in (PASS, REVEAL, DRAW, REDRAW) and not rest:
         return encode(kind)
     if kind in (SET, ACT_HAND, PICK, DISCARD) and len(rest) == 1:
         return encode(kind, code(rest[0]))
@@ -85,6 +88,6 @@ def from_text(text: str) -> int:
         return encode(kind, code(rest[0]), int(rest[2]) + 1)
     if kind in (ATTACK, BOOST) and len(rest) == 2:
         return encode(kind, int(rest[0]), int(rest[1]))
-    if kind in (ACT_SET, TARGET, COUNT) and len(rest) == 1:
+    if kind in (ACT_SET, TARGET, COUNT, BUMP) and len(rest) == 1:
         return encode(kind, int(rest[0]))
     raise ValueError(text)

@@ -1,15 +1,13 @@
-"""Poker Duel numba kernel over `layout.py` — STARTED, NOT COMPLETE.
-
-Implemented so far (and checked slot for slot against the reference engine
-by tests/test_pd_kernel_differential.py): the new match (D-SETUP-1..4,
-D-COMP-1: both decks shuffled from the state's generator, player 0 first;
-the deal; the opening straight-flush check, D-AMB-45), the beginning of a
-turn (D-TURN-1, D-DRAW-1..3 with D-AMB-09, the turn cap), the straight-flush
-test (D-SF-1..3, D-AMB-56/57/58) and the main phase's legal actions
-(D-MAIN-1, D-SUM-1/2/5, D-SET-1/2, D-FN-2/3/5, D-AMB-02/12/16/20/21/28).
-Still to write: `apply_action` (every phase and pending choice), the other
-phases' legal actions, the match loop in strategies/poker_duel/. Until then
-every match runs on the reference engine (docs/poker-duel.md).
+"""Poker Duel numba kernel over `layout.py`, part 1: the new match
+(D-SETUP-1..4, D-COMP-1: both decks shuffled from the state's generator,
+player 0 first; the deal; the opening straight-flush check, D-AMB-45; the
+D-AMB-07 redraw), the beginning of a turn (D-TURN-1, D-DRAW-1..3 with
+D-AMB-09/11, the turn cap), the straight-flush test (D-SF-1..3, D-AMB-56/57/58)
+and the main phase's legal actions (D-MAIN-1, D-SUM-1/2/5, D-SET-1/2,
+D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28). Parts 2 and 3 are
+`kernel_battle.py` and `kernel_chain.py` (the contract's entry points);
+tests/test_pd_kernel_differential.py checks all three slot for slot against
+the reference engine.
 
 Rules arrive as an array (never globals); the layout's slot numbers are
 constants frozen into the compiled code, which the cache stamp covers
@@ -42,6 +40,8 @@ R_AMB16, R_AMB21, R_AMB28 = amb_slot("D-AMB-16"), amb_slot("D-AMB-21"), amb_slot
 R_AMB45, R_AMB48, R_AMB55 = amb_slot("D-AMB-45"), amb_slot("D-AMB-48"), amb_slot("D-AMB-55")
 R_AMB56, R_AMB57, R_AMB58 = amb_slot("D-AMB-56"), amb_slot("D-AMB-57"), amb_slot("D-AMB-58")
 R_AMB20 = amb_slot("D-AMB-20")
+R_AMB07, R_AMB11, R_AMB15 = amb_slot("D-AMB-07"), amb_slot("D-AMB-11"), amb_slot("D-AMB-15")
+R_AMB25, R_AMB18 = amb_slot("D-AMB-25"), amb_slot("D-AMB-18")
 FN_NONE = -1
 
 
@@ -179,13 +179,54 @@ def begin_turn(state, rules):
     if state[L.S_DECK_COUNT + p] < threshold:
         finish(state, 1 - p, L.END_DECK_OUT)
         return
+    state[L.S_PHASE] = L.PH_MAIN
+    state[L.S_DECIDER] = p
     n = min(need, state[L.S_DECK_COUNT + p])
+    if rules[R_AMB11] == 1 and n > 0:  # D-AMB-11 "optional": draw all n or none
+        pend_choice(state, L.PK_DRAW, p, n)
+        return
     for _ in range(n):
         draw_one(state, p)
         if check_straight_flush(state, rules, p):
             return
-    state[L.S_PHASE] = L.PH_MAIN
-    state[L.S_DECIDER] = p
+
+
+@nb.njit(cache=True)
+def pend_choice(state, kind, player, maximum):
+    """A pending choice (kernel_chain.pend's twin, here for the turn start and the set-up)."""
+    state[L.S_PEND_KIND] = kind
+    state[L.S_PEND_PLAYER] = player
+    state[L.S_PEND_MAX] = maximum
+    state[L.S_PEND_CHOSEN] = 0
+    for i in range(L.PEND_LIST_SIZE):
+        state[L.S_PEND_LIST + i] = 0
+    state[L.S_DECIDER] = player
+
+
+@nb.njit(cache=True)
+def redraw(state, rules, p):
+    """D-AMB-07 "one_redraw" (reference `_redraw`): hand back on the deck in ascending
+    card id, the whole deck shuffled again, `start_hand` cards drawn, then the check."""
+    for card in range(p * N, p * N + N):
+        if state[L.C_ZONE + card] == L.Z_HAND:
+            count = state[L.S_DECK_COUNT + p]
+            state[L.S_DECK + p * N + count] = card
+            state[L.S_DECK_COUNT + p] = count + 1
+            state[L.C_ZONE + card] = L.Z_DECK
+            state[L.C_SET_TURN + card] = 0
+            state[L.C_BOOST + card] = 0
+            state[L.C_FLAGS + card] = 0
+    base = L.S_DECK + p * N
+    for i in range(state[L.S_DECK_COUNT + p] - 1, 0, -1):
+        j = rng.nb_below(state, L.S_RNG, i + 1)
+        tmp = state[base + i]
+        state[base + i] = state[base + j]
+        state[base + j] = tmp
+    for _ in range(min(rules[R_START_HAND], state[L.S_DECK_COUNT + p])):
+        draw_one(state, p)
+    for i in range(state[L.S_DECK_COUNT + p]):
+        state[L.C_POS + state[base + i]] = i
+    check_straight_flush(state, rules, p)
 
 
 @nb.njit(cache=True)
@@ -243,6 +284,9 @@ def new_match(rules, hp0, hp1, first, seed, state):
             if (sf0 and p == 0) or (sf1 and p == 1):
                 finish(state, p, L.END_STRAIGHT_FLUSH)
                 return
+    if rules[R_AMB07] == 1:
+        pend_choice(state, L.PK_MULLIGAN, first, 0)  # D-AMB-07: the first player decides first
+        return
     begin_turn(state, rules)
     for p in range(2):
         for i in range(state[L.S_DECK_COUNT + p]):
@@ -276,6 +320,15 @@ def suit_allows(state, rules, p, card):
             if m >= 0 and suit_of(m % N) != suit:
                 return False
         return True
+    if rules[R_AMB12] == 3:  # "match_field": the suit of a monster already on one's field
+        empty = True
+        for i in range(Z):
+            m = state[L.S_MONSTER + p * Z + i]
+            if m >= 0:
+                empty = False
+                if suit_of(m % N) == suit:
+                    return True
+        return empty
     return state[L.S_TURN_SUIT] == -1 or state[L.S_TURN_SUIT] == suit
 
 
@@ -285,6 +338,8 @@ def can_activate(state, rules, p, card):
     "yes": any function card may be activated empty."""
     kind = fn_kind(card)
     o = 1 - p
+    if rules[R_AMB18] == 1 and state[L.C_ZONE + card] == L.Z_BACK and not state[L.C_FLAGS + card] & L.F_JUST_SET:
+        return False  # D-AMB-18 "must_at_once": a set function card not used at once never is
     if rules[R_AMB20] == 1 and kind != FN_NONE:
         return True
     if kind == L.FN_J:
@@ -317,6 +372,26 @@ def can_activate(state, rules, p, card):
 
 
 @nb.njit(cache=True)
+def free_activations(state, rules, p, out, n):
+    """D-AMB-25 "both_freely" (reference `_free_activations`): set function cards, slot order."""
+    if rules[R_AMB25] != 2:
+        return n
+    for slot in range(Z):
+        card = state[L.S_BACK + p * Z + slot]
+        if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK and fn_kind(card) != FN_NONE \
+                and can_activate(state, rules, p, card):
+            out[n] = A.ACT_SET * 10000 + slot * 100
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def may_set(rules, card):
+    """D-AMB-18 "set_is_activation": function cards are never set (reference `_may_set`)."""
+    return not (fn_kind(card) != FN_NONE and rules[R_AMB18] == 2)
+
+
+@nb.njit(cache=True)
 def push(out, n, action):
     out[n] = action
     return n + 1
@@ -338,6 +413,8 @@ def main_legal_actions(state, rules, out):
     """The main phase's choices with no pending choice, ascending (reference `_main_options`)."""
     p = state[L.S_DECIDER]
     n = push(out, 0, A.PASS * 10000)
+    if p != state[L.S_ACTIVE]:  # D-AMB-25 "both_freely": the non-turn player holds priority
+        return free_activations(state, rules, p, out, n)
     free_back = free_back_slot(state, rules, p) >= 0
     for card in range(p * N, p * N + N):
         if state[L.C_ZONE + card] != L.Z_HAND:
@@ -345,7 +422,7 @@ def main_legal_actions(state, rules, out):
         code = card % N
         if is_monster(card) and suit_allows(state, rules, p, card):
             n = summon_options(state, rules, p, card, out, n)
-        if free_back:
+        if free_back and may_set(rules, card):
             n = push(out, n, A.SET * 10000 + code * 100)
         kind = fn_kind(card)
         if kind != FN_NONE:
@@ -359,6 +436,10 @@ def main_legal_actions(state, rules, out):
                 n = push(out, n, A.ACT_SET * 10000 + slot * 100)
             if is_monster(card) and rules[R_AMB16] == 1 and suit_allows(state, rules, p, card):
                 n = summon_options(state, rules, p, card, out, n)
+    if rules[R_AMB15] == 1:  # D-AMB-15 "any_time_main": a bump on its own
+        for slot in range(Z):
+            if state[L.S_MONSTER + p * Z + slot] >= 0:
+                n = push(out, n, A.BUMP * 10000 + slot * 100)
     if straight_flush_on(state, rules) and rules[R_AMB55] == 1 and has_straight_flush(state, rules, p):
         n = push(out, n, A.REVEAL * 10000)
     out[:n] = np.sort(out[:n])

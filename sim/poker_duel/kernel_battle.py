@@ -1,8 +1,9 @@
 """Poker Duel numba kernel, part 2: summoning, setting, the battle phase,
 damage, the end phase (reference.py's twins, same order of effects).
 
-Function-card activations, the response chain and the pending choices are
-not ported yet: `apply_action` returns -1 for them (kernel.py docstring).
+Function-card activations, the response chain and the pending choices live
+in `kernel_chain.py`, whose `legal_actions` / `apply_action` are the whole
+game's entry points; this module's `apply_action` returns -1 for them.
 """
 
 import numba as nb
@@ -13,7 +14,7 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
 from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
                                    can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
-                                   is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
+                                   free_activations, is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
                                    summon_options, finish)
 from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
@@ -30,6 +31,7 @@ R39, R40, R41, R42, R43, R46 = (amb_slot("D-AMB-%02d" % i) for i in (39, 40, 41,
 R47, R49, R50, R51, R52, R53 = (amb_slot("D-AMB-%02d" % i) for i in (47, 49, 50, 51, 52, 53))
 R58, R61, R62, R63, R65, R02 = (amb_slot("D-AMB-%02d" % i) for i in (58, 61, 62, 63, 65, 2))
 R17, R37, R64 = amb_slot("D-AMB-17"), amb_slot("D-AMB-37"), amb_slot("D-AMB-64")
+R04, R36, R18 = amb_slot("D-AMB-04"), amb_slot("D-AMB-36"), amb_slot("D-AMB-18")
 R44, R45, R54 = amb_slot("D-AMB-44"), amb_slot("D-AMB-45"), amb_slot("D-AMB-54")
 ACE = np.array([1, 14, 11], dtype=np.int64)
 SPADE, CLUB, DIAMOND, HEART = 1, 2, 0, 3
@@ -129,27 +131,7 @@ def enter_field(state, rules, p, card):
 def summon(state, rules, p, card, bump_slot, by_k):
     """D-SUM-1..6, D-AMB-13/14/16 (reference `_summon`)."""
     if bump_slot >= 0:
-        bumped = state[L.S_MONSTER + p * Z + bump_slot]
-        destination = rules[R14]
-        if destination == 0:
-            to_grave(state, bumped)
-        elif destination == 1:
-            state[L.S_MONSTER + p * Z + bump_slot] = -1
-            to_hand(state, rules, bumped, False)
-        else:
-            state[L.S_MONSTER + p * Z + bump_slot] = -1
-            state[L.C_ZONE + bumped] = L.Z_DECK
-            state[L.C_BOOST + bumped] = 0
-            state[L.C_FLAGS + bumped] = 0
-            count = state[L.S_DECK_COUNT + p]
-            for i in range(count, 0, -1):
-                moved = state[L.S_DECK + p * N + i - 1]
-                state[L.S_DECK + p * N + i] = moved
-                state[L.C_POS + moved] = i
-            state[L.S_DECK + p * N] = bumped
-            state[L.C_POS + bumped] = 0
-            state[L.S_DECK_COUNT + p] = count + 1
-        state[L.S_COUNTERS + 2] += 1
+        bump(state, rules, p, bump_slot)
         slot = bump_slot
     else:
         slot = free_monster_slot(state, rules, p)
@@ -172,6 +154,32 @@ def summon(state, rules, p, card, bump_slot, by_k):
 
 
 @nb.njit(cache=True)
+def bump(state, rules, p, bump_slot):
+    """D-SUM-5, D-AMB-14 (reference `_bump`)."""
+    bumped = state[L.S_MONSTER + p * Z + bump_slot]
+    destination = rules[R14]
+    if destination == 0:
+        to_grave(state, bumped)
+    elif destination == 1:
+        state[L.S_MONSTER + p * Z + bump_slot] = -1
+        to_hand(state, rules, bumped, False)
+    else:
+        state[L.S_MONSTER + p * Z + bump_slot] = -1
+        state[L.C_ZONE + bumped] = L.Z_DECK
+        state[L.C_BOOST + bumped] = 0
+        state[L.C_FLAGS + bumped] = 0
+        count = state[L.S_DECK_COUNT + p]
+        for i in range(count, 0, -1):
+            moved = state[L.S_DECK + p * N + i - 1]
+            state[L.S_DECK + p * N + i] = moved
+            state[L.C_POS + moved] = i
+        state[L.S_DECK + p * N] = bumped
+        state[L.C_POS + bumped] = 0
+        state[L.S_DECK_COUNT + p] = count + 1
+    state[L.S_COUNTERS + 2] += 1
+
+
+@nb.njit(cache=True)
 def set_card(state, rules, p, card):
     """D-SET-1/2 (D-AMB-49, D-AMB-58)."""
     slot = free_back_slot(state, rules, p)
@@ -180,6 +188,8 @@ def set_card(state, rules, p, card):
     state[L.S_BACK + p * Z + slot] = card
     state[L.C_SET_TURN + card] = state[L.S_TURN]
     state[L.S_COUNTERS + 3] += 1
+    if rules[R18] == 1 and fn_kind(card) != FN_NONE:
+        state[L.C_FLAGS + card] |= L.F_JUST_SET  # D-AMB-18 "must_at_once"
     if rules[R49] == 1 and is_monster(card):
         enter_field(state, rules, p, card)
         if over(state):
@@ -250,6 +260,11 @@ def hp_checkpoint(state, rules, step):
 def end_battle_phase(state, rules):
     if hp_checkpoint(state, rules, False):
         return
+    a = state[L.S_ACTIVE]
+    for i in range(Z):  # D-AMB-52 "also_defending": use it or lose it
+        m = state[L.S_MONSTER + a * Z + i]
+        if m >= 0:
+            state[L.C_FLAGS + m] &= ~np.int64(L.F_EXTRA_EARNED)
     for p in range(2):
         for i in range(Z):
             m = state[L.S_MONSTER + p * Z + i]
@@ -286,6 +301,10 @@ def attack_options(state, rules, out, n):
                         n = push(out, n, A.ATTACK * 10000 + slot * 100 + t)
             continue
         if flags & L.F_ATTACKED and rules[R30] == 0:
+            if flags & L.F_EXTRA_EARNED:  # D-AMB-52 "also_defending": monsters only (S72)
+                for t in range(Z):
+                    if state[L.S_MONSTER + o * Z + t] >= 0:
+                        n = push(out, n, A.ATTACK * 10000 + slot * 100 + t)
             continue
         if flags & L.F_NEW:
             if state[L.S_NEW_ATTACKS] >= 1 and (rules[R31] == 1 or not flags & L.F_NEW_ATTACKER):
@@ -358,7 +377,7 @@ def end_main(state, rules):
 def open_priority(state, rules, phase):
     state[L.S_PHASE] = phase
     state[L.S_PASSES] = 0
-    state[L.S_DECIDER] = state[L.S_ACTIVE] if rules[R32] == 0 else 1 - state[L.S_ACTIVE]
+    state[L.S_DECIDER] = state[L.S_ACTIVE] if rules[R32] == 0 or rules[R32] == 3 else 1 - state[L.S_ACTIVE]
 
 
 @nb.njit(cache=True)
@@ -412,6 +431,7 @@ def damage_calculation(state, rules):
     if target == L.DIRECT_TARGET:
         amount = value(rules, attacker) if rules[R41] == 0 else atk(state, rules, attacker)
         state[L.S_COUNTERS + 11] += 1
+        send_boosts(state, rules)  # D-AMB-04 "attacks_player": a direct attack's boost cards
         damage(state, rules, o, amount * club_factor(state, rules, attacker), False)
         if over(state):
             return
@@ -444,6 +464,9 @@ def damage_calculation(state, rules):
             damage(state, rules, taker, amount, False)
             if over(state):
                 return
+            if (winner == target and rules[R_ADVANCED] != 0 and suit_of(target % N) == DIAMOND
+                    and rules[R52] == 2):
+                state[L.C_FLAGS + target] |= L.F_EXTRA_EARNED  # D-AMB-52 "also_defending"
             if winner == attacker and rules[R_ADVANCED] != 0 and suit_of(attacker % N) == DIAMOND:
                 opp_has = False
                 for i in range(Z):
@@ -464,6 +487,9 @@ def declare(state, rules, slot, target_slot):
     p = state[L.S_ACTIVE]
     card = state[L.S_MONSTER + p * Z + slot]
     extra = card == state[L.S_EXTRA_ATTACKER]
+    f = state[L.C_FLAGS + card]
+    if not extra and f & L.F_ATTACKED and f & L.F_EXTRA_EARNED and rules[R30] == 0:
+        state[L.C_FLAGS + card] &= ~np.int64(L.F_EXTRA_EARNED)  # D-AMB-52 "also_defending"
     if extra:
         state[L.C_FLAGS + card] |= L.F_EXTRA_USED
     elif state[L.C_FLAGS + card] & L.F_NEW:
@@ -478,13 +504,25 @@ def declare(state, rules, slot, target_slot):
     state[L.S_REDIRECTED] = 0
     state[L.S_COUNTERS + 10] += 1
     if state[L.S_TARGET] == L.DIRECT_TARGET and rules[R65] == 1:
-        damage_calculation(state, rules)
+        damage_step(state, rules, False)
         return
     if extra and rules[R53] == 2:
-        open_priority(state, rules, L.PH_DAMAGE)
-        state[L.S_DECIDER] = state[L.S_ACTIVE]
+        damage_step(state, rules, True)
         return
     open_priority(state, rules, L.PH_BATTLE)
+
+
+@nb.njit(cache=True)
+def damage_step(state, rules, turn_player_first):
+    """Step 3: boosts or straight to damage (D-DS-1/2, D-AMB-04; reference `_damage_step`)."""
+    direct = state[L.S_TARGET] == L.DIRECT_TARGET
+    boosts = direct if rules[R04] == 1 else not direct
+    if not boosts:
+        damage_calculation(state, rules)
+        return
+    open_priority(state, rules, L.PH_DAMAGE)
+    if turn_player_first or rules[R32] == 2:
+        state[L.S_DECIDER] = state[L.S_ACTIVE]
 
 
 @nb.njit(cache=True)
@@ -494,6 +532,11 @@ def battle_step_pass(state, rules):
     if state[L.S_PASSES] < ends:
         state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
         return
+    end_battle_step(state, rules)
+
+
+@nb.njit(cache=True)
+def end_battle_step(state, rules):
     if hp_checkpoint(state, rules, True):  # the battle step ends
         return
     attacker, target = state[L.S_ATTACKER], state[L.S_TARGET]
@@ -504,7 +547,7 @@ def battle_step_pass(state, rules):
                 return
         next_declaration(state, rules, False)
     elif target == L.DIRECT_TARGET:
-        damage_calculation(state, rules)
+        damage_step(state, rules, False)
     elif state[L.C_ZONE + target] != L.Z_MONSTER:
         o = 1 - state[L.S_ACTIVE]
         n = 0
@@ -513,7 +556,7 @@ def battle_step_pass(state, rules):
                 n += 1
         if rules[R33] == 2 or (rules[R33] == 1 and n == 0):
             state[L.S_TARGET] = L.DIRECT_TARGET
-            damage_calculation(state, rules)
+            damage_step(state, rules, False)
         elif rules[R33] == 1:  # D-AMB-33 "replay": the attacker picks a new target (reference `_pend`)
             state[L.S_PEND_KIND] = L.PK_REDIRECT
             state[L.S_PEND_PLAYER] = state[L.S_ACTIVE]
@@ -531,9 +574,7 @@ def battle_step_pass(state, rules):
         else:
             next_declaration(state, rules, False)
     else:
-        open_priority(state, rules, L.PH_DAMAGE)
-        if rules[R32] == 2:
-            state[L.S_DECIDER] = state[L.S_ACTIVE]
+        damage_step(state, rules, False)
 
 
 @nb.njit(cache=True)
@@ -555,6 +596,18 @@ def boost_amount(rules, card, target):
 
 @nb.njit(cache=True)
 def boost(state, rules, p, card, which):
+    """D-DS-2; D-AMB-36 "simultaneous": committed only (reference `_boost`)."""
+    if rules[R36] == 1:
+        state[L.C_FLAGS + card] |= L.F_COMMITTED
+        state[L.C_BOOST + card] = which + 1
+        return
+    raise_atk(state, rules, card, which)
+    state[L.S_PASSES] = 0
+    state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
+
+
+@nb.njit(cache=True)
+def raise_atk(state, rules, card, which):
     if which >= 2:  # D-AMB-37 "any_monster"
         target = state[L.S_MONSTER + which - 2]
     else:
@@ -563,8 +616,6 @@ def boost(state, rules, p, card, which):
     state[L.C_ZONE + card] = L.Z_BACK
     state[L.C_FLAGS + card] |= L.F_BOOSTING
     state[L.S_COUNTERS + 12] += 1
-    state[L.S_PASSES] = 0
-    state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
 
 
 @nb.njit(cache=True)
@@ -573,10 +624,25 @@ def damage_pass(state, rules):
     if state[L.S_PASSES] < 2:
         state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
         return
+    if rules[R36] == 1:  # D-AMB-36 "simultaneous": reveal, first committer first
+        for k in range(2):
+            q = 1 - state[L.S_DECIDER] if k == 0 else state[L.S_DECIDER]
+            for i in range(Z):
+                c = state[L.S_BACK + q * Z + i]
+                if c >= 0 and state[L.C_FLAGS + c] & L.F_COMMITTED:
+                    which = state[L.C_BOOST + c] - 1
+                    state[L.C_FLAGS + c] &= ~np.int64(L.F_COMMITTED)
+                    state[L.C_BOOST + c] = 0
+                    raise_atk(state, rules, c, which)
     damage_calculation(state, rules)
 
 
 # ---------------------------------------------------------------- the contract's entry points
+@nb.njit(cache=True)
+def scratch_out():
+    return np.zeros(16, dtype=np.int64)
+
+
 @nb.njit(cache=True)
 def sorted_unique(out, n):
     out[:n] = np.sort(out[:n])
@@ -602,9 +668,14 @@ def legal_actions(state, rules, out):
         return main_legal_actions(state, rules, out)
     if phase == L.PH_DECLARE:
         attacks = attack_options(state, rules, out, 0)
+        first_attacks = 0  # compulsory: a monster's first attack only (reference `_declare_options`)
+        for i in range(attacks):
+            attacker = state[L.S_MONSTER + state[L.S_ACTIVE] * Z + (out[i] // 100) % 100]
+            if not state[L.C_FLAGS + attacker] & L.F_ATTACKED:
+                first_attacks += 1
         n = declare_options(state, rules, out, 0)
         compulsory = rules[R29] == 1 or rules[R61] == 1
-        if attacks == 0 or not compulsory:  # what is compulsory is an attack
+        if first_attacks == 0 or not compulsory:
             n = push(out, n, A.PASS * 10000)
         return sorted_unique(out, n)
     if phase == L.PH_BATTLE:
@@ -616,10 +687,11 @@ def legal_actions(state, rules, out):
         for slot in range(Z):
             card = state[L.S_BACK + p * Z + slot]
             if (card >= 0 and state[L.C_ZONE + card] == L.Z_BACK and is_monster(card)
-                    and not state[L.C_FLAGS + card] & L.F_BOOSTING
+                    and not state[L.C_FLAGS + card] & (L.F_BOOSTING | L.F_COMMITTED)
                     and (rules[R62] == 1 or state[L.C_SET_TURN + card] < state[L.S_TURN])):
                 n = push(out, n, A.BOOST * 10000 + slot * 100)
-                n = push(out, n, A.BOOST * 10000 + slot * 100 + 1)
+                if state[L.S_TARGET] != L.DIRECT_TARGET:  # D-AMB-04 "attacks_player": no defender
+                    n = push(out, n, A.BOOST * 10000 + slot * 100 + 1)
                 if rules[R37] == 1:  # D-AMB-37 "any_monster": 2 + owner * 5 + monster slot
                     for q in range(2):
                         for i in range(Z):
@@ -643,12 +715,17 @@ def apply_action(state, rules, action):
     if state[L.S_PEND_KIND] != L.PK_NONE or kind == A.ACT_HAND or kind == A.ACT_SET or kind == A.REVEAL:
         return -1
     if phase == L.PH_MAIN:
-        if kind == A.PASS:
+        if kind == A.PASS and p == state[L.S_ACTIVE] and free_activations(state, rules, 1 - p, scratch_out(), 0) > 0:
+            state[L.S_DECIDER] = 1 - p  # D-AMB-25 "both_freely": the opponent may act before the phase ends
+        elif kind == A.PASS:
             end_main(state, rules)
         elif kind == A.SUMMON:
             summon(state, rules, p, p * N + a, b - 1, False)
         elif kind == A.SET:
             set_card(state, rules, p, p * N + a)
+        elif kind == A.BUMP:  # D-AMB-15 "any_time_main"
+            bump(state, rules, p, a)
+            check_straight_flush(state, rules, p)
     elif phase == L.PH_DECLARE:
         if kind == A.PASS:
             end_battle_phase(state, rules)

@@ -13,6 +13,7 @@ import numpy as np
 from sim.poker_duel import actions as A
 from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
+from sim.poker_duel import kernel as K
 from sim.poker_duel import kernel_battle as KB
 from sim.poker_duel.kernel import (FN_NONE, R_AMB02, R_AMB10, R_AMB21, R_AMB28, can_activate, check_straight_flush,
                                    fn_kind, free_back_slot, has_straight_flush, is_monster, push, straight_flush_on,
@@ -26,7 +27,8 @@ Z = L.ZONE_SLOTS
 R19, R23, R24, R25, R35, R59 = (amb_slot("D-AMB-%02d" % i) for i in (19, 23, 24, 25, 35, 59))
 R_AMB55 = amb_slot("D-AMB-55")
 R20, R22, R32 = amb_slot("D-AMB-20"), amb_slot("D-AMB-22"), amb_slot("D-AMB-32")
-DONE, RESOLVE = 0, 1
+R12, R18 = amb_slot("D-AMB-12"), amb_slot("D-AMB-18")
+DONE, RESOLVE, NEXT = 0, 1, 2  # NEXT: a committed card joins the chain (D-AMB-32 "simultaneous")
 
 
 @nb.njit(cache=True)
@@ -168,16 +170,77 @@ def after_activation(state, rules):
     """D-FN-8 (D-AMB-24/25), D-JOKER-2."""
     b = top(state)
     state[L.S_PEND_KIND] = L.PK_NONE
+    if committed(state, 1 - state[b + L.CH_PLAYER]) >= 0:
+        return NEXT  # apply_action activates it (activate_committed): no call back into activate
+    return response_window(state, rules)
+
+
+@nb.njit(cache=True)
+def committed(state, p):
+    """D-AMB-32 "simultaneous": p's card committed face-down this round, or -1."""
+    for card in range(p * N, p * N + N):
+        z = state[L.C_ZONE + card]
+        if state[L.C_FLAGS + card] & L.F_COMMITTED and (z == L.Z_BACK or z == L.Z_HAND):
+            return card
+    return -1
+
+
+@nb.njit(cache=True)
+def activate_committed(state, rules):
+    """The other revealed card joins the chain (reference `_after_activation`)."""
+    p = 1 - state[top(state) + L.CH_PLAYER]
+    card = committed(state, p)
+    state[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED)
+    from_hand = state[L.C_ZONE + card] == L.Z_HAND
+    kind = fn_kind(card)
+    slot_ok = not from_hand or free_back_slot(state, rules, p) >= 0 or (
+        (kind == L.FN_BIG or kind == L.FN_SMALL) and rules[R_AMB02] == 1)
+    if can_activate(state, rules, p, card) and slot_ok:
+        return activate(state, rules, p, card, from_hand)
+    return response_window(state, rules)
+
+
+@nb.njit(cache=True)
+def battle_commit(state, rules, p, kind, a):
+    """D-AMB-32 "simultaneous" (reference `_battle_commit`)."""
+    if kind != A.PASS:
+        card = p * N + a if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
+        state[L.C_FLAGS + card] |= L.F_COMMITTED
+    state[L.S_PASSES] += 1
+    if state[L.S_PASSES] < 2:
+        state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
+        return DONE
+    first = state[L.S_ACTIVE] if committed(state, state[L.S_ACTIVE]) >= 0 else 1 - state[L.S_ACTIVE]
+    card = committed(state, first)
+    if card < 0:
+        KB.end_battle_step(state, rules)
+        return DONE
+    state[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED)
+    state[L.S_PRIORITY_OWNER] = first
+    state[L.S_PASSES] = 0
+    return activate(state, rules, first, card, state[L.C_ZONE + card] == L.Z_HAND)
+
+
+@nb.njit(cache=True)
+def response_window(state, rules):
+    """D-FN-8 (D-AMB-24/25), D-JOKER-2: the window after an activation."""
+    b = top(state)
     if state[b + L.CH_KIND] == L.FN_SMALL or rules[R24] == 1:
         return RESOLVE
     responder = 1 - state[b + L.CH_PLAYER]
-    if state[L.S_PHASE] == L.PH_MAIN and responder != state[L.S_ACTIVE] and rules[R25] == 1:
-        return RESOLVE
-    scratch = np.zeros(8, dtype=np.int64)
-    if response_options(state, rules, responder, scratch, 0) > 0:
+    if may_respond(state, rules, responder):
         pend(state, L.PK_RESPONSE, responder, 0)
         return DONE
     return RESOLVE
+
+
+@nb.njit(cache=True)
+def may_respond(state, rules, p):
+    """D-FN-8 with D-AMB-25 "turn_player_only" (reference `_may_respond`)."""
+    if state[L.S_PHASE] == L.PH_MAIN and p != state[L.S_ACTIVE] and rules[R25] == 1:
+        return False
+    scratch = np.zeros(8, dtype=np.int64)
+    return response_options(state, rules, p, scratch, 0) > 0
 
 
 @nb.njit(cache=True)
@@ -402,13 +465,19 @@ def pending_options(state, rules, out):
             n = push(out, 0, A.PASS * 10000)
             if is_monster(card) and together != 0:
                 n = summon_options(state, rules, p, card, out, n)
-            if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0:
+            if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0 and K.may_set(rules, card):
                 n = push(out, n, A.SET * 10000 + (card % N) * 100)
     elif kind == L.PK_Q_SET:
         card = state[L.S_PEND_LIST + chosen]
         n = push(out, 0, A.PASS * 10000)
-        if free_back_slot(state, rules, p) >= 0:
+        if free_back_slot(state, rules, p) >= 0 and K.may_set(rules, card):
             n = push(out, n, A.SET * 10000 + (card % N) * 100)
+    elif kind == L.PK_DRAW:
+        n = push(out, 0, A.PASS * 10000)
+        n = push(out, n, A.DRAW * 10000)
+    elif kind == L.PK_MULLIGAN:
+        n = push(out, 0, A.PASS * 10000)
+        n = push(out, n, A.REDRAW * 10000)
     elif kind == L.PK_REDIRECT:
         for i in range(state[L.S_PEND_MAX]):
             c = state[L.S_PEND_LIST + i]
@@ -438,6 +507,10 @@ def apply_pending(state, rules, kind, a, b):
         state[top(state) + L.CH_COUNT] = a
         return after_activation(state, rules)
     elif pk == L.PK_RESPONSE:
+        if kind == A.PASS and rules[R24] == 2 and state[L.S_PEND_CHOSEN] == 0 and may_respond(state, rules, 1 - p):
+            pend(state, L.PK_RESPONSE, 1 - p, 0)  # D-AMB-24 "full_chain": the other player may add a link
+            state[L.S_PEND_CHOSEN] = 1
+            return DONE
         if kind == A.PASS:
             state[L.S_PEND_KIND] = L.PK_NONE
             return RESOLVE
@@ -473,14 +546,29 @@ def apply_pending(state, rules, kind, a, b):
         state[L.S_PEND_CHOSEN] += 1
         if state[L.S_PEND_CHOSEN] >= state[L.S_PEND_MAX]:
             return finish_entry(state, rules)
+    elif pk == L.PK_DRAW:  # D-AMB-11 "optional"
+        state[L.S_PEND_KIND] = L.PK_NONE
+        if kind == A.DRAW:
+            for _ in range(state[L.S_PEND_MAX]):
+                K.draw_one(state, p)
+                if check_straight_flush(state, rules, p):
+                    return DONE
+    elif pk == L.PK_MULLIGAN:  # D-AMB-07 "one_redraw": first player, then the other
+        state[L.S_PEND_KIND] = L.PK_NONE
+        if kind == A.REDRAW:
+            K.redraw(state, rules, p)
+            if KB.over(state):
+                return DONE
+        if p == state[L.S_FIRST]:
+            K.pend_choice(state, L.PK_MULLIGAN, 1 - p, 0)
+        else:
+            K.begin_turn(state, rules)
     elif pk == L.PK_REDIRECT:
         state[L.S_TARGET] = state[L.S_MONSTER + (1 - state[L.S_ACTIVE]) * Z + a]
         state[L.S_REDIRECTED] = 1
         if state[L.S_CHAIN_LEN] == 0:  # D-AMB-33 "replay": the battle step is over, boosts next
             state[L.S_PEND_KIND] = L.PK_NONE
-            KB.open_priority(state, rules, L.PH_DAMAGE)
-            if rules[R32] == 2:
-                state[L.S_DECIDER] = state[L.S_ACTIVE]
+            KB.damage_step(state, rules, False)
             return DONE
         return finish_entry(state, rules)
     return DONE
@@ -496,6 +584,14 @@ def legal_actions(state, rules, out):
         n = pending_options(state, rules, out)
     else:
         n = KB.legal_actions(state, rules, out)
+        if rules[R18] == 1:  # D-AMB-18 "must_at_once": only just-set cards, activated now
+            m = 0
+            for i in range(n):
+                if out[i] // 10000 == A.ACT_SET:
+                    out[m] = out[i]
+                    m += 1
+            if m > 0:
+                n = m
     p = state[L.S_DECIDER]
     if straight_flush_on(state, rules) and rules[R_AMB55] == 2 and has_straight_flush(state, rules, p):
         n = push(out, n, A.REVEAL * 10000)  # D-AMB-55 "optional"
@@ -504,25 +600,41 @@ def legal_actions(state, rules, out):
 
 
 @nb.njit(cache=True)
+def settle(state, rules, code):
+    """What a step asked for: committed cards joining the chain, then its resolution."""
+    while code == NEXT and not KB.over(state):
+        code = activate_committed(state, rules)
+    if code == RESOLVE and not KB.over(state):
+        resolve_chain(state, rules)
+
+
+@nb.njit(cache=True)
 def apply_action(state, rules, action):
     """Apply one legal action (the caller checks legality, as the match loop does)."""
     kind, a, b = action // 10000, (action // 100) % 100, action % 100
     p = state[L.S_DECIDER]
     phase = state[L.S_PHASE]
+    if rules[R18] == 1 and state[L.S_PEND_KIND] == L.PK_NONE and not (
+            kind == A.ACT_SET and state[L.C_FLAGS + state[L.S_BACK + p * Z + a]] & L.F_JUST_SET):
+        for card in range(p * N, p * N + N):  # D-AMB-18 "must_at_once": the moment has passed
+            state[L.C_FLAGS + card] &= ~np.int64(L.F_JUST_SET)
+    if (rules[R12] == 1 and kind != A.SUMMON and state[L.S_PEND_KIND] == L.PK_NONE
+            and (phase == L.PH_MAIN or phase == L.PH_DECLARE)):
+        state[L.S_TURN_SUIT] = -1  # D-AMB-12 "per_batch": any other action ends the batch of summons
     if kind == A.REVEAL:
         state[L.S_WINNER] = p
         state[L.S_END_TYPE] = L.END_STRAIGHT_FLUSH
         state[L.S_PHASE] = L.PH_OVER
         state[L.S_PEND_KIND] = L.PK_NONE
     elif state[L.S_PEND_KIND] != L.PK_NONE:
-        if apply_pending(state, rules, kind, a, b) == RESOLVE and not KB.over(state):
-            resolve_chain(state, rules)
+        settle(state, rules, apply_pending(state, rules, kind, a, b))
+    elif phase == L.PH_BATTLE and rules[R32] == 3:
+        settle(state, rules, battle_commit(state, rules, p, kind, a))
     elif kind == A.ACT_HAND or kind == A.ACT_SET:
         if phase == L.PH_BATTLE:
             state[L.S_PRIORITY_OWNER] = p
         card = p * N + a if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
-        if activate(state, rules, p, card, kind == A.ACT_HAND) == RESOLVE and not KB.over(state):
-            resolve_chain(state, rules)
+        settle(state, rules, activate(state, rules, p, card, kind == A.ACT_HAND))
     elif kind == A.REVEAL:
         state[L.S_WINNER] = p
         state[L.S_END_TYPE] = L.END_STRAIGHT_FLUSH

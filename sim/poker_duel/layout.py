@@ -37,7 +37,12 @@ Conventions:
   graveyard (D-FN-4).
 - set_turn[c] is the turn a back-row card was set (D-DS-8), else 0.
 - boost[c] is the ATK a monster gains from boosts until they expire
-  (D-DS-3, D-AMB-38), else 0.
+  (D-DS-3, D-AMB-38); for a set A-10 committed face-down under D-AMB-36
+  "simultaneous" (flag F_COMMITTED) it is the boost's target + 1 until the
+  reveal (a seat's view shows 0 for the opponent's hidden cards); else 0.
+- flags F_COMMITTED also mark a card committed in a D-AMB-32 "simultaneous"
+  battle-step round, F_EXTRA_EARNED a defending diamond's earned attack
+  (D-AMB-52 "also_defending"); both are bits of the existing flags slots.
 - The generator word (S_RNG) is SplitMix64 state (sim/rng.py).
 """
 
@@ -67,6 +72,11 @@ F_ATTACKED = 2       # attacked this battle phase (D-AMB-30)
 F_EXTRA_USED = 4     # diamond extra attack used this battle phase (D-AMB-52)
 F_BOOSTING = 8       # a set A-10 played as a boost, waiting for the graveyard (D-AMB-39)
 F_NEW_ATTACKER = 16  # the one new monster that used the D-BP-2 attack
+F_EXTRA_EARNED = 32  # D-AMB-52 "also_defending": a diamond that destroyed its attacker, one more
+                     # attack (on a monster) in its owner's next battle phase
+F_COMMITTED = 64     # D-AMB-36 "simultaneous": a set A-10 committed face-down as a boost; the
+                     # card's boost slot holds its target (which + 1) until both reveal
+F_JUST_SET = 128     # D-AMB-18 "must_at_once": a function card just set, to be activated at once
 
 # ---- phases (value of S_PHASE) --------------------------------------------------------------
 PH_MAIN = 0
@@ -86,7 +96,10 @@ PK_K_PICKS = 4    # K resolves: pick graveyard cards one by one (D-K-3)
 PK_K_PLACE = 5    # each picked card: keep, summon (monster, D-K-2) or set (battle step, D-BS-6)
 PK_Q_SET = 6      # each card a battle-step Q drew: keep or set (D-BS-2)
 PK_REDIRECT = 7   # the defender picks the new attack target among K-summoned monsters (D-BS-5)
-PENDING_NAMES = ("none", "j_targets", "q_count", "response", "k_picks", "k_place", "q_set", "redirect")
+PK_DRAW = 8       # D-AMB-11 "optional": the turn player draws (pend_max cards) or not
+PK_MULLIGAN = 9   # D-AMB-07 "one_redraw": before turn 1, keep the hand or redraw it once
+PENDING_NAMES = ("none", "j_targets", "q_count", "response", "k_picks", "k_place", "q_set", "redirect", "draw",
+                 "mulligan")
 
 # ---- function-card kinds on the chain --------------------------------------------------------
 FN_J, FN_Q, FN_K, FN_BIG, FN_SMALL = 0, 1, 2, 3, 4
@@ -181,6 +194,10 @@ def build_view(state: np.ndarray, seat: int, open_info: bool = False) -> np.ndar
     hide = (zones == Z_DECK) | ((not open_info) & (owners == opponent) & ((zones == Z_HAND) | (zones == Z_BACK)))
     for base, marker in ((C_ZONE, Z_HIDDEN), (C_POS, HIDDEN), (C_SET_TURN, HIDDEN)):
         view[base:base + N_CARDS][hide] = marker
+    # D-AMB-32/36 "simultaneous" commitments and D-AMB-18 "must_at_once" marks (which would tell a
+    # function card from an A-10) show as none on hidden cards (a no-op under the other readings)
+    view[C_BOOST:C_BOOST + N_CARDS][hide] = 0
+    view[C_FLAGS:C_FLAGS + N_CARDS][hide] &= ~(F_COMMITTED | F_JUST_SET)
     for entry in range(int(state[S_CHAIN_LEN])):  # a J's target named by slot, not by what it is
         for k in range(CH_TARGETS):
             slot = S_CHAIN + entry * CH_SIZE + CH_T0 + k

@@ -10,7 +10,8 @@ choices (ascending integers, `actions.py`); `apply(action)` moves on until the
 next decision. A pending choice (J targets, Q count, a response window, K's
 picks and placements …) takes precedence over the phase's own actions.
 Randomness: the state's SplitMix64 generator is drawn only to shuffle the
-two decks at the start (player 0's first), nowhere else.
+two decks at the start (player 0's first) and, under D-AMB-07 "one_redraw",
+to shuffle a redrawn deck; nowhere else.
 """
 
 from __future__ import annotations
@@ -117,10 +118,28 @@ class Match:
                 for _ in range(rules.start_hand):
                     m._draw_one(p, check=False)
             m._opening_straight_flush()
+            if rules.reading("D-AMB-07") == "one_redraw":
+                m._pend(L.PK_MULLIGAN, first, 0)  # the first player decides first
+                return m
             m._begin_turn()
         except GameOver:
             pass
         return m
+
+    def _redraw(self, p: int):
+        """D-AMB-07 "one_redraw": the hand goes back on the deck (ascending card id), the
+        whole deck is shuffled again from the state's generator, and the player draws
+        `start_hand` cards; the new hand is then checked for a straight flush."""
+        for card in self.hand(p):
+            self.zone[card], self.set_turn[card], self.boost[card], self.flags[card] = L.Z_DECK, 0, 0, 0
+            self.deck[p].append(card)
+        deck = self.deck[p]
+        for i in range(len(deck) - 1, 0, -1):
+            j = self.rng.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        for _ in range(min(self.rules.start_hand, len(deck))):
+            self._draw_one(p, check=False)
+        self._check_straight_flush(p)
 
     # ================================================================ helpers
     def value(self, card: int) -> int:
@@ -275,9 +294,13 @@ class Match:
         threshold = 2 if self.rules.reading("D-AMB-09") == "literal_2" else need
         if len(self.deck[p]) < threshold:
             self._win(1 - p, L.END_DECK_OUT)  # D-DRAW-3, D-WIN-2
-        for _ in range(min(need, len(self.deck[p]))):
-            self._draw_one(p)
         self.phase, self.decider = L.PH_MAIN, p
+        count = min(need, len(self.deck[p]))
+        if self.rules.reading("D-AMB-11") == "optional" and count > 0:
+            self._pend(L.PK_DRAW, p, count)  # D-AMB-11 "optional": draw all `count` or none
+            return
+        for _ in range(count):
+            self._draw_one(p)
 
     def _end_main(self):
         """D-BP-1: the first player skips the battle phase on turn 1; D-AMB-29: it
@@ -295,6 +318,8 @@ class Match:
     def _end_battle_phase(self):
         """Boosts expire (D-DS-3, D-AMB-38 "battle_phase"); late boost cards go (D-AMB-39)."""
         self._hp_checkpoint(step=False)
+        for card in self.monsters(self.active):  # D-AMB-52 "also_defending": use it or lose it
+            self.flags[card] &= ~L.F_EXTRA_EARNED
         for p in (0, 1):
             for card in self.monsters(p):
                 self.boost[card] = 0
@@ -335,6 +360,9 @@ class Match:
             out = self._damage_options()
         else:
             out = [A.encode(A.DISCARD, code_of(c)) for c in self.hand(self.decider)]
+        if (self.rules.reading("D-AMB-18") == "must_at_once" and self.pend_kind == L.PK_NONE
+                and any(A.decode(a)[0] == A.ACT_SET for a in out)):
+            out = [a for a in out if A.decode(a)[0] == A.ACT_SET]  # only just-set cards: activate them now
         if (self.rules.straight_flush_on and self.rules.reading("D-AMB-55") == "optional"
                 and self.has_straight_flush(self.decider)):
             out.append(A.encode(A.REVEAL))  # D-AMB-55 "optional": at any decision, as a choice
@@ -353,13 +381,18 @@ class Match:
         scope = self.rules.reading("D-AMB-12")
         if scope == "field_wide":
             return all(suit_of(code_of(m)) == suit for m in self.monsters(p))
-        return self.turn_suit in (-1, suit)
+        if scope == "match_field":  # the suit of a monster already on one's field (any, when K mixed them)
+            return not self.monsters(p) or any(suit_of(code_of(m)) == suit for m in self.monsters(p))
+        return self.turn_suit in (-1, suit)  # per turn; per batch: turn_suit is reset between batches
 
     def _can_activate(self, p: int, card: int, in_battle: bool = False) -> bool:
         """D-AMB-20 "no": J/Q/K and jokers need something to act on; "yes": any
         function card may be activated empty (to raise the counter, D-FN-7)."""
         kind = fn_kind(card)
         opponent = 1 - p
+        if (self.rules.reading("D-AMB-18") == "must_at_once" and self.zone[card] == L.Z_BACK
+                and not self.flags[card] & L.F_JUST_SET):
+            return False  # D-AMB-18 "must_at_once": a set function card not used at once never is
         if kind >= 0 and self.rules.reading("D-AMB-20") == "yes":
             return True
         if kind == L.FN_J:
@@ -393,6 +426,12 @@ class Match:
         """D-K-1, D-K-4: own graveyard, no K and no jokers."""
         return [c for c in self.graveyard(p) if fn_kind(c) not in (L.FN_K, L.FN_BIG, L.FN_SMALL)]
 
+    def _may_set(self, card: int) -> bool:
+        """D-AMB-18 "set_is_activation": setting a function card is its activation, so
+        J/Q/K and jokers are never set face-down (they are activated from hand,
+        D-FN-2); A-10 are set as usual."""
+        return not (fn_kind(card) >= 0 and self.rules.reading("D-AMB-18") == "set_is_activation")
+
     def _hand_activation_allowed(self, p: int, card: int) -> bool:
         """D-FN-2/3: a function card from hand needs a free back-row slot; jokers
         are function cards by D-AMB-02 "yes" (no slot needed under "no")."""
@@ -403,12 +442,14 @@ class Match:
     def _main_options(self) -> list[int]:
         """D-MAIN-1/2: summon, set, use function cards, in any order; or end the main phase."""
         p = self.decider
+        if p != self.active:  # D-AMB-25 "both_freely": the non-turn player holds priority
+            return [A.encode(A.PASS)] + self._free_activations(p)
         out = [A.encode(A.PASS)]
         hand = self.hand(p)
         for card in hand:
             if is_monster_card(card) and self._suit_allows(p, card):
                 out += self._summon_options(p, card, by_k=False)
-            if self.free_back_slot(p) >= 0:
+            if self.free_back_slot(p) >= 0 and self._may_set(card):
                 out.append(A.encode(A.SET, code_of(card)))  # D-SET-1/2
             if fn_kind(card) >= 0 and self._hand_activation_allowed(p, card) and self._can_activate(p, card):
                 out.append(A.encode(A.ACT_HAND, code_of(card)))
@@ -419,10 +460,21 @@ class Match:
             if (card >= 0 and self.zone[card] == L.Z_BACK and is_monster_card(card)
                     and self.rules.reading("D-AMB-16") == "yes" and self._suit_allows(p, card)):
                 out += self._summon_options(p, card, by_k=False)  # a set monster card flipped up
+        if self.rules.reading("D-AMB-15") == "any_time_main":  # a bump on its own, any monster
+            out += [A.encode(A.BUMP, slot) for slot in range(Z) if self.monster[p][slot] >= 0]
         if (self.rules.straight_flush_on and self.rules.reading("D-AMB-55") == "main_phase_declaration"
                 and self.has_straight_flush(p)):
             out.append(A.encode(A.REVEAL))
         return out
+
+    def _free_activations(self, p: int) -> list[int]:
+        """D-AMB-25 "both_freely": the set function cards the non-turn player may
+        activate in the turn player's main phase (as the turn player could, D-FN-5)."""
+        if self.rules.reading("D-AMB-25") != "both_freely":
+            return []
+        return [A.encode(A.ACT_SET, slot) for slot in range(Z)
+                if self.back[p][slot] >= 0 and self.zone[self.back[p][slot]] == L.Z_BACK
+                and fn_kind(self.back[p][slot]) >= 0 and self._can_activate(p, self.back[p][slot])]
 
     def _attack_options(self) -> list[int]:
         """D-ATK-1/2, D-BP-2 (D-AMB-31), D-AMB-30, D-ADV-4 (D-AMB-63)."""
@@ -440,6 +492,8 @@ class Match:
                     out += [A.encode(A.ATTACK, slot, t) for t in targets]
                 continue
             if self.flags[card] & L.F_ATTACKED and not unlimited:
+                if self.flags[card] & L.F_EXTRA_EARNED:  # D-AMB-52 "also_defending": monsters only (S72)
+                    out += [A.encode(A.ATTACK, slot, t) for t in targets]
                 continue
             if self.flags[card] & L.F_NEW:
                 used = self.new_attacks >= 1
@@ -476,7 +530,11 @@ class Match:
         out = attacks + self._battle_summon_options() + self._declare_activations()
         compulsory = (self.rules.reading("D-AMB-29") == "compulsory"
                       or self.rules.reading("D-AMB-61") == "attack_compulsory")
-        if not attacks or not compulsory:  # what is compulsory is an attack, not a summon or activation
+        # what is compulsory is an attack (not a summon or activation), and only a monster's first of
+        # this battle phase: repeat attacks (D-AMB-30 "unlimited", the diamond's extra) stay optional,
+        # else two monsters that tie under D-AMB-42 "nothing" would attack each other forever
+        first_attacks = [a for a in attacks if not self.flags[self.monster[self.active][A.decode(a)[1]]] & L.F_ATTACKED]
+        if not first_attacks or not compulsory:
             out.append(A.encode(A.PASS))
         return out
 
@@ -509,14 +567,15 @@ class Match:
         for slot in range(Z):
             card = self.back[p][slot]
             if (card >= 0 and self.zone[card] == L.Z_BACK and is_monster_card(card)
-                    and not self.flags[card] & L.F_BOOSTING and (same_turn or self.set_turn[card] < self.turn)):
+                    and not self.flags[card] & (L.F_BOOSTING | L.F_COMMITTED)
+                    and (same_turn or self.set_turn[card] < self.turn)):
                 out += [A.encode(A.BOOST, slot, which) for which in self._boost_targets()]
         return out
 
     def _boost_targets(self) -> list[int]:
         """D-AMB-37: 0 the attacker, 1 the defender; under "any_monster" also any other
         monster on the field, as 2 + owner * 5 + monster slot."""
-        out = [0, 1]
+        out = [0] if self.target == L.DIRECT_TARGET else [0, 1]  # D-AMB-04 "attacks_player"
         if self.rules.reading("D-AMB-37") == "any_monster":
             out += [2 + q * Z + slot for q in (0, 1) for slot in range(Z)
                     if self.monster[q][slot] >= 0 and self.monster[q][slot] not in (self.attacker, self.target)]
@@ -544,17 +603,21 @@ class Match:
             out = [A.encode(A.PASS)]
             if is_monster_card(card) and together != 0:
                 out += self._summon_options(p, card, by_k=True)
-            if self.pend_return == L.PH_BATTLE and self.free_back_slot(p) >= 0:
+            if self.pend_return == L.PH_BATTLE and self.free_back_slot(p) >= 0 and self._may_set(card):
                 out.append(A.encode(A.SET, code_of(card)))
             return out
         if kind == L.PK_Q_SET:
             card = self.pend_list[self.pend_chosen]
             out = [A.encode(A.PASS)]
-            if self.free_back_slot(p) >= 0:
+            if self.free_back_slot(p) >= 0 and self._may_set(card):
                 out.append(A.encode(A.SET, code_of(card)))
             return out
         if kind == L.PK_REDIRECT:
             return [A.encode(A.TARGET, self.pos[c]) for c in self.pend_list if self.zone[c] == L.Z_MONSTER]
+        if kind == L.PK_DRAW:
+            return [A.encode(A.PASS), A.encode(A.DRAW)]
+        if kind == L.PK_MULLIGAN:
+            return [A.encode(A.PASS), A.encode(A.REDRAW)]
         raise AssertionError(kind)
 
     def _k_monsters_together(self, card: int) -> int:
@@ -593,12 +656,21 @@ class Match:
     def _apply(self, action: int):
         kind, a, b = A.decode(action)
         p = self.decider
+        if (self.rules.reading("D-AMB-18") == "must_at_once" and self.pend_kind == L.PK_NONE
+                and not (kind == A.ACT_SET and self.flags[self.back[p][a]] & L.F_JUST_SET)):
+            for card in range(p * N, p * N + N):  # the moment has passed: those cards stay dead
+                self.flags[card] &= ~L.F_JUST_SET
+        if (self.rules.reading("D-AMB-12") == "per_batch" and kind != A.SUMMON and self.pend_kind == L.PK_NONE
+                and self.phase in (L.PH_MAIN, L.PH_DECLARE)):
+            self.turn_suit = -1  # D-AMB-12 "per_batch": any other action ends the batch of summons
         if kind == A.REVEAL:
             self._win(p, L.END_STRAIGHT_FLUSH)  # D-SF-1, D-WIN-3
         if self.pend_kind != L.PK_NONE:
             self._apply_pending(kind, a, b)
         elif self.phase == L.PH_MAIN:
-            if kind == A.PASS:
+            if kind == A.PASS and p == self.active and self._free_activations(1 - p):
+                self.decider = 1 - p  # D-AMB-25 "both_freely": the opponent may act before the phase ends
+            elif kind == A.PASS:
                 self._end_main()
             elif kind == A.SUMMON:
                 self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # from hand (or back row, D-AMB-16)
@@ -608,6 +680,9 @@ class Match:
                 self._activate(p, L.card_id(p, a), from_hand=True)
             elif kind == A.ACT_SET:
                 self._activate(p, self.back[p][a], from_hand=False)
+            elif kind == A.BUMP:  # D-AMB-15 "any_time_main"
+                self._bump(p, a)
+                self._check_straight_flush(p)  # a bumped-to-hand card (D-AMB-14 "hand")
             elif kind == A.REVEAL:
                 self._win(p, L.END_STRAIGHT_FLUSH)
         elif self.phase == L.PH_DECLARE:
@@ -620,6 +695,8 @@ class Match:
                 self._activate(p, card, from_hand=kind == A.ACT_HAND)
             else:
                 self._declare(a, b)
+        elif self.phase == L.PH_BATTLE and self.rules.reading("D-AMB-32") == "simultaneous":
+            self._battle_commit(p, kind, a)
         elif self.phase == L.PH_BATTLE:
             if kind == A.PASS:
                 self._battle_step_pass()
@@ -640,18 +717,7 @@ class Match:
         """D-SUM-1..6: face-up attack position; D-SUM-5 bump (D-AMB-14 destination);
         D-AMB-13 for K summons; D-ADV-1/2 on entering the field (D-AMB-49)."""
         if bump_slot >= 0:
-            bumped = self.monster[p][bump_slot]
-            destination = self.rules.reading("D-AMB-14")
-            if destination == "graveyard":
-                self._to_grave(bumped)
-            elif destination == "hand":
-                self.monster[p][bump_slot] = -1
-                self._to_hand(bumped, check=False)
-            else:
-                self.monster[p][bump_slot] = -1
-                self.zone[bumped], self.boost[bumped], self.flags[bumped] = L.Z_DECK, 0, 0
-                self.deck[p].insert(0, bumped)
-            self.counters[2] += 1
+            self._bump(p, bump_slot)
             slot = bump_slot
         else:
             slot = self.free_monster_slot(p)
@@ -670,6 +736,21 @@ class Match:
         self._enter_field(p, card)
         if bump_slot >= 0 and not by_k:
             self._check_straight_flush(p)  # a bumped-to-hand card (D-AMB-14 "hand")
+
+    def _bump(self, p: int, slot: int):
+        """D-SUM-5: the monster in `slot` leaves for the D-AMB-14 destination (not destroyed)."""
+        bumped = self.monster[p][slot]
+        destination = self.rules.reading("D-AMB-14")
+        if destination == "graveyard":
+            self._to_grave(bumped)
+        elif destination == "hand":
+            self.monster[p][slot] = -1
+            self._to_hand(bumped, check=False)
+        else:
+            self.monster[p][slot] = -1
+            self.zone[bumped], self.boost[bumped], self.flags[bumped] = L.Z_DECK, 0, 0
+            self.deck[p].insert(0, bumped)
+        self.counters[2] += 1
 
     def _enter_field(self, p: int, card: int):
         """D-ADV-1 spade burn ⌈v/2⌉ (D-AMB-54 at once), D-ADV-2 heart heal v."""
@@ -690,6 +771,8 @@ class Match:
         self.back[p][slot] = card
         self.set_turn[card] = self.turn
         self.counters[3] += 1
+        if self.rules.reading("D-AMB-18") == "must_at_once" and fn_kind(card) >= 0:
+            self.flags[card] |= L.F_JUST_SET
         if self.rules.reading("D-AMB-49") == "also_set" and is_monster_card(card):
             self._enter_field(p, card)
         if self.rules.reading("D-AMB-58") == "hand_and_back_row":
@@ -759,18 +842,29 @@ class Match:
         J/Q/K; nothing responds to the Small Joker (D-JOKER-2)."""
         entry = self.chain[-1]
         self.pend_kind = L.PK_NONE
+        committed = self._committed(1 - entry[1])
+        if committed >= 0:  # D-AMB-32 "simultaneous": the other revealed card joins the chain now
+            self.flags[committed] &= ~L.F_COMMITTED
+            from_hand = self.zone[committed] == L.Z_HAND
+            if self._can_activate(1 - entry[1], committed) and (not from_hand or self._hand_activation_allowed(
+                    1 - entry[1], committed)):
+                self._activate(1 - entry[1], committed, from_hand=from_hand)
+                return
         if entry[2] == L.FN_SMALL or self.rules.reading("D-AMB-24") == "none":
             self._resolve_chain()
             return
         responder = 1 - entry[1]
-        if (self.phase == L.PH_MAIN and responder != self.active
-                and self.rules.reading("D-AMB-25") == "turn_player_only"):
-            self._resolve_chain()
-            return
-        if self._response_options(responder):
+        if self._may_respond(responder):
             self._pend(L.PK_RESPONSE, responder, 0)
         else:
             self._resolve_chain()
+
+    def _may_respond(self, p: int) -> bool:
+        """Has `p` a response now? (D-AMB-25 "turn_player_only": never the non-turn
+        player in the main phase.)"""
+        if self.phase == L.PH_MAIN and p != self.active and self.rules.reading("D-AMB-25") == "turn_player_only":
+            return False
+        return bool(self._response_options(p))
 
     def _apply_pending(self, kind: int, a: int, b: int):
         p, pend = self.pend_player, self.pend_kind
@@ -787,7 +881,11 @@ class Match:
             self.chain[-1][4] = a
             self._after_activation()
         elif pend == L.PK_RESPONSE:
-            if kind == A.PASS:
+            if (kind == A.PASS and self.rules.reading("D-AMB-24") == "full_chain" and self.pend_chosen == 0
+                    and self._may_respond(1 - p)):
+                self._pend(L.PK_RESPONSE, 1 - p, 0)  # D-AMB-24 "full_chain": the other player may add a link
+                self.pend_chosen = 1  # one pass so far: a second one in a row resolves the chain
+            elif kind == A.PASS:
                 self.pend_kind = L.PK_NONE
                 self._resolve_chain()
             else:
@@ -819,14 +917,25 @@ class Match:
             self.pend_chosen += 1
             if self.pend_chosen >= len(self.pend_list):
                 self._finish_entry()
+        elif pend == L.PK_DRAW:  # D-AMB-11 "optional"
+            self.pend_kind = L.PK_NONE
+            if kind == A.DRAW:
+                for _ in range(self.pend_max):
+                    self._draw_one(p)
+        elif pend == L.PK_MULLIGAN:  # D-AMB-07 "one_redraw": first player, then the other
+            self.pend_kind = L.PK_NONE
+            if kind == A.REDRAW:
+                self._redraw(p)
+            if p == self.first:
+                self._pend(L.PK_MULLIGAN, 1 - p, 0)
+            else:
+                self._begin_turn()
         elif pend == L.PK_REDIRECT:
             self.target = self.monster[1 - self.active][a]
             self.redirected = 1
             if not self.chain:  # D-AMB-33 "replay": the battle step is over, boosts next
                 self.pend_kind = L.PK_NONE
-                self._open_priority(L.PH_DAMAGE)
-                if self.rules.reading("D-AMB-32") == "defender_only":
-                    self.decider = self.active
+                self._damage_step()
                 return
             self._finish_entry()
 
@@ -949,6 +1058,9 @@ class Match:
         p = self.active
         card = self.monster[p][slot]
         extra = card == self.extra_attacker
+        if (not extra and self.flags[card] & L.F_ATTACKED and self.flags[card] & L.F_EXTRA_EARNED
+                and self.rules.reading("D-AMB-30") == "one"):
+            self.flags[card] &= ~L.F_EXTRA_EARNED  # D-AMB-52 "also_defending": the earned attack used
         if extra:
             self.flags[card] |= L.F_EXTRA_USED
         elif self.flags[card] & L.F_NEW:
@@ -963,19 +1075,62 @@ class Match:
         self.redirected = 0
         self.counters[10] += 1
         if self.target == L.DIRECT_TARGET and self.rules.reading("D-AMB-65") == "skipped":
-            self._damage_calculation()
+            self._damage_step()
             return
         if extra and self.rules.reading("D-AMB-53") == "skips_battle_step":
-            self._open_priority(L.PH_DAMAGE)
-            self.decider = self.active
+            self._damage_step(turn_player_first=True)
             return
         self._open_priority(L.PH_BATTLE)
+
+    def _damage_step(self, turn_player_first: bool = False):
+        """Step 3: the boost window (D-DS-2) or straight to damage (D-DS-1). D-AMB-04
+        "between_monsters": boosts in a battle between monsters, none in a direct
+        attack; "attacks_player" (S54 read literally): boosts only in a direct attack
+        (on the attacker: the defender has no monster), a monster battle goes
+        straight to damage."""
+        direct = self.target == L.DIRECT_TARGET
+        boosts = direct if self.rules.reading("D-AMB-04") == "attacks_player" else not direct
+        if not boosts:
+            self._damage_calculation()
+            return
+        self._open_priority(L.PH_DAMAGE)
+        if turn_player_first or self.rules.reading("D-AMB-32") == "defender_only":
+            self.decider = self.active  # boosts alternate turn player first (D-AMB-36)
 
     def _open_priority(self, phase: int):
         """D-AMB-32 / D-AMB-36: alternate, turn player first (or defender first / only)."""
         self.phase, self.passes = phase, 0
-        order = self.rules.reading("D-AMB-32")
-        self.decider = self.active if order == "turn_player_first" else 1 - self.active
+        order = self.rules.reading("D-AMB-32")  # "simultaneous": hidden commits, the turn player's first
+        self.decider = self.active if order in ("turn_player_first", "simultaneous") else 1 - self.active
+
+    def _committed(self, p: int) -> int:
+        """D-AMB-32 "simultaneous": `p`'s card committed face-down this round, or -1."""
+        for card in range(p * N, p * N + N):
+            if self.flags[card] & L.F_COMMITTED and self.zone[card] in (L.Z_BACK, L.Z_HAND):
+                return card
+        return -1
+
+    def _battle_commit(self, p: int, kind: int, a: int):
+        """D-AMB-32 "simultaneous", played as two sequential hidden choices per round:
+        each player commits one activation face-down or nothing (their view does not
+        show the other's commitment); then both are revealed: the turn player's card
+        starts the chain and the other's joins it next, and the chain resolves as
+        usual (D-FN-8). A round with nothing committed ends the battle step."""
+        if kind != A.PASS:
+            card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+            self.flags[card] |= L.F_COMMITTED
+        self.passes += 1
+        if self.passes < 2:
+            self.decider = 1 - self.decider
+            return
+        first = self.active if self._committed(self.active) >= 0 else 1 - self.active
+        card = self._committed(first)
+        if card < 0:
+            self._end_battle_step()
+            return
+        self.flags[card] &= ~L.F_COMMITTED
+        self.priority_owner, self.passes = first, 0
+        self._activate(first, card, from_hand=self.zone[card] == L.Z_HAND)
 
     def _battle_step_pass(self):
         self.passes += 1
@@ -983,6 +1138,9 @@ class Match:
         if self.passes < ends:
             self.decider = 1 - self.decider
             return
+        self._end_battle_step()
+
+    def _end_battle_step(self):
         self._hp_checkpoint(step=True)  # the battle step ends
         # D-AMB-33 / D-AMB-34: a battler gone -> the attack ends with no damage
         if self.zone[self.attacker] != L.Z_MONSTER:
@@ -991,21 +1149,19 @@ class Match:
                 self._damage(self.active, self.atk(self.target))  # as if unopposed
             self._next_declaration()
         elif self.target == L.DIRECT_TARGET:
-            self._damage_calculation()  # D-DS-1: no boosts in a direct attack
+            self._damage_step()  # D-DS-1: no boosts in a direct attack (D-AMB-04)
         elif self.zone[self.target] != L.Z_MONSTER:
             reading = self.rules.reading("D-AMB-33")
             targets = self.monsters(1 - self.active)
             if reading == "direct" or (reading == "replay" and not targets):
                 self.target = L.DIRECT_TARGET
-                self._damage_calculation()
+                self._damage_step()
             elif reading == "replay":  # the attacker picks a new target, then the damage step
                 self._pend(L.PK_REDIRECT, self.active, len(targets), targets)
             else:
                 self._next_declaration()
         else:
-            self._open_priority(L.PH_DAMAGE)
-            if self.rules.reading("D-AMB-32") == "defender_only":
-                self.decider = self.active  # boosts alternate turn player first (D-AMB-36)
+            self._damage_step()
 
     def boost_amount(self, boost_card: int, target: int) -> int:
         """D-DS-3..7 (D-AMB-40): ×6 same suit and number, ×3 number, ×2 suit, else ×1."""
@@ -1024,7 +1180,19 @@ class Match:
         return value
 
     def _boost(self, p: int, card: int, which: int):
-        """D-DS-2: a set A–10 raises the attacker's (0) or defender's (1) ATK."""
+        """D-DS-2: a set A–10 raises the attacker's (0) or defender's (1) ATK.
+        D-AMB-36 "simultaneous": it is only committed now (face-down, the target kept in
+        the card's boost slot); the decider goes on committing until they pass."""
+        if self.rules.reading("D-AMB-36") == "simultaneous":
+            self.flags[card] |= L.F_COMMITTED
+            self.boost[card] = which + 1
+            return
+        self._raise(card, which)
+        self.passes = 0
+        self.decider = 1 - self.decider
+
+    def _raise(self, card: int, which: int):
+        """A boost card's effect on its target (D-DS-3..7, D-AMB-37)."""
         if which >= 2:  # D-AMB-37 "any_monster"
             target = self.monster[(which - 2) // Z][(which - 2) % Z]
         else:
@@ -1033,14 +1201,20 @@ class Match:
         self.zone[card] = L.Z_BACK
         self.flags[card] |= L.F_BOOSTING
         self.counters[12] += 1
-        self.passes = 0
-        self.decider = 1 - self.decider
 
     def _damage_pass(self):
         self.passes += 1
         if self.passes < 2:
             self.decider = 1 - self.decider
             return
+        if self.rules.reading("D-AMB-36") == "simultaneous":  # both committed: reveal, first committer first
+            for q in (1 - self.decider, self.decider):
+                for card in list(self.back[q]):
+                    if card >= 0 and self.flags[card] & L.F_COMMITTED:
+                        which = self.boost[card] - 1
+                        self.flags[card] &= ~L.F_COMMITTED
+                        self.boost[card] = 0
+                        self._raise(card, which)
         self._damage_calculation()
 
     def _club_factor(self, club: int) -> int:
@@ -1054,6 +1228,7 @@ class Match:
         if target == L.DIRECT_TARGET:
             amount = self.value(attacker) if self.rules.reading("D-AMB-41") == "printed" else self.atk(attacker)
             self.counters[11] += 1
+            self._send_boosts()  # D-AMB-04 "attacks_player": a direct attack's boost cards
             self._damage(opponent, amount * self._club_factor(attacker))
         else:
             a, d = self.atk(attacker), self.atk(target)
@@ -1082,6 +1257,9 @@ class Match:
                 self._send_boosts()
                 self._to_grave(loser)
                 self._damage(taker, amount)
+                if (winner == target and self.rules.advanced_rules and suit_of(code_of(target)) == DIAMOND
+                        and self.rules.reading("D-AMB-52") == "also_defending"):
+                    self.flags[target] |= L.F_EXTRA_EARNED  # used in its owner's next battle phase
                 if (winner == attacker and self.rules.advanced_rules
                         and suit_of(code_of(attacker)) == DIAMOND and self.monsters(opponent)):
                     recursive = self.rules.reading("D-AMB-52") == "recursive"

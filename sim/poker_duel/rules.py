@@ -106,13 +106,16 @@ assert len(AMB_IDS) == 65
 # (one line, exit 2) rather than a silent fallback to the default.
 IMPLEMENTED: dict[str, tuple[str, ...]] = {
     amb: readings for amb, (_, readings) in AMBIGUITIES.items()}
+# Readings the seed itself rules out: refused with the reason (one line, exit 2), never played.
+NOT_PLAYABLE: dict[tuple[str, str], str] = {
+    ("D-AMB-35", "either_player"): (
+        "S49 names the attacked player (被攻擊者發動K) and changes the opponent's attack target (對方的攻擊宣言對象) "
+        "to the K-summoned monster; the turn player's own K monster cannot become the target of their own attack, "
+        "so there is nothing for it to redirect"),
+}
 for _amb, _missing in {
-    "D-AMB-04": ("attacks_player",), "D-AMB-07": ("one_redraw",), "D-AMB-11": ("optional",),
-    "D-AMB-12": ("per_batch", "match_field"), "D-AMB-15": ("any_time_main",),
-    "D-AMB-18": ("must_at_once", "set_is_activation"), "D-AMB-24": ("full_chain",),
-    "D-AMB-25": ("both_freely",), "D-AMB-32": ("simultaneous",),
-    "D-AMB-35": ("either_player",), "D-AMB-36": ("simultaneous",),
-    "D-AMB-52": ("also_defending",), "D-AMB-60": ("k_searches_both",),
+    "D-AMB-35": ("either_player",),
+    "D-AMB-60": ("k_searches_both",),
 }.items():
     IMPLEMENTED[_amb] = tuple(r for r in IMPLEMENTED[_amb] if r not in _missing)
 
@@ -252,6 +255,9 @@ def validate(rules: Rules) -> None:
         if value not in readings:
             raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)."
                                    % (amb_id, ", ".join(readings), value))
+        if (amb_id, value) in NOT_PLAYABLE:
+            raise CardbalanceError("rules: ambiguities.%s = '%s' is not playable: %s; playable: %s."
+                                   % (amb_id, value, NOT_PLAYABLE[amb_id, value], ", ".join(IMPLEMENTED[amb_id])))
         if value not in IMPLEMENTED[amb_id]:
             raise CardbalanceError("rules: ambiguities.%s = '%s' is not implemented yet; implemented: %s."
                                    % (amb_id, value, ", ".join(IMPLEMENTED[amb_id])))
@@ -330,7 +336,9 @@ def rules_to_toml(rules: Rules) -> str:
     for amb_id, (switch, readings) in AMBIGUITIES.items():
         value = rules.ambiguities[amb_id]
         changed = "; CHANGED from default %s" % readings[0] if value != readings[0] else ""
-        pending = [r for r in readings if r not in IMPLEMENTED[amb_id]]
+        pending = [r for r in readings if r not in IMPLEMENTED[amb_id] and (amb_id, r) not in NOT_PLAYABLE]
         todo = " (not implemented yet: %s)" % ", ".join(pending) if pending else ""
+        ruled_out = [r for r in readings if (amb_id, r) in NOT_PLAYABLE]
+        todo += " (not playable, the seed rules it out: %s)" % ", ".join(ruled_out) if ruled_out else ""
         lines.append('"%s" = "%s"  # %s: %s%s%s' % (amb_id, value, switch, " | ".join(readings), todo, changed))
     return "\n".join(lines) + "\n"

@@ -25,12 +25,14 @@ with what the seat cannot see drawn uniformly:
   "automatic": it would have ended the match), so such deals are redrawn
   (at most MAX_REDRAWS times);
 - the rule generator: a fresh word from the agent's stream (Poker Duel draws
-  from it only to shuffle the decks at the start, so it changes nothing
-  later; set for completeness).
+  from it only to shuffle a deck: at the start and for a D-AMB-07 redraw).
 
 Everything public stays as the view says: HP, turn, phase, chain, pending
 choice, monsters, graveyards, banished cards, cards on the chain, boosts and
-flags, zone sizes. What the view discards cannot be used: the turn a hidden
+flags, zone sizes. Hidden cards carry no boost and no F_COMMITTED /
+F_JUST_SET mark in the view (D-AMB-32/36 "simultaneous" commitments and
+D-AMB-18 marks are private), so a world has none on them: an opponent's
+hidden simultaneous commitment is not sampled. What the view discards cannot be used: the turn a hidden
 back-row card was set (the view hides it; the world says "before this turn",
 `set_turn = turn - 1`, unless the view shows it), which card a bump sent to
 the bottom of a deck (D-AMB-14 "deck"), which graveyard cards an opponent's K

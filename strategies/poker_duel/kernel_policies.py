@@ -5,6 +5,7 @@ agents' rollouts (`search.py`) call them.
 """
 
 import numba as nb
+import numpy as np
 
 from sim.poker_duel import actions as A
 from sim.poker_duel import engine_cache
@@ -41,6 +42,8 @@ def nb_view(state, seat, open_info, view):
             view[L.C_ZONE + card] = L.Z_HIDDEN
             view[L.C_POS + card] = L.HIDDEN
             view[L.C_SET_TURN + card] = L.HIDDEN
+            view[L.C_BOOST + card] = 0  # D-AMB-32/36 commitments, D-AMB-18 marks: private
+            view[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED | L.F_JUST_SET)
     for entry in range(state[L.S_CHAIN_LEN]):
         base = L.S_CHAIN + entry * L.CH_SIZE
         for k in range(L.CH_TARGETS):

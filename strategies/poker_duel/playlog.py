@@ -1,6 +1,11 @@
 """`cardbalance play --game poker_duel`: one match narrated action by action
 (draws, summons, sets, activations and responses, each battle with the values
-compared, HP after each change)."""
+compared, HP after each change).
+
+The narrator sees everything (both hands, every draw): the log is for a
+designer reading a match, not a seat's view. Effects that happen inside an
+action (the turn's draw, a Q's cards, destroyed monsters, the battle's
+result) are found by comparing the table before and after that action."""
 
 from sim.cards import code_text
 from sim.poker_duel import actions as A
@@ -11,61 +16,108 @@ from strategies.poker_duel.batch import play_match
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
 
 
+def _name(card: int) -> str:
+    return code_text(card % L.N_CODES)
+
+
+def _names(cards) -> str:
+    return " ".join(_name(c) for c in sorted(cards)) or "-"
+
+
 def _describe(m, action) -> str:
     kind, a, b = A.decode(action)
     p = m.decider
     if kind == A.ATTACK:
         attacker = m.monster[p][a]
         if b == L.DIRECT:
-            return "attacks the player directly with %s (ATK %d)" % (code_text(attacker % 54), m.atk(attacker))
+            return "attacks the player directly with %s (ATK %d)" % (_name(attacker), m.atk(attacker))
         defender = m.monster[1 - p][b]
-        return "attacks %s (ATK %d) with %s (ATK %d)" % (code_text(defender % 54), m.atk(defender),
-                                                        code_text(attacker % 54), m.atk(attacker))
+        return "attacks %s (ATK %d) with %s (ATK %d)" % (_name(defender), m.atk(defender),
+                                                        _name(attacker), m.atk(attacker))
     if kind in (A.ACT_SET, A.BOOST):
         card = m.back[p][a]
-        what = "activates set %s" % code_text(card % 54) if kind == A.ACT_SET else "boosts with %s on the %s" % (
-            code_text(card % 54), "attacker" if b == 0 else "defender" if b == 1
-            else code_text(m.monster[(b - 2) // 5][(b - 2) % 5] % 54))
+        what = "activates set %s" % _name(card) if kind == A.ACT_SET else "boosts with %s on the %s" % (
+            _name(card), "attacker" if b == 0 else "defender" if b == 1
+            else _name(m.monster[(b - 2) // 5][(b - 2) % 5]))
         return what + (" (response)" if m.pend_kind == L.PK_RESPONSE else "")
     if kind == A.PASS and m.pend_kind == L.PK_RESPONSE:
         return "does not respond"
+    if kind == A.PASS and m.pend_kind == L.PK_DRAW:
+        return "does not draw (D-AMB-11)"
+    if kind == A.PASS and m.pend_kind == L.PK_MULLIGAN:
+        return "keeps the opening hand"
     if kind == A.ACT_HAND:
         return "activates %s from hand" % code_text(a)
+    if kind == A.BUMP:
+        return "bumps %s" % _name(m.monster[p][a])
     return A.to_text(action)
+
+
+class _Before:
+    """What the table looked like just before an action."""
+
+    def __init__(self, m):
+        self.zone = list(m.zone)
+        self.hp = tuple(m.hp)
+        self.turn = m.turn
+        self.attacker, self.target = m.attacker, m.target
+        self.values = None
+        if (m.phase in (L.PH_BATTLE, L.PH_DAMAGE) and m.attacker >= 0 and m.target >= 0
+                and m.zone[m.attacker] == L.Z_MONSTER and m.zone[m.target] == L.Z_MONSTER):
+            self.values = (m.atk(m.attacker), m.atk(m.target))  # compared if this action ends the attack
+
+
+def _effects(before: _Before, m) -> list[str]:
+    """Lines for what one action caused: draws, the battle's values, cards destroyed, HP."""
+    lines = []
+    if m.turn != before.turn:
+        lines.append("turn %d: player %d (hand %d, deck %d) HP %d / %d"
+                     % (m.turn, m.active, len(m.hand(m.active)), len(m.deck[m.active]), *m.hp))
+    for p in (0, 1):
+        drawn = [c for c in range(p * L.N_CODES, (p + 1) * L.N_CODES)
+                 if before.zone[c] == L.Z_DECK and m.zone[c] == L.Z_HAND]
+        if drawn:
+            lines.append("    p%d draws %s (hand %d, deck %d)" % (p, _names(drawn), len(m.hand(p)), len(m.deck[p])))
+        redrawn = [c for c in range(p * L.N_CODES, (p + 1) * L.N_CODES)
+                   if before.zone[c] == L.Z_HAND and m.zone[c] == L.Z_DECK]
+        if redrawn:
+            lines.append("    p%d shuffles %s back into the deck" % (p, _names(redrawn)))
+    if before.values is not None and m.attacker != before.attacker:
+        lines.append("    battle: %s ATK %d vs %s ATK %d" % (_name(before.attacker), before.values[0],
+                                                             _name(before.target), before.values[1]))
+    elif before.target == L.DIRECT_TARGET and m.attacker != before.attacker and m.hp != before.hp:
+        lines.append("    direct attack by %s" % _name(before.attacker))
+    destroyed = [c for c in range(L.N_CARDS) if before.zone[c] == L.Z_MONSTER and m.zone[c] == L.Z_GRAVE]
+    if destroyed:
+        lines.append("    to the graveyard from the field: %s" % _names(destroyed))
+    if tuple(m.hp) != before.hp:
+        lines.append("    HP now %d / %d" % tuple(m.hp))
+    return lines
 
 
 def replay_log(rules, cell, match_seed) -> list[str]:
     lines = []
-    state = {"turn": 0, "hp": None}
+    watch = {"before": None, "match": None}
 
-    def on_step(m, action):
-        if m.turn != state["turn"]:
-            state["turn"] = m.turn
+    def step(m, action):
+        if watch["before"] is None:
             lines.append("turn %d: player %d (hand %d, deck %d) HP %d / %d"
                          % (m.turn, m.active, len(m.hand(m.active)), len(m.deck[m.active]), *m.hp))
-        state["hp"] = tuple(m.hp)
+            for p in (0, 1):
+                lines.append("    p%d holds %s" % (p, _names(m.hand(p))))
+        else:
+            lines.extend(_effects(watch["before"], m))
         if getattr(m, "search_candidates", None):  # a search agent's top three candidates
             top = sorted(m.search_candidates, key=lambda c: (-c[1], -c[2]))[:3]
             lines.append("  p%d %s weighs %d actions: %s" % (
                 m.decider, strategy_name(int(cell[3 + m.decider])), len(m.search_candidates),
                 ", ".join("%s (value %.2f, visits %d)" % (A.to_text(a), p / (2 * v) if v else 0, v) for a, v, p in top)))
         lines.append("  p%d %s: %s" % (m.decider, L.PHASE_NAMES[m.phase], _describe(m, action)))
-
-    def after(m):
-        if state["hp"] is not None and tuple(m.hp) != state["hp"]:
-            lines.append("    HP now %d / %d" % tuple(m.hp))
-
-    class Watch:
-        last = None
-
-    def step(m, action):
-        if Watch.last is not None:
-            after(Watch.last)
-        Watch.last = m
-        on_step(m, action)
+        watch["before"], watch["match"] = _Before(m), m
 
     m = play_match(rules, cell, match_seed, on_step=step)
-    after(m)
+    if watch["before"] is not None:
+        lines.extend(_effects(watch["before"], m))
     winner = "player %d wins" % m.winner if m.winner >= 0 else "draw"
     lines.append("end: %s by %s on turn %d, HP %d / %d" % (winner, END_NAMES[m.end_type], m.turn, *m.hp))
     return lines
