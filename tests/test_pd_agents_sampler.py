@@ -1,6 +1,8 @@
 """Poker Duel's hidden-information sampler (sim/poker_duel/sampler.py, issue 16 item 4).
 
-- A sampled world always agrees with the view: it gives the seat the same view
+- A sampled world always agrees with the view (default readings, advanced, the
+  readings with hidden commitments, marks and extra decisions, a full chain, open
+  hands): it gives the seat the same view
   (layout.build_view), it is a consistent state (every card in one place, the
   stacks and zones agree), zone sizes are the true ones, the seat's legal
   actions are unchanged, and the world plays on to the end.
@@ -32,7 +34,13 @@ OPEN = {"ambiguities": {"D-AMB-08": "open"}}
 def rule_sets():
     core, advanced = load_rules("core"), load_rules("advanced")
     boosts_now = core.with_changes(ambiguities={"D-AMB-62": "yes", "D-AMB-37": "any_monster"})
-    return {"core": core, "advanced": advanced, "boosts_now": boosts_now, "open": core.with_changes(**OPEN)}
+    # readings that add decisions, hidden commitments or marks (D-AMB-07/11/18/32/36/52), and a longer chain
+    private = core.with_changes(ambiguities={"D-AMB-07": "one_redraw", "D-AMB-11": "optional",
+                                             "D-AMB-18": "must_at_once", "D-AMB-32": "simultaneous",
+                                             "D-AMB-36": "simultaneous", "D-AMB-52": "also_defending"})
+    chain = core.with_changes(ambiguities={"D-AMB-24": "full_chain", "D-AMB-25": "both_freely"})
+    return {"core": core, "advanced": advanced, "boosts_now": boosts_now, "open": core.with_changes(**OPEN),
+            "private": private, "full_chain": chain}
 
 
 def decision_states(rules, matches, every=2, seed0=0):
