@@ -3,19 +3,36 @@
 - "random": a uniformly random legal action, from the seat's policy generator.
 - "greedy": the documented rule-based policy of `policies.greedy` (one step,
   no search, reads only its view).
+- "pimc:N", "pimc-greedy:N": determinized flat Monte Carlo, N rollouts per
+  decision, random or greedy rollouts (`search.py`).
+- "ismcts:N": single-observer information-set MCTS, N iterations per
+  decision, greedy rollouts (`search.py`).
+The bare search names mean their default budgets. A strategy with a
+parameter has the id base | N << PARAM_SHIFT (`strategies.StrategyTable`),
+as Faction War's. See docs/poker-duel.md, "Search agents".
 """
 
-from sim.errors import CardbalanceError
+from strategies import BASE_MASK, PARAM_SHIFT, StrategyTable  # noqa: F401  (the compiled loop reads both)
 
-STRATEGIES = ("greedy", "random")
-
-
-def strategy_names() -> tuple[str, ...]:
-    return STRATEGIES
+STRATEGY_GREEDY = 0
+STRATEGY_RANDOM = 1
+STRATEGY_PIMC = 2
+STRATEGY_PIMC_GREEDY = 3
+STRATEGY_ISMCTS = 4
+STRATEGY_IDS = {"greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM, "pimc": STRATEGY_PIMC,
+                "pimc-greedy": STRATEGY_PIMC_GREEDY, "ismcts": STRATEGY_ISMCTS}
+PIMC_DEFAULT_BUDGET = 128   # rollouts per decision (docs/poker-duel.md: about 0.3 s per match with greedy rollouts)
+ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (docs/poker-duel.md: about 0.35 s per match)
+PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
+              STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
+              STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
+TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS)
+STRATEGIES = TABLE.names()
+strategy_names = TABLE.names
+strategy_name = TABLE.name
+is_strategy_id = TABLE.is_id
 
 
 def strategy_id(name: str) -> int:
-    if name not in STRATEGIES:
-        raise CardbalanceError("strategy '%s' is unknown for poker_duel; known strategies: %s."
-                               % (name, ", ".join(STRATEGIES)))
-    return STRATEGIES.index(name)
+    """"greedy", "ismcts:100" ... -> kernel id; CardbalanceError naming the known strategies."""
+    return TABLE.id(name)

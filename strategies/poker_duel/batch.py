@@ -1,8 +1,9 @@
 """The Poker Duel match loop over the reference engine, and its batches.
 
-There is no numba kernel yet (docs/poker-duel.md, "what's left"), so
-`play_batch` plays the reference engine in plain Python: the shared layers
-(sweep, compare, bench) work, only slowly. The loop follows
+`play_batch` here plays the reference engine in plain Python (the shared
+layers use `kernel_batch`; this loop is the executable spec, `play` and the
+bench's reference column). Search agents decide through their compiled
+versions (`dispatch.choose`) from the same view and seat generator. The loop follows
 docs/engine-contract.md: the rule generator starts from the match seed, seat
 p's policy generator from `match_seed(seed, p + 1)`; a single legal action is
 taken without asking; otherwise the decider's policy picks from its view.
@@ -16,6 +17,8 @@ from sim.errors import CardbalanceError
 from sim.poker_duel import layout as L
 from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import HP_MAX, HP_MIN, amb_slot, rules_from_array
+from strategies.poker_duel import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.search_tree import last_statistics
 from strategies.poker_duel.policies import POLICIES
 
 C_HP0, C_HP1, C_FIRST, C_STRATEGY0, C_STRATEGY1 = range(5)
@@ -45,19 +48,46 @@ def play_match(rules, cell, seed: int, on_step=None) -> Match:
     policy_rngs = [rng_module.PyRng(rng_module.match_seed(seed, 1)), rng_module.PyRng(rng_module.match_seed(seed, 2))]
     open_info = int(rules_array[amb_slot("D-AMB-08")]) == 1
     steps = 0
+    workspace = None
     while not m.is_over() and steps < MAX_STEPS:
         legal = m.legal_actions()
+        m.search_candidates = None  # a search decision's (action, visits, points) for on_step (the play log)
         if len(legal) == 1:
             index = 0
         else:
             seat = m.decider
             view = L.build_view(m.to_array(), seat, open_info)
-            index = POLICIES[cell[C_STRATEGY0 + seat]](view, legal, rules_array, policy_rngs[seat])
+            strategy = cell[C_STRATEGY0 + seat]
+            if strategy in (STRATEGY_GREEDY, STRATEGY_RANDOM):
+                index = POLICIES[strategy](view, legal, rules_array, policy_rngs[seat])
+            else:  # a search agent: the compiled one, from this view and this seat's generator
+                if workspace is None:
+                    workspace = _search_workspace(cell)
+                index = _search_choice(strategy, view, rules_array, legal, policy_rngs[seat], seat, workspace)
+                m.search_candidates = [(legal[i], visits, points) for i, visits, points in last_statistics(workspace)]
         if on_step is not None:
             on_step(m, legal[index])
         m.apply(legal[index])
         steps += 1
     return m
+
+
+def _search_workspace(cell):
+    from strategies.poker_duel.dispatch import loop_workspace
+    return loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1])
+
+
+def _search_choice(strategy, view, rules_array, legal, policy_rng, seat, workspace) -> int:
+    """A search agent's choice on the reference loop: the compiled agent (its worlds run on the
+    kernel, which the differential test holds equal to this engine), the seat's PyRng advanced."""
+    from strategies.poker_duel.dispatch import choose
+    generators = np.zeros(2, dtype=np.int64)
+    generators[seat] = rng_module.to_signed(policy_rng.state)
+    index = int(choose(np.int64(strategy), np.ascontiguousarray(view, dtype=np.int64),
+                       np.ascontiguousarray(rules_array, dtype=np.int64), np.array(legal, dtype=np.int64),
+                       np.int64(len(legal)), generators, np.int64(seat), workspace))
+    policy_rng.state = rng_module.to_unsigned(int(generators[seat]))
+    return index
 
 
 def record_of(m: Match) -> np.ndarray:

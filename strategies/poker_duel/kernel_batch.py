@@ -1,11 +1,14 @@
-"""The Poker Duel match loop on the numba kernel, with the random and greedy
-policies compiled (twins of `policies.py`, same decisions from the same
-view), and its batches for the shared layers.
+"""The Poker Duel match loop on the numba kernel and its batches for the shared
+layers. The compiled policies are in `kernel_policies.py` (random, greedy:
+twins of `policies.py`, same decisions from the same view) and `search.py`
+(pimc, pimc-greedy, ismcts), chosen by `dispatch.choose`.
 
 Contract (docs/engine-contract.md): the rule generator starts from the match
 seed, seat p's policy generator from `match_seed(seed, p + 1)`; a single
 legal action is taken without asking; otherwise the decider's policy picks
-from its view (`nb_view`, the twin of `layout.build_view`).
+from its view (`nb_view`, the twin of `layout.build_view`). Buffers (state,
+legal list, view, policy generators, the search agents' workspace) are
+allocated once per batch.
 """
 
 import numba as nb
@@ -13,268 +16,51 @@ import numpy as np
 
 from sim import aggregate as agg
 from sim import rng
-from sim.poker_duel import actions as A
+from sim.errors import CardbalanceError
 from sim.poker_duel import engine_cache
 from sim.poker_duel import kernel as K
-from sim.poker_duel import kernel_battle as KB
 from sim.poker_duel import kernel_chain as KC
 from sim.poker_duel import layout as L
-from sim.poker_duel.rules import NUMBER_SLOTS, amb_slot
+from sim.poker_duel.rules import amb_slot
+from strategies import search_tree as T
+from strategies.poker_duel import STRATEGY_IDS, is_strategy_id
+from strategies.poker_duel.dispatch import choose, loop_workspace, reads_view
+from strategies.poker_duel.kernel_policies import greedy_index, nb_view  # noqa: F401  (the loop's policies)
+from strategies.poker_duel.search import LEGAL_CAPACITY
 
 engine_cache.install()
 
-N = L.N_CODES
-Z = L.ZONE_SLOTS
 C_HP0, C_HP1, C_FIRST, C_STRATEGY0, C_STRATEGY1 = range(5)
 LENGTH_BINS = 128
 N_RECORD = agg.REC_COUNTERS + L.N_COUNTERS
 MAX_STEPS = 100_000
-STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1  # strategies.poker_duel.STRATEGIES
 R08 = amb_slot("D-AMB-08")
-R40 = amb_slot("D-AMB-40")
-R_BACK_ROW = NUMBER_SLOTS["back_row"]
-
-
-@nb.njit(cache=True)
-def nb_view(state, seat, open_info, view):
-    """Twin of layout.build_view."""
-    view[:] = state
-    view[L.S_RNG] = L.HIDDEN
-    opponent = 1 - seat
-    for i in range(2 * N):
-        view[L.S_DECK + i] = L.HIDDEN
-    hide = np.zeros(L.N_CARDS, dtype=np.bool_)
-    for card in range(L.N_CARDS):
-        zone = state[L.C_ZONE + card]
-        if zone == L.Z_DECK or (not open_info and card // N == opponent and (zone == L.Z_HAND or zone == L.Z_BACK)):
-            hide[card] = True
-            view[L.C_ZONE + card] = L.Z_HIDDEN
-            view[L.C_POS + card] = L.HIDDEN
-            view[L.C_SET_TURN + card] = L.HIDDEN
-            view[L.C_BOOST + card] = 0  # D-AMB-32/36 commitments, D-AMB-18 marks: private
-            view[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED | L.F_JUST_SET)
-    for entry in range(state[L.S_CHAIN_LEN]):
-        base = L.S_CHAIN + entry * L.CH_SIZE
-        for k in range(L.CH_TARGETS):
-            target = state[base + L.CH_T0 + k]
-            if k < state[base + L.CH_COUNT] and target >= 0 and hide[target]:
-                view[base + L.CH_T0 + k] = L.HIDDEN
-    if not open_info:
-        for i in range(Z):
-            c = state[L.S_BACK + opponent * Z + i]
-            if c >= 0 and state[L.C_ZONE + c] == L.Z_BACK:
-                view[L.S_BACK + opponent * Z + i] = L.HIDDEN
-
-
-# ---------------------------------------------------------------- greedy (policies.greedy_index)
-@nb.njit(cache=True)
-def boost_amount(rules, card, target):
-    v = KB.value(rules, card)
-    same_number = v == KB.value(rules, target)
-    if rules[R40] == 1:
-        same_suit = KB.colour(card) == KB.colour(target)
-    else:
-        same_suit = K.suit_of(card % N) == K.suit_of(target % N)
-    return v * (6 if same_number and same_suit else 3 if same_number else 2 if same_suit else 1)
-
-
-@nb.njit(cache=True)
-def first_of(legal, n, kind):
-    for i in range(n):
-        if legal[i] // 10000 == kind:
-            return i
-    return -1
-
-
-@nb.njit(cache=True)
-def greedy_main(view, legal, n, rules, me, opponent, pass_index):
-    best, best_score = -1, -1
-    for i in range(n):
-        k, a, b = legal[i] // 10000, (legal[i] // 100) % 100, legal[i] % 100
-        if k != A.SUMMON:
-            continue
-        value = KB.value(rules, a)
-        score = value * 100
-        if b:
-            bumped = view[L.S_MONSTER + me * Z + b - 1]
-            if bumped < 0 or KB.value(rules, bumped % N) >= value:
-                continue
-            score -= KB.value(rules, bumped % N)
-        if score > best_score:  # ties: the earliest action (policies: max of (score, -i))
-            best, best_score = i, score
-    if best >= 0:
-        return best
-    opp_monsters = 0
-    opp_set = 0
-    for s in range(Z):
-        if view[L.S_MONSTER + opponent * Z + s] >= 0:
-            opp_monsters += 1
-        if view[L.S_BACK + opponent * Z + s] != -1:
-            opp_set += 1
-    deck = view[L.S_DECK_COUNT + me]
-    for wish in range(5):
-        for i in range(n):
-            k, a = legal[i] // 10000, (legal[i] // 100) % 100
-            if k == A.ACT_HAND:
-                c = a
-            elif k == A.ACT_SET:
-                c = view[L.S_BACK + me * Z + a] % N
-            else:
-                continue
-            rank = K.rank_of(c)
-            if ((wish == 0 and c == 52 and opp_monsters >= 2) or (wish == 1 and c == 53 and opp_set >= 2)
-                    or (wish == 2 and c < 52 and rank == 11) or (wish == 3 and c < 52 and rank == 12 and deck > 10)
-                    or (wish == 4 and c < 52 and rank == 13)):
-                return i
-    free = 0
-    for s in range(rules[R_BACK_ROW]):
-        if view[L.S_BACK + me * Z + s] == -1:
-            free += 1
-    if free >= 2:
-        for i in range(n):
-            k, a = legal[i] // 10000, (legal[i] // 100) % 100
-            if k == A.SET and (a >= 52 or K.rank_of(a) > 10 or KB.value(rules, a) <= 5):
-                return i
-    return pass_index
-
-
-@nb.njit(cache=True)
-def i_win(mine, theirs, same):
-    return mine != theirs and ((mine > theirs) == same)
-
-
-@nb.njit(cache=True)
-def greedy_index(view, legal, n, rules):
-    me = view[L.S_DECIDER]
-    opponent = 1 - me
-    phase = view[L.S_PHASE]
-    pending = view[L.S_PEND_KIND]
-    pass_index = first_of(legal, n, A.PASS)
-    deck = view[L.S_DECK_COUNT + me]
-    if pending == L.PK_J_TARGETS:
-        best, best_score = -1, -1
-        for i in range(n):
-            if legal[i] // 10000 == A.TARGET:
-                t = (legal[i] // 100) % 100
-                score = 100 + KB.value(rules, view[L.S_MONSTER + opponent * Z + t] % N) if t < Z else 0
-                if score > best_score:
-                    best, best_score = i, score
-        return best if best >= 0 else pass_index
-    if pending == L.PK_Q_COUNT:
-        lo, hi = 0, 0
-        for i in range(n):
-            if (legal[i] // 100) % 100 < (legal[lo] // 100) % 100:
-                lo = i
-            if (legal[i] // 100) % 100 > (legal[hi] // 100) % 100:
-                hi = i
-        return hi if deck > 10 else lo
-    if pending == L.PK_RESPONSE:
-        top = view[L.S_CHAIN_LEN] - 1
-        if view[L.S_CHAIN + top * L.CH_SIZE + L.CH_KIND] == L.FN_J:
-            i = first_of(legal, n, A.ACT_SET)
-            if i >= 0:
-                return i
-        return pass_index
-    if pending == L.PK_K_PICKS:
-        best, best_key = -1, -1
-        for i in range(n):
-            if legal[i] // 10000 == A.PICK:
-                a = (legal[i] // 100) % 100
-                key = (1000 if K.rank_of(a) <= 10 else 0) + KB.value(rules, a)
-                if key > best_key:
-                    best, best_key = i, key
-        return best if best >= 0 else pass_index
-    if pending == L.PK_K_PLACE:
-        for i in range(n):
-            if legal[i] // 10000 == A.SUMMON and legal[i] % 100 == 0:
-                return i
-        return pass_index
-    if pending == L.PK_Q_SET or pending == L.PK_REDIRECT:
-        return pass_index if pass_index >= 0 else 0
-    if phase == L.PH_MAIN:
-        return greedy_main(view, legal, n, rules, me, opponent, pass_index)
-    if phase == L.PH_DECLARE:
-        best, best_score = pass_index, 0
-        for i in range(n):
-            if legal[i] // 10000 != A.ATTACK:
-                continue
-            a, b = (legal[i] // 100) % 100, legal[i] % 100
-            attacker = view[L.S_MONSTER + me * Z + a]
-            atk = KB.value(rules, attacker % N) + view[L.C_BOOST + attacker]
-            if b == L.DIRECT:
-                score = 1000 + atk
-            else:
-                defender = view[L.S_MONSTER + opponent * Z + b]
-                dfn = KB.value(rules, defender % N) + view[L.C_BOOST + defender]
-                same = KB.colour(attacker % N) == KB.colour(defender % N)
-                score = abs(atk - dfn) if i_win(atk, dfn, same) else 0
-            if score > best_score:
-                best, best_score = i, score
-        return best if best >= 0 else 0
-    if phase == L.PH_DAMAGE:
-        attacker, target = view[L.S_ATTACKER], view[L.S_TARGET]
-        if target < 0:
-            return pass_index
-        va = KB.value(rules, attacker % N) + view[L.C_BOOST + attacker]
-        vt = KB.value(rules, target % N) + view[L.C_BOOST + target]
-        mine_is_attacker = attacker // N == me
-        same = KB.colour(attacker % N) == KB.colour(target % N)
-        if i_win(va if mine_is_attacker else vt, vt if mine_is_attacker else va, same):
-            return pass_index
-        best, best_margin = pass_index, -1
-        for i in range(n):
-            if legal[i] // 10000 != A.BOOST:
-                continue
-            a, b = (legal[i] // 100) % 100, legal[i] % 100
-            if b > 1:  # greedy only boosts the two battlers (D-AMB-37 "any_monster")
-                continue
-            card = view[L.S_BACK + me * Z + a]
-            boosted = attacker if b == 0 else target
-            amount = boost_amount(rules, card % N, boosted % N)
-            na = va + (amount if b == 0 else 0)
-            nt = vt + (amount if b == 1 else 0)
-            mine, theirs = (na, nt) if mine_is_attacker else (nt, na)
-            if i_win(mine, theirs, same):
-                margin = abs(mine - theirs)
-                if margin > best_margin:
-                    best, best_margin = i, margin
-        return best
-    if phase == L.PH_DISCARD:
-        best, best_value = 0, 1 << 30
-        for i in range(n):
-            code = (legal[i] // 100) % 100
-            if code >= 52 or K.rank_of(code) == 13:
-                keep = 100
-            else:
-                keep = KB.value(rules, code) + (20 if K.rank_of(code) > 10 else 0)
-            if keep < best_value:
-                best, best_value = i, keep
-        return best
-    return pass_index if pass_index >= 0 else 0
 
 
 # ---------------------------------------------------------------- the match loop
 @nb.njit(cache=True)
-def play_match(rules, cell, seed, record, state):
+def start_match(rules, cell, seed, state, policy):
     K.new_match(rules, cell[C_HP0], cell[C_HP1], cell[C_FIRST], np.int64(seed), state)
-    policy = np.empty(2, dtype=np.int64)
     policy[0] = np.int64(rng.nb_match_seed(seed, 1))
     policy[1] = np.int64(rng.nb_match_seed(seed, 2))
-    legal = np.zeros(512, dtype=np.int64)
-    view = np.empty(L.STATE_SIZE, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def play_match_in(rules, cell, seed, record, state, legal, view, policy, workspace):
+    """One match with `seed` into `record`; every buffer is the caller's (no allocation)."""
+    start_match(rules, cell, seed, state, policy)
     open_info = rules[R08] == 1
     steps = 0
     while state[L.S_PHASE] != L.PH_OVER and steps < MAX_STEPS:
         n = KC.legal_actions(state, rules, legal)
-        if n == 1:
-            index = 0
-        else:
+        index = 0
+        if n > 1:
             seat = state[L.S_DECIDER]
-            if cell[C_STRATEGY0 + seat] == STRATEGY_RANDOM:
-                index = rng.nb_below(policy, seat, n)
-            else:
+            strategy = cell[C_STRATEGY0 + seat]
+            if reads_view(strategy):
                 nb_view(state, seat, open_info, view)
-                index = greedy_index(view, legal, n, rules)
+            index = choose(strategy, view, rules, legal, n, policy, seat, workspace)
+            workspace[T.W_DECISIONS + seat] += 1
         KC.apply_action(state, rules, legal[index])
         steps += 1
     winner = state[L.S_WINNER]
@@ -289,13 +75,26 @@ def play_match(rules, cell, seed, record, state):
 
 
 @nb.njit(cache=True)
+def play_match(rules, cell, seed, record, state):
+    """One match, buffers of its own (tests, replay)."""
+    play_match_in(rules, cell, seed, record, state, np.zeros(LEGAL_CAPACITY, dtype=np.int64),
+                  np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                  loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1]))
+
+
+@nb.njit(cache=True)
 def _play_batch(rules, cell, chunk_seed, start_index, n_matches, out):
     record = np.zeros(N_RECORD, dtype=np.int64)
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    policy = np.zeros(2, dtype=np.int64)
+    workspace = loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1])
     for i in range(n_matches):
         seed = rng.nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules, cell, seed, record, state)
+        play_match_in(rules, cell, seed, record, state, legal, view, policy, workspace)
         agg.accumulate(out, record, L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)
+    return workspace[T.W_DECISIONS]
 
 
 @nb.njit(cache=True)
@@ -303,17 +102,30 @@ def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matche
     record_a = np.zeros(N_RECORD, dtype=np.int64)
     record_b = np.zeros(N_RECORD, dtype=np.int64)
     state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    policy = np.zeros(2, dtype=np.int64)
+    workspace = loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1])
     for i in range(n_matches):
         seed = rng.nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules_a, cell, seed, record_a, state)
-        play_match(rules_b, cell, seed, record_b, state)
+        play_match_in(rules_a, cell, seed, record_a, state, legal, view, policy, workspace)
+        play_match_in(rules_b, cell, seed, record_b, state, legal, view, policy, workspace)
         agg.accumulate_paired(out, record_a, record_b, L.N_END_TYPES)
+
+
+def _checked_cell(cell) -> np.ndarray:
+    cell = np.ascontiguousarray(cell, dtype=np.int64)
+    for seat in (0, 1):
+        if not is_strategy_id(int(cell[C_STRATEGY0 + seat])):
+            raise CardbalanceError("cell: strategy%d must be a poker_duel strategy id %s (got %r)." % (
+                seat, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), int(cell[C_STRATEGY0 + seat])))
+    return cell
 
 
 def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_batch` on the numba kernel."""
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # end turns by seat
-    _play_batch(np.asarray(rules_array, dtype=np.int64), np.asarray(cell, dtype=np.int64),
+    _play_batch(np.asarray(rules_array, dtype=np.int64), _checked_cell(cell),
                 np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
     return out
 
@@ -321,6 +133,6 @@ def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndar
 def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     out = agg.empty_paired(L.N_END_TYPES)
     _play_paired_batch(np.asarray(rules_a, dtype=np.int64), np.asarray(rules_b, dtype=np.int64),
-                       np.asarray(cell, dtype=np.int64), np.uint64(chunk_seed), np.int64(start_index),
+                       _checked_cell(cell), np.uint64(chunk_seed), np.int64(start_index),
                        np.int64(n_matches), out)
     return out

@@ -10,6 +10,7 @@ result) are found by comparing the table before and after that action."""
 from sim.cards import code_text
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from strategies.poker_duel import strategy_name
 from strategies.poker_duel.batch import play_match
 
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
@@ -106,6 +107,11 @@ def replay_log(rules, cell, match_seed) -> list[str]:
                 lines.append("    p%d holds %s" % (p, _names(m.hand(p))))
         else:
             lines.extend(_effects(watch["before"], m))
+        if getattr(m, "search_candidates", None):  # a search agent's top three candidates
+            top = sorted(m.search_candidates, key=lambda c: (-c[1], -c[2]))[:3]
+            lines.append("  p%d %s weighs %d actions: %s" % (
+                m.decider, strategy_name(int(cell[3 + m.decider])), len(m.search_candidates),
+                ", ".join("%s (value %.2f, visits %d)" % (A.to_text(a), p / (2 * v) if v else 0, v) for a, v, p in top)))
         lines.append("  p%d %s: %s" % (m.decider, L.PHASE_NAMES[m.phase], _describe(m, action)))
         watch["before"], watch["match"] = _Before(m), m
 

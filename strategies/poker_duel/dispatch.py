@@ -1,0 +1,59 @@
+"""The compiled strategy switch of Poker Duel: strategy id -> policy call.
+
+numba cannot cheaply call through a table of compiled functions, so the
+match loop calls `choose`, an if/elif chain over the ids of
+`strategies/poker_duel/__init__.py`. A search agent's budget rides in the
+id's upper bits (0: its default); its buffers and tree are the loop's
+workspace (`search.new_workspace`, sized by `node_capacity`).
+"""
+
+import numba as nb
+
+from sim import rng
+from strategies import search_tree as T
+from strategies.poker_duel import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
+                                   STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_GREEDY,
+                                   STRATEGY_RANDOM)
+from strategies.poker_duel.kernel_policies import greedy_index
+from strategies.poker_duel.search import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_ismcts, choose_pimc, new_workspace
+
+
+@nb.njit(cache=True, inline="always")
+def reads_view(strategy):
+    """False for random, which never looks at the view (the loop skips building it)."""
+    return strategy != STRATEGY_RANDOM
+
+
+@nb.njit(cache=True)
+def node_capacity(strategy):
+    """Tree nodes a strategy needs: an ISMCTS iteration adds at most one node."""
+    if strategy & BASE_MASK != STRATEGY_ISMCTS:
+        return 0
+    budget = strategy >> PARAM_SHIFT
+    return (budget if budget else ISMCTS_DEFAULT_BUDGET) + T.SPARE_NODES
+
+
+@nb.njit(cache=True)
+def loop_workspace(strategy0, strategy1):
+    """The workspace a match loop between these two strategies allocates once."""
+    return new_workspace(max(node_capacity(strategy0), node_capacity(strategy1)))
+
+
+@nb.njit(cache=True)
+def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
+    """Index into `legal` chosen by `strategy` for `seat` (view: the seat's view; unread by random).
+    After a search decision the workspace holds its per-action statistics, else W_N_STATS is 0."""
+    base = strategy & BASE_MASK
+    budget = strategy >> PARAM_SHIFT
+    if base == STRATEGY_RANDOM:
+        workspace[T.W_N_STATS] = 0
+        return rng.nb_below(policy_rng, seat, n_legal)
+    if base == STRATEGY_ISMCTS:
+        return choose_ismcts(view, rules, legal, n_legal, policy_rng, seat,
+                             budget if budget else ISMCTS_DEFAULT_BUDGET, ROLLOUT_GREEDY, workspace)
+    if base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY:
+        rollout = ROLLOUT_GREEDY if base == STRATEGY_PIMC_GREEDY else ROLLOUT_RANDOM
+        return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
+                           budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
+    workspace[T.W_N_STATS] = 0
+    return greedy_index(view, legal, n_legal, rules)  # STRATEGY_GREEDY (ids are validated before a batch)

@@ -1,0 +1,110 @@
+"""What `cardbalance bench --game poker_duel` measures of the agents: cost per match
+and per decision, and the speed of the random rollouts the search agents use.
+
+- `agent_rows`: each agent (search agents at their default budgets) as seat 0
+  against greedy, default HP, seat 0 first: matches per second on this core
+  and the agent's decisions per second (decisions = times the loop asked it,
+  i.e. with at least two legal actions), from whole matches played until a
+  short time budget is spent (at least one match).
+- `rollout_row`: `search.random_rollout` from fresh matches: actions per
+  second on this core.
+
+Rates per second of this process's CPU time (`time.process_time`), compile
+and cache load excluded by a first call (as Faction War's `speed.py`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba as nb
+import numpy as np
+
+from sim import rng
+from sim.poker_duel import layout as L
+from sim.poker_duel.rules import DEFAULT_HP
+from strategies import search_tree as T
+from strategies.poker_duel import strategy_id
+from strategies.poker_duel.batch import cell_of
+from strategies.poker_duel.dispatch import loop_workspace
+from strategies.poker_duel.kernel_batch import C_STRATEGY0, C_STRATEGY1, N_RECORD, play_match_in, start_match
+from strategies.poker_duel.search import LEGAL_CAPACITY, random_rollout
+
+BENCH_AGENTS = ("random", "greedy", "pimc", "pimc-greedy", "ismcts")
+OPPONENT = "greedy"
+SEED = 2024
+
+
+@nb.njit(cache=True)
+def _agent_batch(rules, cell, chunk_seed, start_index, n_matches):
+    """Play the matches as `kernel_batch._play_batch` does; return seat 0's decisions."""
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    record = np.zeros(N_RECORD, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    policy = np.zeros(2, dtype=np.int64)
+    workspace = loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1])
+    for i in range(n_matches):
+        play_match_in(rules, cell, rng.nb_match_seed(chunk_seed, start_index + i), record, state, legal, view,
+                      policy, workspace)
+    return workspace[T.W_DECISIONS]
+
+
+@nb.njit(cache=True)
+def _rollout_batch(rules, cell, chunk_seed, n_matches):
+    """Actions played by random rollouts from `n_matches` fresh matches."""
+    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    policy = np.zeros(2, dtype=np.int64)
+    actions = 0
+    for i in range(n_matches):
+        start_match(rules, cell, rng.nb_match_seed(chunk_seed, i), state, policy)
+        actions += random_rollout(state, rules, legal, policy, 0)
+    return actions
+
+
+def _timed(play, seconds: float, first: int = 1):
+    """Run play(start, n) with n doubling until `seconds` pass; (matches, units, elapsed)."""
+    played, units, batch, started = 0, 0, first, time.process_time()
+    while True:
+        units += int(play(played, batch))
+        played += batch
+        elapsed = time.process_time() - started
+        if elapsed >= seconds:
+            return played, units, elapsed
+        batch = max(1, min(batch * 2, int(played / elapsed * (seconds - elapsed)) + 1))
+
+
+def _cell(agent: str, opponent: str) -> np.ndarray:
+    return cell_of({"hp": DEFAULT_HP, "first": 0}, strategy_id(agent), strategy_id(opponent))
+
+
+def agent_rows(rules_array, seconds: float) -> list[dict]:
+    """Per agent: matches/s/core and decisions/s against greedy (module docstring)."""
+    rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
+    rows = []
+    for name in BENCH_AGENTS:
+        cell = _cell(name, OPPONENT)
+        _agent_batch(rules_array, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
+        matches, decisions, elapsed = _timed(
+            lambda start, n: _agent_batch(rules_array, cell, np.uint64(SEED), start, n), seconds)
+        rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
+                     "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
+                     "s_per_match": elapsed / matches})
+    return rows
+
+
+def rollout_row(rules_array, seconds: float) -> dict:
+    """Random-rollout speed in actions per second on this core."""
+    rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
+    cell = _cell("random", "random")
+    _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
+    matches, actions, elapsed = _timed(
+        lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & rng.MASK64), n), seconds, 64)
+    return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}
+
+
+def bench_agents(rules_array, seconds: float) -> dict:
+    """`GameSpec.extra["bench_agents"]`: {"agents": agent_rows, "rollout": rollout_row}."""
+    return {"agents": agent_rows(rules_array, seconds), "rollout": rollout_row(rules_array, seconds)}
+
