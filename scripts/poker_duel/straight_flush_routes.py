@@ -1,6 +1,6 @@
 """Poker Duel: how the straight flush comes in greedy play (§17 Q4 of the reference).
 
-    python scripts/poker_duel/straight_flush_routes.py 2000 [advanced] [greedy:greedy]
+    python scripts/poker_duel/straight_flush_routes.py 2000 [advanced] [greedy:greedy] [--k-cannot-return-q]
 
 Plays seeded matches on the reference engine (seeds 1..N, first player
 alternating) and, for every straight-flush win, records the match turn and the
@@ -9,6 +9,10 @@ turn), "Q digs" (Q's used, no K brought a Q back) or "K->Q loop" (a K returned a
 used Q from the graveyard and the escalating Q's went on digging, D-FN-7,
 D-Q-2, D-K-1/3/4). Also prints how many cards the winner had taken from the
 deck by then. Slow (plain Python): about a minute per 1,000 matches.
+
+`--k-cannot-return-q` is a counterfactual for sizing the loop, not a rules
+reading (no reading of the reference forbids it): the reference engine's K
+is patched, for this run only, so that it never offers a Q.
 """
 
 import sys
@@ -17,6 +21,7 @@ from collections import Counter
 from sim.cards import rank_of
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from sim.poker_duel import reference
 from sim.poker_duel.rules import load_rules
 from strategies.poker_duel import STRATEGIES
 from strategies.poker_duel.batch import play_match
@@ -68,7 +73,18 @@ def main(n: int, preset: str, pairing: str):
               % (seen[len(seen) // 2], seen[0], seen[-1]))
 
 
+def forbid_k_returning_q():
+    eligible = reference.Match._k_eligible
+
+    def without_q(match, p):
+        return [c for c in eligible(match, p) if rank_of(reference.code_of(c)) != 12]
+
+    reference.Match._k_eligible = without_q
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--k-cannot-return-q"]
+    if "--k-cannot-return-q" in sys.argv[1:]:
+        forbid_k_returning_q()
     main(int(args[0]) if args else 2000, args[1] if len(args) > 1 else "advanced",
          args[2] if len(args) > 2 else "greedy:greedy")
