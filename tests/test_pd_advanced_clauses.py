@@ -84,3 +84,41 @@ def _opening(reading):
 def test_D_AMB_45_both_opening_hands_straight_flushes(engine):
     assert (_opening("draw").winner, _opening("draw").end_type) == (-1, 4)             # draw_straight_flush
     assert (_opening("turn_player_wins").winner, _opening("turn_player_wins").end_type) == (0, 3)
+
+
+# The route that makes the straight flush the advanced module's main end in greedy play
+# (docs/poker-duel.md, "Why the straight flush dominates"): a K brings a used Q back from the
+# graveyard (D-K-1/3: any card but a K or a joker, D-K-4; S51 even lets a recovered Q be set
+# and fired at once), and every Q this turn draws one more than the last (D-FN-7, D-Q-2).
+# Two Q's and two K's in hand dig 2+3+4+5+6 = 20 cards in one main phase; the hand limit
+# binds only in the end phase (D-END-1) and the check runs after every card (D-AMB-55/59).
+LOOP_DRAWS = ["S3", "D2", "C4", "S4", "H2", "D6", "S5", "C8", "H6", "D10",
+              "S6", "C2", "H10", "D4", "C6", "H4", "D8", "C10", "H8", "S7"]  # top of the deck first
+LOOP = ["act_hand DQ", "count 2", "act_hand HQ", "count 3",          # Q #1 draws 2, Q #2 draws 3
+        "act_hand SK", "pick DQ", "pass",                            # K #1 returns 1 card: the used DQ
+        "act_hand DQ", "count 4",                                    # Q #3 draws 4
+        "act_hand CK", "pick DQ", "pick HQ", "pass", "pass",         # K #2 returns 2: both Q's
+        "act_hand DQ", "count 5", "act_hand HQ", "count 6"]          # Q #4 draws 5, Q #5 draws 6 -> S7
+
+
+def _loop_position(preset="advanced"):
+    deck = ["H9", "C9", "D9", "S9"] + list(reversed(LOOP_DRAWS))  # listed bottom to top
+    return pos({"hand": ["DQ", "HQ", "SK", "CK"], "deck": deck}, preset=preset)
+
+
+def test_D_SF_1_D_FN_7_D_Q_2_D_K_1_D_K_3_D_K_4_the_K_Q_loop_digs_a_straight_flush_in_one_turn(engine):
+    start = _loop_position()
+    t = play(engine, start, LOOP[:5])
+    assert t.legal == ["pick DQ", "pick HQ"] and t.uses(0) == [0, 2, 1]  # a used Q may come back
+    t = play(engine, start, LOOP[:10])
+    assert t.graveyard(0) == ["DQ", "HQ", "SK"] and t.uses(0) == [0, 3, 2]
+    assert t.legal == ["pick DQ", "pick HQ"]                           # D-K-4: the used SK is not offered
+    t = play(engine, start, LOOP[:17])
+    assert t.legal == ["count %d" % n for n in range(1, 7)]            # the 5th Q of the turn draws 1-6
+    assert t.deck_size(0) == 4 + 20 - 14 and t.winner == -1
+    t = play(engine, start, LOOP)
+    assert (t.winner, t.end_type, t.turn) == (0, "straight_flush", play(engine, start).turn)  # the same turn
+    assert t.uses(0) == [0, 5, 2] and t.deck_size(0) == 4 and len(t.hand(0)) == 20
+    assert {"S3", "S4", "S5", "S6", "S7"} <= set(t.hand(0))
+    core = play(engine, _loop_position("core"), LOOP)               # same dig, no special victory
+    assert core.winner == -1 and len(core.hand(0)) == 20
