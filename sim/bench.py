@@ -13,7 +13,10 @@ chunk task, workers already warm); the game's agents, if it declares them
 search agents at their default budgets, and the random-rollout speed); the
 numba compile time
 cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
-fresh interpreter with the normal cache); and the peak resident memory.
+fresh interpreter with the normal cache) of the first measured cell, and cold
+for each agent the game names in `GameSpec.extra["bench_compile_strategies"]`
+(agents compiled into a loop of their own, e.g. Faction War's search agents);
+and the peak resident memory.
 
 Trade-off: each rate is measured by repeating batches until a time budget
 is spent (`seconds`), so the bench has a predictable run time on any
@@ -218,6 +221,12 @@ def run_bench(game_name: str | None = None, seconds: float = DEFAULT_SECONDS, re
     if compile_times:
         compile_info = {"cold": _compile_probe(game, rules_name, cells[0][1], cold=True),
                         "cached": _compile_probe(game, rules_name, cells[0][1], cold=False)}
+        # a game whose agents compile separately (Faction War: the search loop) names them;
+        # each gets its own cold probe on a mirror cell of the first measured cell
+        for name in game.extra.get("bench_compile_strategies", ()):
+            strategy = game.strategy_id(name)
+            compile_info["cold " + name] = _compile_probe(
+                game, rules_name, game.cell_array(cell_values[0], strategy, strategy), cold=True)
     # a game's agents (GameSpec.extra["bench_agents"]): cost per match and decision, rollout speed
     agents = game.extra.get("bench_agents")
     agent_info = agents(rules_array, agent_seconds) if agents is not None else None
@@ -280,15 +289,15 @@ def format_report(result: dict) -> str:
         lines.append("random rollouts: %.2f million actions/s/core (%d rollouts, %d actions)" % (
             rollout["actions_per_s"] / 1e6, rollout["rollouts"], rollout["actions"]))
         lines.append("")
-    for kind in ("cold", "cached"):
-        info = result["compile"].get(kind)
-        if info is None:
-            continue
+    for kind, info in result["compile"].items():  # cold, cached, then any "cold <strategy>"
         if "error" in info:
             lines.append("compile %s: failed (%s)" % (kind, info["error"]))
         else:
             lines.append("compile %-6s first batch %.2f s (after %.2f s of imports)" % (
                 kind + ":", info["first_batch_s"], info["import_s"]))
+    if any(kind.startswith("cold ") for kind in result["compile"]):
+        lines.append("(cold: the first measured cell's loop; cold <agent>: a mirror cell of that agent, "
+                     "whose loop compiles separately)")
     rss = result["peak_rss_bytes"]
     lines.append("peak RSS: this process %s, largest finished child (compile probes) %s" % (_mib(rss["self"]), _mib(rss["children"])))
     lines.append("bench wall time: %.1f s" % result["wall_s"])

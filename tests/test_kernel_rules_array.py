@@ -31,7 +31,7 @@ def _run(rules, strategy=STRATEGY_RANDOM):
 
 
 def _signatures():
-    return len(B._play_batch.signatures)
+    return len(B._play_batch_scripted.signatures)
 
 
 def test_F_WIN_4_turn_cap_changes_outcomes_through_the_same_compiled_kernel():
@@ -98,7 +98,7 @@ def test_cached_kernels_are_keyed_on_every_engine_source(tmp_path, monkeypatch):
     assert fingerprint == jit_cache.engine_fingerprint(ENGINE)
     # the match loop and strategies (strategies/faction_war/) are stamped with the same engine
     from strategies.faction_war import batch
-    assert batch._play_batch._cache._impl._locator.get_source_stamp()[1] == fingerprint
+    assert batch._play_batch_scripted._cache._impl._locator.get_source_stamp()[1] == fingerprint
 
     (tmp_path / "sim" / "faction_war").mkdir(parents=True)
     rules_file = tmp_path / "sim" / "faction_war" / "rules.py"

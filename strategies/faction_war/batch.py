@@ -1,8 +1,11 @@
 """Faction War match loop and batches: many matches, one aggregate vector.
 
-`play_match` is the loop of the engine contract (last section): list the
-legal actions; a single one is taken without asking; otherwise the decider's
-strategy chooses from its player view. `play_batch` plays matches
+`play_match_scripted` is the loop of the engine contract (last section): list
+the legal actions; a single one is taken without asking; otherwise the
+decider's strategy chooses from its player view. `play_match_search` is the
+same loop for a cell with a search agent (a separate compiled function, so a
+scripted-only command never compiles the search agents: dispatch.py);
+`play_batch` picks the loop from the cell's strategy ids and plays matches
 start_index .. start_index + n - 1 of a chunk seed and folds each record into
 an aggregate vector (`sim/aggregate.py`); `play_paired_batch` plays every
 seed under two rule sets (common random numbers) for `cardbalance compare`.
@@ -39,7 +42,7 @@ from sim.faction_war.game import GAME_SPEC, LIFE, PAIRINGS
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
-from strategies.faction_war.dispatch import choose_in_loop, reads_view
+from strategies.faction_war.dispatch import choose_in_loop, choose_scripted, reads_view, uses_search
 from strategies.faction_war.workspace import W_DECISIONS, new_workspace
 from strategies.faction_war.view import build_view
 from strategies.faction_war.weights import POLICY_RULES_SIZE, with_policy
@@ -79,9 +82,9 @@ def start_match(rules, cell, seed, state, policy_rng):
 
 
 @nb.njit(cache=True)
-def play_match(rules, cell, seed, state, record, legal, view, policy_rng, workspace):
-    """Play one match with `seed` (uint64) and fill `record`; buffers (and the search
-    agents' `workspace`, workspace.py) are reused."""
+def play_match_scripted(rules, cell, seed, state, record, legal, view, policy_rng, workspace):
+    """Play one match of scripted agents (no search) with `seed` (uint64) and fill `record`;
+    buffers are reused, the workspace only counts decisions (W_DECISIONS)."""
     start_match(rules, cell, seed, state, policy_rng)
     while not K.is_over(state):
         n_legal = K.legal_actions(state, rules, legal)
@@ -93,9 +96,37 @@ def play_match(rules, cell, seed, state, record, legal, view, policy_rng, worksp
             strategy = cell[CELL_STRATEGY0 + decider]
             if reads_view(strategy):
                 build_view(state, rules, decider, view)
+            index = choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, decider)
+            workspace[W_DECISIONS + decider] += 1
+        K.apply_action(state, rules, legal[index])
+    fill_record(state, record)
+
+
+@nb.njit(cache=True)
+def play_match_search(rules, cell, seed, state, record, legal, view, policy_rng, workspace):
+    """`play_match_scripted` for a cell with a search agent: the same loop, whose switch
+    also holds the search agents and their `workspace` (workspace.py). A separate function
+    so that a scripted cell never compiles the search agents (dispatch.py)."""
+    start_match(rules, cell, seed, state, policy_rng)
+    while not K.is_over(state):
+        n_legal = K.legal_actions(state, rules, legal)
+        if n_legal == 0:
+            break
+        index = 0
+        if n_legal > 1:
+            decider = state[S_DECIDER]
+            strategy = cell[CELL_STRATEGY0 + decider]
+            if reads_view(strategy):
+                build_view(state, rules, decider, view)
             index = choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, decider, workspace)
             workspace[W_DECISIONS + decider] += 1
         K.apply_action(state, rules, legal[index])
+    fill_record(state, record)
+
+
+@nb.njit(cache=True)
+def fill_record(state, record):
+    """The finished match's record (sim/aggregate.py)."""
     record[agg.REC_WINNER] = state[S_WINNER]
     record[agg.REC_END_TYPE] = state[S_END_TYPE]
     record[agg.REC_TURNS] = state[S_TURN]
@@ -106,24 +137,40 @@ def play_match(rules, cell, seed, state, record, legal, view, policy_rng, worksp
         record[agg.REC_COUNTERS + k] = state[S_COUNTERS + k]
 
 
+# The batches, one per loop (numba compiles only the one a cell uses). The caller passes
+# the workspace (`new_workspace`), so it can read the decision counts afterwards (the bench).
 @nb.njit(cache=True)
-def _play_batch(rules, cell, chunk_seed, start_index, n_matches):
+def _play_batch_scripted(rules, cell, chunk_seed, start_index, n_matches, workspace):
     aggregate = np.zeros(AGGREGATE_SIZE, dtype=np.int64)
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     record = np.zeros(RECORD_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     view = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
-    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
+        play_match_scripted(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
         agg.accumulate(aggregate, record, N_END_TYPES, N_COUNTERS, LENGTH_BINS)
     return aggregate
 
 
 @nb.njit(cache=True)
-def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches):
+def _play_batch_search(rules, cell, chunk_seed, start_index, n_matches, workspace):
+    aggregate = np.zeros(AGGREGATE_SIZE, dtype=np.int64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record = np.zeros(RECORD_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, start_index + i)
+        play_match_search(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
+        agg.accumulate(aggregate, record, N_END_TYPES, N_COUNTERS, LENGTH_BINS)
+    return aggregate
+
+
+@nb.njit(cache=True)
+def _play_paired_scripted(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, workspace):
     paired = np.zeros((PAIRED_METRICS, PAIRED_STATS), dtype=np.int64)
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
@@ -132,11 +179,28 @@ def _play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matche
     view_a = np.zeros(STATE_SIZE, dtype=np.int64)  # one view per arm: see build_view on packs
     view_b = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
-    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
-        play_match(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)
-        play_match(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng, workspace)
+        play_match_scripted(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)
+        play_match_scripted(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng, workspace)
+        agg.accumulate_paired(paired, record_a, record_b, N_END_TYPES)
+    return paired
+
+
+@nb.njit(cache=True)
+def _play_paired_search(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, workspace):
+    paired = np.zeros((PAIRED_METRICS, PAIRED_STATS), dtype=np.int64)
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
+    record_b = np.zeros(RECORD_SIZE, dtype=np.int64)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
+    view_a = np.zeros(STATE_SIZE, dtype=np.int64)
+    view_b = np.zeros(STATE_SIZE, dtype=np.int64)
+    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    for i in range(n_matches):
+        seed = nb_match_seed(chunk_seed, start_index + i)
+        play_match_search(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)
+        play_match_search(rules_b, cell, seed, state, record_b, legal, view_b, policy_rng, workspace)
         agg.accumulate_paired(paired, record_a, record_b, N_END_TYPES)
     return paired
 
@@ -168,7 +232,8 @@ def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
     return cell_array(faction0, faction1, life0, life1, values["first"], strategy0, strategy1)
 
 
-def _check_arrays(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
+def check_arrays(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
+    """Contiguous int64 arrays a batch accepts (a plain rules array gets the shipped tuned weights)."""
     rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
     cell = np.ascontiguousarray(cell, dtype=np.int64)
     if rules_array.shape == (RULES_ARRAY_SIZE,):  # a plain rules array: `tuned` gets the shipped weights
@@ -186,32 +251,63 @@ def _check_counts(start_index: int, n_matches: int) -> None:
         raise CardbalanceError("start_index and n_matches must be non-negative (got %r, %r)." % (start_index, n_matches))
 
 
+def searches(cell) -> bool:
+    """True when the cell's strategies need the search loop (a search agent in a seat)."""
+    return uses_search(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
+
+
+def cell_workspace(cell) -> np.ndarray:
+    """A fresh workspace for the cell's match loop (workspace.py)."""
+    return new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
+
+
+def run_batch(rules_array, cell, chunk_seed, start_index, n_matches, workspace) -> np.ndarray:
+    """The cell's batch (scripted or search loop) on checked arrays, with `workspace`;
+    the bench reads the decisions counted in it afterwards."""
+    batch = _play_batch_search if searches(cell) else _play_batch_scripted
+    return batch(rules_array, cell, np.uint64(int(chunk_seed) & MASK64), np.int64(start_index), np.int64(n_matches),
+                 workspace)
+
+
 def play_batch(rules_array, cell, chunk_seed, start_index: int, n_matches: int) -> np.ndarray:
     """Aggregate vector of matches start_index .. start_index+n_matches-1 of `chunk_seed`."""
-    rules_array, cell = _check_arrays(rules_array, cell)
+    rules_array, cell = check_arrays(rules_array, cell)
     _check_counts(start_index, n_matches)
-    return _play_batch(rules_array, cell, np.uint64(int(chunk_seed) & MASK64), np.int64(start_index),
-                       np.int64(n_matches))
+    return run_batch(rules_array, cell, chunk_seed, start_index, n_matches, cell_workspace(cell))
 
 
 def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index: int, n_matches: int) -> np.ndarray:
     """Paired sums (sim/aggregate.py) of the same matches under two rule sets."""
-    rules_a, cell = _check_arrays(rules_a, cell)
-    rules_b, _ = _check_arrays(rules_b, cell)
+    rules_a, cell = check_arrays(rules_a, cell)
+    rules_b, _ = check_arrays(rules_b, cell)
     _check_counts(start_index, n_matches)
-    return _play_paired_batch(rules_a, rules_b, cell, np.uint64(int(chunk_seed) & MASK64),
-                              np.int64(start_index), np.int64(n_matches))
+    paired = _play_paired_search if searches(cell) else _play_paired_scripted
+    return paired(rules_a, rules_b, cell, np.uint64(int(chunk_seed) & MASK64), np.int64(start_index),
+                  np.int64(n_matches), cell_workspace(cell))
 
 
 def play_one(rules_array, cell, match_seed) -> tuple[np.ndarray, np.ndarray]:
     """(final state, record) of one match with `match_seed` (e.g. for replay)."""
-    rules_array, cell = _check_arrays(rules_array, cell)
+    rules_array, cell = check_arrays(rules_array, cell)
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     record = np.zeros(RECORD_SIZE, dtype=np.int64)
+    play_match = play_match_search if searches(cell) else play_match_scripted
     play_match(rules_array, cell, np.uint64(int(match_seed) & MASK64), state, record,
                np.zeros(LEGAL_CAPACITY, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64),
-               np.zeros(SEATS, dtype=np.int64), new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1]))
+               np.zeros(SEATS, dtype=np.int64), cell_workspace(cell))
     return state, record
+
+
+def chooser(strategy0: int, strategy1: int):
+    """The compiled switch a match between these strategies needs, called as
+    f(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace): the search
+    loop's, or for scripted agents only theirs (so tracing a greedy match compiles no search)."""
+    if uses_search(strategy0, strategy1):
+        return choose_in_loop
+
+    def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
+        return choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat)
+    return choose
 
 
 def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]]]:
@@ -220,13 +316,14 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
     Runs the same compiled pieces as `play_match` one action at a time from
     Python, so it makes the same choices.
     """
-    rules_array, cell = _check_arrays(rules_array, cell)
+    rules_array, cell = check_arrays(rules_array, cell)
     seed = np.uint64(int(match_seed) & MASK64)
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
     view = np.zeros(STATE_SIZE, dtype=np.int64)
     policy_rng = np.zeros(SEATS, dtype=np.int64)
-    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
+    workspace = cell_workspace(cell)
+    choose = chooser(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
     start_match(rules_array, cell, seed, state, policy_rng)
     steps = []
     while not K.is_over(state):
@@ -235,8 +332,8 @@ def trace_match(rules_array, cell, match_seed) -> list[tuple[int, int, list[int]
         index = 0
         if n_legal > 1:
             build_view(state, rules_array, decider, view)
-            index = choose_in_loop(cell[CELL_STRATEGY0 + decider], view, rules_array, legal, n_legal, policy_rng,
-                                   decider, workspace)
+            index = choose(cell[CELL_STRATEGY0 + decider], view, rules_array, legal, n_legal, policy_rng,
+                           decider, workspace)
         steps.append((decider, int(legal[index]), [int(a) for a in legal[:n_legal]]))
         K.apply_action(state, rules_array, legal[index])
     return steps

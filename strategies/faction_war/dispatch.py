@@ -5,6 +5,16 @@ match loop calls `choose`, an if/elif chain over the ids of
 `strategies/__init__.py`. Adding a strategy: write its module, give it an id
 there, add a branch here. Ids are validated before a batch starts
 (`batch.cell_array`), so an unknown id never reaches this switch.
+
+Two switches, so that a command compiles only the agents it plays: numba
+compiles a function with everything it calls, and the search agents (with
+their sampler, tree and rollouts) cost more compile time than the whole
+engine. `choose_scripted` holds the agents that need nothing but the view
+(random, greedy and its variants, tuned): the scripted match loop
+(`batch.play_match_scripted`) calls only it. `choose_in_loop` adds the search
+agents and their workspace: the search loop (`batch.play_match_search`), used
+only for a cell with a search agent. `choose` (any agent, outside a loop)
+serves tests and scripts.
 """
 
 import numba as nb
@@ -29,7 +39,15 @@ def reads_view(strategy):
 
 @nb.njit(cache=True)
 def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
-    """Index into `legal` chosen by strategy `strategy` for seat `seat`."""
+    """Index into `legal` chosen by strategy `strategy` for seat `seat` (any agent)."""
+    if is_search(strategy):  # outside a match loop (tests, scripts): a workspace of its own
+        return choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, new_workspace(strategy, strategy))
+    return choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat)
+
+
+@nb.njit(cache=True)
+def choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat):
+    """`choose` for the scripted agents (no search): the scripted match loop's switch."""
     if strategy == STRATEGY_GREEDY:
         return choose_greedy(view, rules, legal, n_legal, policy_rng, seat)
     if strategy == STRATEGY_RANDOM:
@@ -40,9 +58,7 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat):
         return choose_exile(view, rules, legal, n_legal, policy_rng, seat)
     if strategy == STRATEGY_TUNED:  # weights from the rules array's policy block (weights.py)
         return choose_tuned(view, rules, legal, n_legal, policy_rng, seat)
-    if is_search(strategy):  # outside a match loop (tests, scripts): a workspace of its own
-        return choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, new_workspace(strategy, strategy))
-    return 0  # unreachable: ids are validated before a batch
+    return 0  # unreachable: ids are validated before a batch, and search ids take the search loop
 
 
 @nb.njit(cache=True, inline="always")
@@ -72,4 +88,10 @@ def choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, seat, work
     if is_search(strategy):
         return choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace)
     workspace[W_N_STATS] = 0
-    return choose(strategy, view, rules, legal, n_legal, policy_rng, seat)
+    return choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat)
+
+
+def uses_search(strategy0: int, strategy1: int) -> bool:
+    """True when a cell with these strategy ids needs the search loop (Python side)."""
+    return any(int(s) & BASE_MASK in (STRATEGY_PIMC, STRATEGY_PIMC_GREEDY, STRATEGY_ISMCTS)
+               for s in (strategy0, strategy1))

@@ -21,7 +21,7 @@ from sim.faction_war.rules import Rules
 def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int], first: int,
                 strategies: tuple[int, int], seed: int) -> Match:
     """Play a whole match; the returned Match holds the log in `events`."""
-    from strategies.faction_war.dispatch import choose_in_loop
+    from strategies.faction_war.batch import chooser
     from strategies.faction_war.view import build_view
     from strategies.faction_war.workspace import new_workspace
 
@@ -32,6 +32,7 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
                           dtype=np.int64)
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)
     workspace = new_workspace(strategies[0], strategies[1])
+    choose = chooser(strategies[0], strategies[1])  # a greedy-only match compiles no search agent
     while not match.is_over():
         legal = match.legal_actions()
         decider = match.decider
@@ -40,8 +41,8 @@ def play_logged(rules: Rules, factions: tuple[int, int], lives: tuple[int, int],
         else:
             build_view(match.to_array(), rules_array, decider, view)
             legal_array = np.array(legal, dtype=np.int64)
-            index = choose_in_loop(strategies[decider], view, rules_array, legal_array, len(legal), policy_rng,
-                                   decider, workspace)
+            index = choose(strategies[decider], view, rules_array, legal_array, len(legal), policy_rng,
+                           decider, workspace)
             action = legal[int(index)]
             match.events.extend(search_lines(decider, strategies[decider], legal, workspace))
         if A.decode(action)[0] == A.END and match.phase == L.PH_PLACEMENT:

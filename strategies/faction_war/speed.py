@@ -25,10 +25,10 @@ import numpy as np
 from sim.faction_war.layout import STATE_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import strategy_id
-from strategies.faction_war.batch import (CELL_STRATEGY0, CELL_STRATEGY1, LEGAL_CAPACITY, RECORD_SIZE, SEATS,
-                                          cell_array, play_match, start_match)
+from strategies.faction_war.batch import (LEGAL_CAPACITY, SEATS, cell_array, cell_workspace, check_arrays, run_batch,
+                                          start_match)
 from strategies.faction_war.pimc import random_rollout
-from strategies.faction_war.workspace import W_DECISIONS, new_workspace
+from strategies.faction_war.workspace import W_DECISIONS
 
 BENCH_AGENTS = ("random", "greedy", "tuned", "pimc", "pimc-greedy", "ismcts")
 OPPONENT = "greedy"
@@ -37,18 +37,10 @@ LIFE = 50
 SEED = 2024
 
 
-@nb.njit(cache=True)
 def _agent_batch(rules, cell, chunk_seed, start_index, n_matches):
-    """Play the matches as `batch._play_batch` does; return seat 0's decisions."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    record = np.zeros(RECORD_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view = np.zeros(STATE_SIZE, dtype=np.int64)
-    policy_rng = np.zeros(SEATS, dtype=np.int64)
-    workspace = new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
-    for i in range(n_matches):
-        play_match(rules, cell, nb_match_seed(chunk_seed, start_index + i), state, record, legal, view, policy_rng,
-                   workspace)
+    """Play the matches with the sweep's own batch (`batch.run_batch`); return seat 0's decisions."""
+    workspace = cell_workspace(cell)
+    run_batch(rules, cell, chunk_seed, start_index, n_matches, workspace)
     return workspace[W_DECISIONS]
 
 
@@ -81,10 +73,12 @@ def agent_rows(rules_array, seconds: float) -> list[dict]:
     """Per agent: matches/s/core and decisions/s against greedy (module docstring)."""
     rows = []
     for name in BENCH_AGENTS:
-        cell = cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id(name), strategy_id(OPPONENT))
-        _agent_batch(rules_array, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
+        # checked as a sweep's batch is: `tuned` plays the shipped weights, not the defaults
+        rules, cell = check_arrays(rules_array, cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id(name),
+                                                            strategy_id(OPPONENT)))
+        _agent_batch(rules, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
         matches, decisions, elapsed = _timed(
-            lambda start, n: _agent_batch(rules_array, cell, np.uint64(SEED), start, n), seconds)
+            lambda start, n: _agent_batch(rules, cell, np.uint64(SEED), start, n), seconds)
         rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
                      "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
                      "s_per_match": elapsed / matches})
