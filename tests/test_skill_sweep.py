@@ -222,7 +222,7 @@ def test_the_documented_example_sweep_plans_with_the_agents_the_game_offers():
     from sim.sweep.grid import build_plan, load_sweep
     plan = build_plan(load_sweep(Path(__file__).resolve().parents[1] / "docs/examples/skill-sweep.toml"))
     assert {cell.strategy0 for cell in plan.cells} == {"random", "greedy", "pimc-greedy:64"}
-    assert len(plan.cells) == 3 * 3 * 8 * 2
+    assert len(plan.cells) == 3 * 3 * 4 * 2  # pairings x skill levels x lives 30, 50, 70, 100 x first player
 
 
 def test_a_skill_sweep_resumes_to_the_uninterrupted_result(tmp_path, toy_game, capsys):
