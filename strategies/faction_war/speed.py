@@ -17,11 +17,11 @@ first call.
 
 from __future__ import annotations
 
-import time
 
 import numba as nb
 import numpy as np
 
+from sim.bench_timing import timed
 from sim.faction_war.layout import STATE_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import strategy_id
@@ -57,18 +57,6 @@ def _rollout_batch(rules, cell, chunk_seed, n_matches):
     return actions
 
 
-def _timed(play, seconds: float, first: int = 1):
-    """Run play(start, n) with n doubling until `seconds` pass; (matches, units, elapsed)."""
-    played, units, batch, started = 0, 0, first, time.process_time()
-    while True:
-        units += int(play(played, batch))
-        played += batch
-        elapsed = time.process_time() - started
-        if elapsed >= seconds:
-            return played, units, elapsed
-        batch = max(1, min(batch * 2, int(played / elapsed * (seconds - elapsed)) + 1))
-
-
 def agent_rows(rules_array, seconds: float) -> list[dict]:
     """Per agent: matches/s/core and decisions/s against greedy (module docstring)."""
     rows = []
@@ -77,7 +65,7 @@ def agent_rows(rules_array, seconds: float) -> list[dict]:
         rules, cell = check_arrays(rules_array, cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id(name),
                                                             strategy_id(OPPONENT)))
         _agent_batch(rules, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
-        matches, decisions, elapsed = _timed(
+        matches, decisions, elapsed = timed(
             lambda start, n: _agent_batch(rules, cell, np.uint64(SEED), start, n), seconds)
         rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
                      "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
@@ -94,6 +82,6 @@ def rollout_row(rules_array, seconds: float) -> dict:
     """Random-rollout speed in actions per second on this core."""
     cell = cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id("random"), strategy_id("random"))
     _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
-    matches, actions, elapsed = _timed(
+    matches, actions, elapsed = timed(
         lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & MASK64), n), seconds, 64)
     return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}

@@ -15,12 +15,12 @@ and cache load excluded by a first call (as Faction War's `speed.py`).
 
 from __future__ import annotations
 
-import time
 
 import numba as nb
 import numpy as np
 
 from sim import rng
+from sim.bench_timing import timed
 from sim.poker_duel import layout as L
 from sim.poker_duel.rules import DEFAULT_HP
 from strategies import search_tree as T
@@ -63,18 +63,6 @@ def _rollout_batch(rules, cell, chunk_seed, n_matches):
     return actions
 
 
-def _timed(play, seconds: float, first: int = 1):
-    """Run play(start, n) with n doubling until `seconds` pass; (matches, units, elapsed)."""
-    played, units, batch, started = 0, 0, first, time.process_time()
-    while True:
-        units += int(play(played, batch))
-        played += batch
-        elapsed = time.process_time() - started
-        if elapsed >= seconds:
-            return played, units, elapsed
-        batch = max(1, min(batch * 2, int(played / elapsed * (seconds - elapsed)) + 1))
-
-
 def _cell(agent: str, opponent: str) -> np.ndarray:
     return cell_of({"hp": DEFAULT_HP, "first": 0}, strategy_id(agent), strategy_id(opponent))
 
@@ -86,7 +74,7 @@ def agent_rows(rules_array, seconds: float) -> list[dict]:
     for name in BENCH_AGENTS:
         cell = _cell(name, OPPONENT)
         _agent_batch(rules_array, cell, np.uint64(SEED), 10**6, 1)  # compile or load the cache
-        matches, decisions, elapsed = _timed(
+        matches, decisions, elapsed = timed(
             lambda start, n: _agent_batch(rules_array, cell, np.uint64(SEED), start, n), seconds)
         rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
                      "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
@@ -99,7 +87,7 @@ def rollout_row(rules_array, seconds: float) -> dict:
     rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
     cell = _cell("random", "random")
     _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
-    matches, actions, elapsed = _timed(
+    matches, actions, elapsed = timed(
         lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & rng.MASK64), n), seconds, 64)
     return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}
 
