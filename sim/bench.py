@@ -18,6 +18,12 @@ for each agent the game names in `GameSpec.extra["bench_compile_strategies"]`
 (agents compiled into a loop of their own, e.g. Faction War's search agents);
 and the peak resident memory.
 
+The per-core rates (both engines, the agents, the rollouts) count this
+process's CPU time (`time.process_time`), not the wall clock: on a machine
+shared with other jobs a wall-clock rate measures the share the scheduler
+gave the bench, not the engine. The all-cores rate, the scaling run and the
+compile probes are wall-clock times, since waiting is what they measure.
+
 Trade-off: each rate is measured by repeating batches until a time budget
 is spent (`seconds`), so the bench has a predictable run time on any
 machine, at the price of noisier numbers for very slow engines; the number
@@ -53,11 +59,11 @@ COMPILE_TIMEOUT_S = 600
 def _rate_numba(game, rules_array, cell_array, seconds: float) -> tuple[float, int]:
     """(matches/s, matches) of play_batch on this core, batches doubling until `seconds`."""
     game.play_batch(rules_array, cell_array, np.uint64(ROOT_SEED), 0, 1)  # compile or load cache
-    played, batch, started = 0, FIRST_BATCH, time.perf_counter()
+    played, batch, started = 0, FIRST_BATCH, time.process_time()
     while True:
         game.play_batch(rules_array, cell_array, np.uint64(ROOT_SEED), played, batch)
         played += batch
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         if elapsed >= seconds:
             return played / elapsed, played
         batch = min(batch * 2, max(FIRST_BATCH, int(played / elapsed * (seconds - elapsed)) + 1))
@@ -65,11 +71,11 @@ def _rate_numba(game, rules_array, cell_array, seconds: float) -> tuple[float, i
 
 def _rate_reference(reference, rules, cell_array, seconds: float) -> tuple[float, int]:
     from sim.rng import match_seed
-    played, started = 0, time.perf_counter()
+    played, started = 0, time.process_time()
     while True:
         reference(rules, cell_array, match_seed(ROOT_SEED, played))
         played += 1
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         if elapsed >= seconds:
             return played / elapsed, played
 
@@ -257,9 +263,10 @@ def format_report(result: dict) -> str:
     """The bench as a plain-text table."""
     game = get_game(result["game"])
     fixed = "".join(", %s %s" % (d.name, result[d.name]) for d in game.dimensions if d.kind == PER_SEAT)
-    lines = ["cardbalance bench: %s (behaviour %d, rules %s %s)%s, %.1f s per measurement" % (
+    lines = ["cardbalance bench: %s (behaviour %d, rules %s %s)%s, %.1f CPU s per measurement" % (
         result["game"], result["behaviour_version"], result["rules"], result["rules_hash"], fixed,
-        result["seconds_per_measurement"])]
+        result["seconds_per_measurement"]),
+        "per-core rates count CPU seconds of one process (robust to other jobs); all-cores and compile times are wall-clock"]
     choice = " ".join(d.name for d in game.dimensions if d.kind == CHOICE) or "cell"
     header = "%-16s %-16s %16s %16s %8s" % (choice, "strategies", "numba m/s/core", "reference m/s", "ratio")
     lines += ["", header, "-" * len(header)]
