@@ -21,7 +21,9 @@ back. Format (docs/poker-duel.md has examples):
       "actions": ["summon S7", "pass"]       # actions.to_text notation, applied in order
     }
 
-Cards are the owner's own (each player plays their own deck). `deck` lists
+Cards are the owner's own (each player plays their own deck; the dump marks
+a card of the other deck, which a K took under D-AMB-60 "k_searches_both",
+with a trailing ', as actions name it). `deck` lists
 the deck bottom to top; when it is left out every card of that player not
 placed elsewhere forms the deck in ascending code order; when it is given,
 the unlisted cards are out of play. A back-row card set without a
@@ -224,8 +226,8 @@ def apply_texts(m: Match, texts, events: list[str] | None = None) -> Match:
 
 def dump_position(m: Match, legal: bool = False) -> dict:
     """The table after the actions, JSON-ready."""
-    def names(cards):
-        return [code_text(c % L.N_CODES) for c in cards]
+    def names(cards, p=None):  # a card of the other deck (a K's catch, D-AMB-60) is marked with '
+        return [code_text(c % L.N_CODES) + ("'" if p is not None and c // L.N_CODES != p else "") for c in cards]
 
     out = {"turn": m.turn, "active": m.active, "phase": L.PHASE_NAMES[m.phase], "decider": m.decider,
            "pending": L.PENDING_NAMES[m.pend_kind], "winner": m.winner,
@@ -233,9 +235,9 @@ def dump_position(m: Match, legal: bool = False) -> dict:
                         "draw_hp")[m.end_type], "players": []}
     for p in (0, 1):
         out["players"].append({
-            "hp": m.hp[p], "hand": names(sorted(m.hand(p))),
-            "monsters": [code_text(c % L.N_CODES) if c >= 0 else None for c in m.monster[p][:m.rules.monster_zone]],
-            "back_row": [code_text(c % L.N_CODES) if c >= 0 else None for c in m.back[p][:m.rules.back_row]],
+            "hp": m.hp[p], "hand": names(sorted(m.hand(p)), p),
+            "monsters": [names([c], p)[0] if c >= 0 else None for c in m.monster[p][:m.rules.monster_zone]],
+            "back_row": [names([c], p)[0] if c >= 0 else None for c in m.back[p][:m.rules.back_row]],
             "graveyard": names(m.graveyard(p)), "deck_count": len(m.deck[p])})
     if legal:
         out["legal"] = [A.to_text(a) for a in m.legal_actions()]
