@@ -46,7 +46,8 @@ def test_D_AMB_08_hidden_information(engine):
     m = load_position(pos({"hand": ["S7"]}, {"hand": ["H9"], "back_row": ["DJ"]}))
     view = m.view(0)
     h9 = L.card_id(1, 47)
-    assert view[L.C_ZONE + h9] == L.Z_HIDDEN and view[L.S_BACK + L.ZONE_SLOTS] == L.HIDDEN
+    assert view[L.C_ZONE + h9] == L.Z_HIDDEN and L.is_face_down(view[L.S_BACK + L.ZONE_SLOTS])
+    assert view[L.S_BACK + L.ZONE_SLOTS] == L.face_down(2)  # set on the turn before (D-DS-8): public, not the card
     assert view[L.C_ZONE + L.card_id(0, 19)] == L.Z_HAND  # own S7 visible
     m = load_position(pos({"hand": ["S7"]}, {"hand": ["H9"]}, amb={"D-AMB-08": "open"}))
     assert m.view(0)[L.C_ZONE + h9] == L.Z_HAND
