@@ -4,7 +4,9 @@ player 0 first; the deal; the opening straight-flush check, D-AMB-45; the
 D-AMB-07 redraw), the beginning of a turn (D-TURN-1, D-DRAW-1..3 with
 D-AMB-09/11, the turn cap), the straight-flush test (D-SF-1..3, D-AMB-56/57/58)
 and the main phase's legal actions (D-MAIN-1, D-SUM-1/2/5, D-SET-1/2,
-D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28). Parts 2 and 3 are
+D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28), and who holds a card
+(`controller`: the owner, or under D-AMB-60 "k_searches_both" the K user
+that took it from the owner's graveyard, flag F_TAKEN). Parts 2 and 3 are
 `kernel_battle.py` and `kernel_chain.py` (the contract's entry points);
 tests/test_pd_kernel_differential.py checks all three slot for slot against
 the reference engine.
