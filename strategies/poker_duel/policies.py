@@ -11,7 +11,8 @@ greedy, in words (one rule per decision, first match wins):
   for activations from hand); else end the main phase.
 - J targets: the strongest opponent monster first, then set cards; Q count:
   the most it may draw while its deck holds more than 10 cards, else 1;
-  K picks: the strongest monster; K placement: summon monsters, keep the rest;
+  K picks: the strongest monster (of either graveyard under D-AMB-60
+  "k_searches_both"); K placement: summon monsters, keep the rest;
   battle-step Q: keep; responses: answer a J with the first set card it may
   activate, pass anything else; redirect: the first option.
 - attack declaration: a direct attack with the strongest monster; else the
