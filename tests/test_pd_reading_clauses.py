@@ -351,3 +351,26 @@ def _loaded(position, texts):
     m = load_position(position)
     apply_texts(m, texts)
     return m
+
+
+def test_D_AMB_60_k_searches_both_positions_name_a_taken_card_with_an_apostrophe(engine):
+    """The scenario sandbox can start with a K's catch on the table: p0's ♠9' (p1's ♠9) attacks."""
+    start = pos({"monsters": ["S9'"]}, {"monsters": ["C10"]}, phase="declare", amb=BOTH)
+    t = play(engine, start)
+    assert t.state[L.C_FLAGS + S9_OF_P1] == L.F_TAKEN and t.legal == ["pass", "attack 0 0"]
+    t = play(engine, start, ["attack 0 0", "pass", "pass", "pass", "pass"])
+    assert t.hp(0) == 39 and t.graveyard(1) == ["S9"] and t.state[L.C_FLAGS + S9_OF_P1] == 0
+    t = play(engine, pos({"hand": ["S9'"], "monsters": ["D2"]}, {}, amb=BOTH, turn_suit="D"))
+    assert "summon S9'" not in t.legal and "set S9'" in t.legal  # the suit rule (D-SUM-1) binds it too
+    assert play(engine, pos({"hand": ["S9'"]}, {}, amb=BOTH)).deck_size(1) == 53
+
+
+def test_D_AMB_60_own_a_position_with_a_taken_card_is_one_error_line():
+    import pytest
+    from sim.errors import CardbalanceError
+    from sim.poker_duel.position import load_position
+    with pytest.raises(CardbalanceError, match=r"players\[0\]\.hand': S9' is the other player's card; only a K "
+                                               r"under D-AMB-60 = k_searches_both takes one\.$"):
+        load_position(pos({"hand": ["S9'"]}, {}))
+    with pytest.raises(CardbalanceError, match="is not a card"):
+        load_position(pos({"graveyard": ["S9'"]}, {}, amb=BOTH))  # graveyards and decks: the owner's only
