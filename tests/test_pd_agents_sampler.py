@@ -39,8 +39,11 @@ def rule_sets():
                                              "D-AMB-18": "must_at_once", "D-AMB-32": "simultaneous",
                                              "D-AMB-36": "simultaneous", "D-AMB-52": "also_defending"})
     chain = core.with_changes(ambiguities={"D-AMB-24": "full_chain", "D-AMB-25": "both_freely"})
+    # D-AMB-60 "k_searches_both": cards a K took from the other graveyard, in the taker's hand and zones
+    taken = advanced.with_changes(ambiguities={"D-AMB-60": "k_searches_both", "D-AMB-14": "hand",
+                                               "D-AMB-58": "hand_and_back_row"})
     return {"core": core, "advanced": advanced, "boosts_now": boosts_now, "open": core.with_changes(**OPEN),
-            "private": private, "full_chain": chain}
+            "private": private, "full_chain": chain, "taken": taken}
 
 
 def decision_states(rules, matches, every=2, seed0=0):
@@ -80,27 +83,31 @@ def sample(view, rules_array, seat, agent_seed):
 
 def hide_differently(state, seat, rng):
     """A copy of `state` that gives `seat` the same view: another generator word, both deck orders
-    shuffled, the opponent's hand, deck and (unflagged, untargeted) face-down cards dealt anew,
-    other set turns for them (`rng`: a random.Random)."""
+    shuffled, the opponent's own hand, deck and (unflagged, untargeted) face-down cards dealt anew,
+    each slot keeping its set turn (public, D-DS-8), the cards a K took left where they are
+    (`rng`: a random.Random)."""
     other = state.copy()
     opponent = 1 - seat
     other[L.S_RNG] = 1234567
     targeted = {int(other[L.S_CHAIN + e * L.CH_SIZE + L.CH_T0 + k]) for e in range(int(other[L.S_CHAIN_LEN]))
                 for k in range(int(other[L.S_CHAIN + e * L.CH_SIZE + L.CH_COUNT]))}
     back_slots = [i for i in range(Z) if other[L.S_BACK + opponent * Z + i] >= 0
+                  and other[L.S_BACK + opponent * Z + i] // N == opponent
                   and other[L.C_ZONE + other[L.S_BACK + opponent * Z + i]] == L.Z_BACK
                   and not other[L.C_FLAGS + other[L.S_BACK + opponent * Z + i]] & L.F_BOOSTING
                   and int(other[L.S_BACK + opponent * Z + i]) not in targeted]
-    hand = [c for c in range(opponent * N, opponent * N + N) if other[L.C_ZONE + c] == L.Z_HAND]
+    hand = [c for c in range(opponent * N, opponent * N + N) if other[L.C_ZONE + c] == L.Z_HAND
+            and controller(other, c) == opponent]
     deck = [int(other[L.S_DECK + opponent * N + i]) for i in range(int(other[L.S_DECK_COUNT + opponent]))]
     back = [int(other[L.S_BACK + opponent * Z + i]) for i in back_slots]
+    turns = [int(other[L.C_SET_TURN + card]) for card in back]
     pool = hand + deck + back
     rng.shuffle(pool)
     new_back, new_deck, new_hand = pool[:len(back)], pool[len(back):len(back) + len(deck)], pool[len(back) + len(deck):]
-    for slot, card in zip(back_slots, new_back):
+    for slot, card, turn in zip(back_slots, new_back, turns):
         other[L.S_BACK + opponent * Z + slot] = card
         other[L.C_ZONE + card], other[L.C_POS + card] = L.Z_BACK, slot
-        other[L.C_SET_TURN + card] = rng.randrange(1, int(other[L.S_TURN]) + 1)
+        other[L.C_SET_TURN + card] = turn
         other[L.C_BOOST + card] = other[L.C_FLAGS + card] = 0
     for i, card in enumerate(new_deck):
         other[L.S_DECK + opponent * N + i] = card
@@ -126,18 +133,25 @@ def assert_consistent(state):
         for i in range(Z):
             monster, back = int(state[L.S_MONSTER + p * Z + i]), int(state[L.S_BACK + p * Z + i])
             if monster >= 0:
-                assert monster // N == p and state[L.C_ZONE + monster] == L.Z_MONSTER and state[L.C_POS + monster] == i
+                assert controller(state, monster) == p and state[L.C_ZONE + monster] == L.Z_MONSTER
+                assert state[L.C_POS + monster] == i
             if back >= 0:
-                assert back // N == p and state[L.C_ZONE + back] in (L.Z_BACK, L.Z_CHAIN)
+                assert controller(state, back) == p and state[L.C_ZONE + back] in (L.Z_BACK, L.Z_CHAIN)
         for c in range(p * N, p * N + N):
             zone = int(state[L.C_ZONE + c])
             assert zone in L.ZONE_NAMES and zone != L.Z_HIDDEN
             if zone == L.Z_BACK:
-                assert state[L.S_BACK + p * Z + state[L.C_POS + c]] == c
+                assert state[L.S_BACK + controller(state, c) * Z + state[L.C_POS + c]] == c
+            if state[L.C_FLAGS + c] & L.F_TAKEN:  # a K's catch (D-AMB-60): in its taker's zones only
+                assert zone in (L.Z_HAND, L.Z_MONSTER, L.Z_BACK, L.Z_CHAIN)
+
+
+def controller(state, card):
+    return L.controller(int(card), int(state[L.C_FLAGS + card]))
 
 
 def hand_size(state, p):
-    return sum(1 for c in range(p * N, p * N + N) if state[L.C_ZONE + c] == L.Z_HAND)
+    return sum(1 for c in range(L.N_CARDS) if state[L.C_ZONE + c] == L.Z_HAND and controller(state, c) == p)
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +161,8 @@ def states():
 
 def test_a_sampled_world_agrees_with_the_view(states):
     legal_true, legal_world, scratch = (np.zeros(512, dtype=np.int64) for _ in range(3))
-    seen = {"chain_hidden_target": 0, "opponent_face_down": 0, "boosting_hidden": 0, "damage_step": 0}
+    seen = {"chain_hidden_target": 0, "opponent_face_down": 0, "boosting_hidden": 0, "damage_step": 0,
+            "taken_hidden": 0}
     for name, (rules, collected) in states.items():
         rules_array = rules.to_array()
         assert len(collected) > 100
@@ -169,7 +184,9 @@ def test_a_sampled_world_agrees_with_the_view(states):
             assert np.array_equal(legal_true[:n], legal_world[:n]), (name, k)
             seen["chain_hidden_target"] += int(any(view[L.S_CHAIN + e * L.CH_SIZE + L.CH_T0 + t] == L.HIDDEN
                                                    for e in range(int(view[L.S_CHAIN_LEN])) for t in range(L.CH_TARGETS)))
-            seen["opponent_face_down"] += int(any(view[L.S_BACK + opponent * Z + i] == L.HIDDEN for i in range(Z)))
+            seen["opponent_face_down"] += int(any(L.is_face_down(view[L.S_BACK + opponent * Z + i]) for i in range(Z)))
+            seen["taken_hidden"] += int(any(view[L.C_ZONE + c] == L.Z_HIDDEN and view[L.C_FLAGS + c] & L.F_TAKEN
+                                            for c in range(L.N_CARDS)))
             seen["boosting_hidden"] += int(any(view[L.C_ZONE + c] == L.Z_HIDDEN and view[L.C_FLAGS + c] & L.F_BOOSTING
                                                for c in range(L.N_CARDS)))
             seen["damage_step"] += int(state[L.S_PHASE] == L.PH_DAMAGE)
@@ -183,6 +200,7 @@ def test_a_sampled_world_agrees_with_the_view(states):
                     steps += 1
                 assert steps < 100_000
     assert seen["opponent_face_down"] > 50 and seen["damage_step"] > 10 and seen["boosting_hidden"] > 0, seen
+    assert seen["taken_hidden"] > 5, seen
 
 
 def test_hidden_chain_targets_are_face_down_cards_of_the_opponent():
@@ -321,3 +339,93 @@ def test_no_opponent_straight_flush_in_hand_when_it_would_have_won():
             assert np.array_equal(view_of(world, rules_array, seat), view)
             held += holds_straight_flush(world, advanced.to_array(), 1 - seat)
         assert low * 600 <= held <= high * 600, held
+
+
+def test_D_DS_8_each_face_down_slot_shows_its_set_turn_and_a_world_keeps_it(states):
+    """The opponent saw when a card was set, not which (D-DS-8 needs it): the view shows each
+    face-down slot's set turn (layout.face_down) and every world gives the card it deals there
+    that turn."""
+    checked = 0
+    for name, (rules, collected) in states.items():
+        rules_array = rules.to_array()
+        for k, (state, seat) in enumerate(collected):
+            opponent = 1 - seat
+            view = view_of(state, rules_array, seat)
+            world = sample(view, rules_array, seat, 77 + k)
+            for i in range(Z):
+                card = int(state[L.S_BACK + opponent * Z + i])
+                if card < 0 or state[L.C_ZONE + card] != L.Z_BACK or name == "open":
+                    continue
+                assert L.set_turn_of(view[L.S_BACK + opponent * Z + i]) == state[L.C_SET_TURN + card]
+                assert view[L.C_SET_TURN + card] == L.HIDDEN  # per card it stays hidden
+                dealt = int(world[L.S_BACK + opponent * Z + i])
+                assert world[L.C_SET_TURN + dealt] == state[L.C_SET_TURN + card], (name, k, i)
+                checked += 1
+    assert checked > 200
+
+
+def test_D_DS_8_states_that_differ_only_in_which_card_is_face_down_give_one_view():
+    from tests.test_pd_switch_clauses import pos
+    from sim.poker_duel.position import load_position
+    a = load_position(pos({}, {"hand": ["D4"], "back_row": [{"card": "HQ", "set_turn": 2}]})).to_array()
+    b = load_position(pos({}, {"hand": ["HQ"], "back_row": [{"card": "D4", "set_turn": 2}]})).to_array()
+    c = load_position(pos({}, {"hand": ["D4"], "back_row": [{"card": "HQ", "set_turn": 3}]})).to_array()
+    assert not np.array_equal(a, b)
+    assert np.array_equal(L.build_view(a, 0), L.build_view(b, 0))
+    assert not np.array_equal(L.build_view(a, 0), L.build_view(c, 0))  # set this turn: public
+    assert L.set_turn_of(L.build_view(c, 0)[L.S_BACK + Z]) == 3
+
+
+def test_D_DS_8_a_search_world_gives_the_opponent_no_boost_set_this_turn():
+    """p0 sets ♦3 this turn and attacks; in the damage step p1 (searching) boosts with its ♣4 set
+    earlier. In truth p0 then may only pass (D-DS-8: a boost set this turn waits); every world p1
+    samples agrees (before, a world said "set before this turn" and let p0 answer with ♦3)."""
+    from tests.test_pd_switch_clauses import pos
+    from sim.poker_duel.position import apply_texts, load_position
+    m = load_position(pos({"hand": ["D3", "HQ"], "monsters": ["S7"]},
+                          {"monsters": ["H9"], "back_row": [{"card": "C4", "set_turn": 2}]}))
+    apply_texts(m, ["set D3", "pass", "attack 0 0", "pass", "pass", "pass"])
+    assert m.phase == L.PH_DAMAGE and m.decider == 1
+    rules_array = m.rules.to_array()
+    view = m.view(1)
+    state = m.to_array()
+    truth = state.copy()
+    legal = np.zeros(512, dtype=np.int64)
+    KC.apply_action(truth, rules_array, 90001)  # "boost 0 1": ♣4 on p1's ♥9
+    assert [int(a) for a in legal[:KC.legal_actions(truth, rules_array, legal)]] == [0]  # pass only
+    boosts = 0
+    for agent_seed in range(200):
+        world = sample(view, rules_array, 1, agent_seed)
+        KC.apply_action(world, rules_array, 90001)
+        n = KC.legal_actions(world, rules_array, legal)
+        boosts += any(a // 10000 == 9 for a in legal[:n])
+    assert boosts == 0
+
+
+def test_D_AMB_60_a_card_the_opponent_took_is_dealt_to_their_hand_or_back_row_uniformly():
+    """p1's ♠9, taken by p0's K (public), is among the cards p0 holds unseen: hand or face-down
+    slot, never a deck; it sits in the one face-down slot with frequency 1 / (cards p0 holds
+    unseen: hand + face-down slots)."""
+    from tests.test_pd_switch_clauses import pos
+    from sim.poker_duel.position import apply_texts, load_position
+    m = load_position(pos({"hand": ["SK", "D2", "D3", "C5"], "back_row": ["HQ"]}, {"graveyard": ["S9"]},
+                          amb={"D-AMB-60": "k_searches_both"}))
+    apply_texts(m, ["act_hand SK", "pick S9'", "pass"])
+    taken = L.card_id(1, 21)
+    assert m.zone[taken] == L.Z_HAND and m.controller(taken) == 0
+    rules_array = m.rules.to_array()
+    view = m.view(1)
+    held = [c for c in range(L.N_CARDS) if m.zone[c] in (L.Z_HAND, L.Z_BACK) and m.controller(c) == 0]
+    assert taken in held and len(held) == 5
+    in_slot = 0
+    samples = 2000
+    for agent_seed in range(samples):
+        world = sample(view, rules_array, 1, agent_seed)
+        assert world[L.C_ZONE + taken] in (L.Z_HAND, L.Z_BACK)
+        assert taken not in [int(world[L.S_DECK + p * N + i]) for p in (0, 1) for i in range(int(world[L.S_DECK_COUNT + p]))]
+        assert np.array_equal(view_of(world, rules_array, 1), view)
+        assert_consistent(world)
+        assert hand_size(world, 0) == 4 and world[L.S_DECK_COUNT + 1] == m.to_array()[L.S_DECK_COUNT + 1]
+        in_slot += int(world[L.S_BACK]) == taken
+    q = 1 / len(held)
+    assert abs(in_slot - samples * q) < 5 * (samples * q * (1 - q)) ** 0.5, in_slot

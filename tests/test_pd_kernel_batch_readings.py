@@ -1,6 +1,7 @@
 """The compiled match loop (greedy and random) gives the same records as the
-plain-Python loop under each reading built in issue 16c (the new pending
-choices, actions and forced activations reach the policies too)."""
+plain-Python loop under each reading built in issue 16c and D-AMB-60
+"k_searches_both" (the new pending choices, actions naming the other deck's
+cards and forced activations reach the policies too)."""
 
 import numpy as np
 import pytest
@@ -15,7 +16,9 @@ READINGS = [("core", {"D-AMB-04": "attacks_player", "D-AMB-41": "current_atk"}),
             ("core", {"D-AMB-11": "optional"}), ("core", {"D-AMB-12": "per_batch", "D-AMB-15": "any_time_main"}),
             ("core", {"D-AMB-12": "match_field", "D-AMB-18": "set_is_activation"}),
             ("core", {"D-AMB-18": "must_at_once", "D-AMB-24": "full_chain", "D-AMB-25": "both_freely"}),
-            ("advanced", {"D-AMB-32": "simultaneous", "D-AMB-36": "simultaneous", "D-AMB-52": "also_defending"})]
+            ("advanced", {"D-AMB-32": "simultaneous", "D-AMB-36": "simultaneous", "D-AMB-52": "also_defending"}),
+            ("core", {"D-AMB-60": "k_searches_both"}),  # greedy summons, sets and discards taken cards too
+            ("advanced", {"D-AMB-60": "k_searches_both", "D-AMB-14": "hand", "D-AMB-11": "optional"})]
 
 
 @pytest.mark.parametrize("preset, amb", READINGS, ids=["-".join(sorted(a)) for _, a in READINGS])

@@ -268,3 +268,109 @@ def test_D_AMB_18_must_at_once_a_set_function_card_is_activated_at_once_or_never
     assert play(engine, pos(*battle, phase="declare", amb=hand_q), q).legal == ["pass", "act_set 1"]  # S48: may
     t = play(engine, pos(*battle, phase="declare", amb={**rule, **hand_q}), q)
     assert t.decider == 1 and t.legal == ["act_set 1"]  # must
+
+
+# ---- D-AMB-60 "k_searches_both" (issue 16 item 2): a K may take the opponent's graveyard cards -------------------
+BOTH = {"D-AMB-60": "k_searches_both"}
+S9_OF_P1 = L.card_id(1, parse_code("S9")[0])
+
+
+def test_D_AMB_60_own_graveyard_only_by_default(engine):
+    start = ({"hand": ["SK"], "graveyard": ["H5"]}, {"graveyard": ["S9", "DK"]})
+    t = play(engine, pos(*start), ["act_hand SK"])
+    assert t.pending == "k_picks" and t.legal == ["pick H5"]
+
+
+def test_D_AMB_60_k_searches_both_the_taken_monster_fights_for_its_taker_and_dies_to_its_owner(engine):
+    start = ({"hand": ["SK"], "graveyard": ["H5"]}, {"graveyard": ["S9", "DK"], "monsters": ["C10"]})
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK"])
+    assert t.legal == ["pick S9'", "pick H5"]  # never a K (D-K-4), from either graveyard
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick S9'"])
+    assert t.pending == "k_place" and t.legal == ["pass", "summon S9'"] and t.graveyard(1) == ["DK"]
+    assert t.state[L.C_ZONE + S9_OF_P1] == L.Z_HAND and t.state[L.C_FLAGS + S9_OF_P1] == L.F_TAKEN
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick S9'", "summon S9'"])
+    assert int(t.state[L.S_MONSTER]) == S9_OF_P1 and t.state[L.C_FLAGS + S9_OF_P1] == L.F_NEW | L.F_TAKEN
+    assert t.graveyard(0) == ["H5", "SK"] and t.counter("k_summons") == 1
+    # D-ADV-1: the spade's burn hits its controller's opponent, its owner
+    t = play(engine, pos(*start, preset="advanced", amb=BOTH), ["act_hand SK", "pick S9'", "summon S9'"])
+    assert t.hp(1) == 35 and t.hp(0) == 40
+    # it attacks for p0; ♣10 beats it (same colour, higher wins): its controller p0 takes the 1 (D-DC-4)
+    # and the card goes to its owner's graveyard (D-AMB-60: every card to its owner's)
+    fight = ["act_hand SK", "pick S9'", "summon S9'", "pass", "attack 0 0", "pass", "pass", "pass", "pass"]
+    t = play(engine, pos(*start, amb=BOTH), fight)
+    assert t.hp(0) == 39 and t.hp(1) == 40 and t.graveyard(1) == ["DK", "S9"]
+    assert t.state[L.C_FLAGS + S9_OF_P1] == 0 and t.monsters(0) == [None] * 5 and t.active == 1
+
+
+def test_D_AMB_60_k_searches_both_a_taken_function_card_escalates_its_user_s_counter(engine):
+    start = ({"hand": ["SK"]}, {"graveyard": ["HJ"], "monsters": ["C3"]})
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick HJ'", "pass"])  # kept in hand
+    assert t.phase == "main" and {"act_hand HJ'", "set HJ'"} <= set(t.legal)
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick HJ'", "pass", "act_hand HJ'", "target 0"])
+    assert t.graveyard(1) == ["C3", "HJ"] and t.uses(0) == [1, 0, 1] and t.uses(1) == [0, 0, 0]
+    assert t.back_row(0) == [None] * 5  # its temporary slot (D-FN-2) is free again
+    # set, then destroyed by the owner's J: back to the owner's graveyard
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick HJ'", "pass", "set HJ'"])
+    assert t.back_row(0)[0] == "HJ" and int(t.state[L.S_BACK]) == L.card_id(1, parse_code("HJ")[0])
+
+
+def test_D_AMB_60_k_searches_both_bumps_and_discards_of_a_taken_card(engine):
+    start = ({"hand": ["SK", "D2", "D3", "D4", "D5", "D6", "D7"]}, {"graveyard": ["S9"]})
+    taken = ["act_hand SK", "pick S9'", "summon S9'"]
+    # D-AMB-14 "hand": back to the hand of the player who summoned it, still theirs
+    t = play(engine, pos(*start, amb={**BOTH, "D-AMB-15": "any_time_main", "D-AMB-14": "hand"}), taken + ["bump 0"])
+    assert t.state[L.C_ZONE + S9_OF_P1] == L.Z_HAND and t.state[L.C_FLAGS + S9_OF_P1] == L.F_TAKEN
+    assert "summon S9'" in t.legal
+    # D-AMB-14 "deck_bottom": the bottom of its owner's deck (a deck holds its owner's cards only)
+    before = play(engine, pos(*start, amb=BOTH)).deck_size(1)
+    t = play(engine, pos(*start, amb={**BOTH, "D-AMB-15": "any_time_main", "D-AMB-14": "deck_bottom"}), taken + ["bump 0"])
+    assert t.deck_size(1) == before + 1 and int(t.state[L.S_DECK + L.N_CODES]) == S9_OF_P1
+    assert t.state[L.C_FLAGS + S9_OF_P1] == 0
+    # kept in hand: seven cards at the end of the turn (D-END-1); discarded, it goes to its owner's graveyard
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick S9'", "pass", "pass"])
+    assert t.phase == "discard" and "discard S9'" in t.legal
+    t = play(engine, pos(*start, amb=BOTH), ["act_hand SK", "pick S9'", "pass", "pass", "discard S9'"])
+    assert t.graveyard(1) == ["S9"] and t.active == 1 and t.state[L.C_FLAGS + S9_OF_P1] == 0
+
+
+def test_D_AMB_60_k_searches_both_views_hide_a_taken_card_in_its_taker_s_hand():
+    from strategies.poker_duel.kernel_policies import nb_view
+    m = _loaded(pos({"hand": ["SK"]}, {"graveyard": ["S9"]}, amb=BOTH), ["act_hand SK", "pick S9'", "pass"])
+    state = m.to_array()
+    for seat in (0, 1):
+        twin = L.new_state()
+        nb_view(state, seat, False, twin)
+        assert np.array_equal(twin, m.view(seat))
+    assert m.view(0)[L.C_ZONE + S9_OF_P1] == L.Z_HAND  # its holder sees it
+    mine = m.view(1)  # its owner knows a K took it (public), not where it is now
+    assert mine[L.C_ZONE + S9_OF_P1] == L.Z_HIDDEN and mine[L.C_FLAGS + S9_OF_P1] == L.F_TAKEN
+
+
+def _loaded(position, texts):
+    from sim.poker_duel.position import apply_texts, load_position
+    m = load_position(position)
+    apply_texts(m, texts)
+    return m
+
+
+def test_D_AMB_60_k_searches_both_positions_name_a_taken_card_with_an_apostrophe(engine):
+    """The scenario sandbox can start with a K's catch on the table: p0's ♠9' (p1's ♠9) attacks."""
+    start = pos({"monsters": ["S9'"]}, {"monsters": ["C10"]}, phase="declare", amb=BOTH)
+    t = play(engine, start)
+    assert t.state[L.C_FLAGS + S9_OF_P1] == L.F_TAKEN and t.legal == ["pass", "attack 0 0"]
+    t = play(engine, start, ["attack 0 0", "pass", "pass", "pass", "pass"])
+    assert t.hp(0) == 39 and t.graveyard(1) == ["S9"] and t.state[L.C_FLAGS + S9_OF_P1] == 0
+    t = play(engine, pos({"hand": ["S9'"], "monsters": ["D2"]}, {}, amb=BOTH, turn_suit="D"))
+    assert "summon S9'" not in t.legal and "set S9'" in t.legal  # the suit rule (D-SUM-1) binds it too
+    assert play(engine, pos({"hand": ["S9'"]}, {}, amb=BOTH)).deck_size(1) == 53
+
+
+def test_D_AMB_60_own_a_position_with_a_taken_card_is_one_error_line():
+    import pytest
+    from sim.errors import CardbalanceError
+    from sim.poker_duel.position import load_position
+    with pytest.raises(CardbalanceError, match=r"players\[0\]\.hand': S9' is the other player's card; only a K "
+                                               r"under D-AMB-60 = k_searches_both takes one\.$"):
+        load_position(pos({"hand": ["S9'"]}, {}))
+    with pytest.raises(CardbalanceError, match="is not a card"):
+        load_position(pos({"graveyard": ["S9'"]}, {}, amb=BOTH))  # graveyards and decks: the owner's only

@@ -46,7 +46,8 @@ def test_D_AMB_08_hidden_information(engine):
     m = load_position(pos({"hand": ["S7"]}, {"hand": ["H9"], "back_row": ["DJ"]}))
     view = m.view(0)
     h9 = L.card_id(1, 47)
-    assert view[L.C_ZONE + h9] == L.Z_HIDDEN and view[L.S_BACK + L.ZONE_SLOTS] == L.HIDDEN
+    assert view[L.C_ZONE + h9] == L.Z_HIDDEN and L.is_face_down(view[L.S_BACK + L.ZONE_SLOTS])
+    assert view[L.S_BACK + L.ZONE_SLOTS] == L.face_down(2)  # set on the turn before (D-DS-8): public, not the card
     assert view[L.C_ZONE + L.card_id(0, 19)] == L.Z_HAND  # own S7 visible
     m = load_position(pos({"hand": ["S7"]}, {"hand": ["H9"]}, amb={"D-AMB-08": "open"}))
     assert m.view(0)[L.C_ZONE + h9] == L.Z_HAND
@@ -378,16 +379,15 @@ def test_D_AMB_65_direct_attack_battle_step(engine):
     assert t.hp(1) == 33
 
 
-# Readings the engine does not play yet (docs/poker-duel.md): refused, one line, never a silent default.
+# Every reading of the reference is played except the ones the seed rules out (NOT_PLAYABLE): nothing is
+# refused as "not implemented yet" any more (D-AMB-60 "k_searches_both" was the last, issue 16 item 2).
 NOT_YET = sorted((amb, reading) for amb, (_, readings) in AMBIGUITIES.items()
                  for reading in readings if reading not in IMPLEMENTED[amb] and (amb, reading) not in NOT_PLAYABLE)
 
 
-@pytest.mark.parametrize("amb, reading", NOT_YET, ids=["%s-%s" % pair for pair in NOT_YET])
-def test_D_AMB_unimplemented_readings_are_refused(amb, reading):
-    # covers D-AMB-60 (k_searches_both: the reading still listed under "Readings not implemented yet" in docs/poker-duel.md)
-    with pytest.raises(CardbalanceError, match="not implemented yet"):
-        load_rules("core").with_changes(ambiguities={amb: reading})
+def test_every_reading_the_seed_allows_is_implemented():
+    assert NOT_YET == []
+    assert IMPLEMENTED["D-AMB-60"] == ("own", "k_searches_both")
 
 
 def test_D_AMB_35_either_player_is_refused_with_the_seed_s_reason():

@@ -67,7 +67,7 @@ def test_bad_vary_tables_give_one_line_naming_the_key(toy_game, vary, words):
 
 
 @pytest.mark.parametrize("vary, words", [
-    ({"D-AMB-60": ["k_searches_both"]}, "D-AMB-60 = 'k_searches_both' is not implemented yet; implemented: own"),
+    ({"D-AMB-35": ["either_player"]}, "D-AMB-35 = 'either_player' is not playable: S49"),
     ({"D-AMB-38": ["forever"]}, "ambiguities.D-AMB-38 must be one of battle_phase, single_battle (got 'forever')"),
     ({"D-AMB-99": ["x"]}, "unknown rules key 'D-AMB-99'"),
     ({"club_multiplier": [0]}, "'club_multiplier' must be an integer from 1 to 10 (got 0)"),

@@ -4,7 +4,9 @@ player 0 first; the deal; the opening straight-flush check, D-AMB-45; the
 D-AMB-07 redraw), the beginning of a turn (D-TURN-1, D-DRAW-1..3 with
 D-AMB-09/11, the turn cap), the straight-flush test (D-SF-1..3, D-AMB-56/57/58)
 and the main phase's legal actions (D-MAIN-1, D-SUM-1/2/5, D-SET-1/2,
-D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28). Parts 2 and 3 are
+D-FN-2/3/5, D-AMB-02/12/15/16/18/20/21/25/28), and who holds a card
+(`controller`: the owner, or under D-AMB-60 "k_searches_both" the K user
+that took it from the owner's graveyard, flag F_TAKEN). Parts 2 and 3 are
 `kernel_battle.py` and `kernel_chain.py` (the contract's entry points);
 tests/test_pd_kernel_differential.py checks all three slot for slot against
 the reference engine.
@@ -42,7 +44,51 @@ R_AMB56, R_AMB57, R_AMB58 = amb_slot("D-AMB-56"), amb_slot("D-AMB-57"), amb_slot
 R_AMB20 = amb_slot("D-AMB-20")
 R_AMB07, R_AMB11, R_AMB15 = amb_slot("D-AMB-07"), amb_slot("D-AMB-11"), amb_slot("D-AMB-15")
 R_AMB25, R_AMB18 = amb_slot("D-AMB-25"), amb_slot("D-AMB-18")
+R_AMB60 = amb_slot("D-AMB-60")
 FN_NONE = -1
+OTHER = A.OTHER
+
+
+# ---------------------------------------------------------------- who holds a card (D-AMB-60)
+@nb.njit(cache=True, inline="always")
+def controller(state, card):
+    """The owner, or the K user that took the card (F_TAKEN, D-AMB-60 "k_searches_both")."""
+    return card // N ^ (1 if state[L.C_FLAGS + card] & L.F_TAKEN else 0)
+
+
+@nb.njit(cache=True, inline="always")
+def span(rules):
+    """How many card ids `candidate` walks: a player's own 54, and under D-AMB-60
+    "k_searches_both" the opponent's too (own first, as reference `_candidates`)."""
+    return 2 * N if rules[R_AMB60] == 1 else N
+
+
+@nb.njit(cache=True, inline="always")
+def candidate(p, i):
+    return (p * N + i) % L.N_CARDS
+
+
+@nb.njit(cache=True, inline="always")
+def holds(state, p, card, zone):
+    """`card` is in `p`'s `zone` (hand, back row ...), whoever owns it."""
+    return state[L.C_ZONE + card] == zone and controller(state, card) == p
+
+
+@nb.njit(cache=True, inline="always")
+def named(p, a, b):
+    """actions.card_of: the card (a, b) names for decider p."""
+    return (1 - p if b >= OTHER else p) * N + a
+
+
+@nb.njit(cache=True, inline="always")
+def name_bits(p, card):
+    """actions.name_bits: OTHER for the opponent's card."""
+    return OTHER if card // N != p else 0
+
+
+@nb.njit(cache=True, inline="always")
+def bump_of(b):
+    return b % OTHER - 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -111,9 +157,10 @@ def has_straight_flush(state, rules, p):
     masks = np.zeros(4, dtype=np.int64)
     jokers = 0
     with_back = rules[R_AMB58] == 1
-    for card in range(p * N, p * N + N):
+    for i in range(span(rules)):
+        card = candidate(p, i)
         zone = state[L.C_ZONE + card]
-        if zone == L.Z_HAND or (with_back and zone == L.Z_BACK):
+        if (zone == L.Z_HAND or (with_back and zone == L.Z_BACK)) and controller(state, card) == p:
             code = card % N
             if code >= 52:
                 jokers += 1
@@ -352,8 +399,9 @@ def can_activate(state, rules, p, card):
         return False
     if kind == L.FN_Q:
         return state[L.S_DECK_COUNT + p] > 0 or rules[R_AMB10] != 0
-    if kind == L.FN_K:
-        for c in range(p * N, p * N + N):
+    if kind == L.FN_K:  # own graveyard (and the opponent's under D-AMB-60 "k_searches_both")
+        for i in range(span(rules)):
+            c = candidate(p, i)
             if state[L.C_ZONE + c] == L.Z_GRAVE and fn_kind(c) != L.FN_K and c % N < 52:
                 return True
         return False
@@ -399,12 +447,12 @@ def push(out, n, action):
 
 @nb.njit(cache=True)
 def summon_options(state, rules, p, card, out, n):
-    code = card % N
+    action = A.SUMMON * 10000 + (card % N) * 100 + name_bits(p, card)
     if free_monster_slot(state, rules, p) >= 0:
-        return push(out, n, A.SUMMON * 10000 + code * 100)
+        return push(out, n, action)
     for slot in range(rules[R_MONSTER_ZONE]):
         if state[L.S_MONSTER + p * Z + slot] >= 0:
-            n = push(out, n, A.SUMMON * 10000 + code * 100 + slot + 1)
+            n = push(out, n, action + slot + 1)
     return n
 
 
@@ -416,19 +464,20 @@ def main_legal_actions(state, rules, out):
     if p != state[L.S_ACTIVE]:  # D-AMB-25 "both_freely": the non-turn player holds priority
         return free_activations(state, rules, p, out, n)
     free_back = free_back_slot(state, rules, p) >= 0
-    for card in range(p * N, p * N + N):
-        if state[L.C_ZONE + card] != L.Z_HAND:
+    for i in range(span(rules)):
+        card = candidate(p, i)
+        if not holds(state, p, card, L.Z_HAND):
             continue
-        code = card % N
+        name = (card % N) * 100 + name_bits(p, card)
         if is_monster(card) and suit_allows(state, rules, p, card):
             n = summon_options(state, rules, p, card, out, n)
         if free_back and may_set(rules, card):
-            n = push(out, n, A.SET * 10000 + code * 100)
+            n = push(out, n, A.SET * 10000 + name)
         kind = fn_kind(card)
         if kind != FN_NONE:
             slot_ok = free_back or ((kind == L.FN_BIG or kind == L.FN_SMALL) and rules[R_AMB02] == 1)
             if slot_ok and can_activate(state, rules, p, card):
-                n = push(out, n, A.ACT_HAND * 10000 + code * 100)
+                n = push(out, n, A.ACT_HAND * 10000 + name)
     for slot in range(Z):
         card = state[L.S_BACK + p * Z + slot]
         if card >= 0 and state[L.C_ZONE + card] == L.Z_BACK:

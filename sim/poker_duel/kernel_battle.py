@@ -15,7 +15,8 @@ from sim.poker_duel import layout as L
 from sim.poker_duel.kernel import (FN_NONE, R_ADVANCED, R_AMB16, R_BACK_ROW, R_MONSTER_ZONE, begin_turn,
                                    can_activate, check_straight_flush, fn_kind, free_back_slot, free_monster_slot,
                                    free_activations, is_monster, main_legal_actions, push, rank_of, suit_allows, suit_of,
-                                   summon_options, finish)
+                                   summon_options, finish, bump_of, candidate, controller, holds, name_bits, named,
+                                   span)
 from sim.poker_duel.rules import FLAG_SLOTS, NUMBER_SLOTS, amb_slot
 
 engine_cache.install()
@@ -60,17 +61,18 @@ def over(state):
 
 
 @nb.njit(cache=True)
-def hand_size(state, p):
+def hand_size(state, rules, p):
     n = 0
-    for c in range(p * N, p * N + N):
-        if state[L.C_ZONE + c] == L.Z_HAND:
+    for i in range(span(rules)):
+        if holds(state, p, candidate(p, i), L.Z_HAND):
             n += 1
     return n
 
 
 @nb.njit(cache=True)
 def to_grave(state, card):
-    p = card // N
+    """To its owner's graveyard (D-AMB-60), out of its controller's zone."""
+    p = controller(state, card)
     zone = state[L.C_ZONE + card]
     pos = state[L.C_POS + card]
     if zone == L.Z_MONSTER:
@@ -86,14 +88,15 @@ def to_grave(state, card):
 
 
 @nb.njit(cache=True)
-def to_hand(state, rules, card, check):
+def to_hand(state, rules, card, check, p):
+    """Into p's hand; another player's card is F_TAKEN (D-AMB-60, reference `_to_hand`)."""
     state[L.C_ZONE + card] = L.Z_HAND
     state[L.C_POS + card] = 0
     state[L.C_SET_TURN + card] = 0
     state[L.C_BOOST + card] = 0
-    state[L.C_FLAGS + card] = 0
+    state[L.C_FLAGS + card] = L.F_TAKEN if card // N != p else 0
     if check:
-        check_straight_flush(state, rules, card // N)
+        check_straight_flush(state, rules, p)
 
 
 @nb.njit(cache=True)
@@ -140,7 +143,7 @@ def summon(state, rules, p, card, bump_slot, by_k):
     state[L.C_ZONE + card] = L.Z_MONSTER
     state[L.C_POS + card] = slot
     state[L.S_MONSTER + p * Z + slot] = card
-    state[L.C_FLAGS + card] = L.F_NEW
+    state[L.C_FLAGS + card] = L.F_NEW | (state[L.C_FLAGS + card] & L.F_TAKEN)  # a taken card stays p's
     state[L.C_BOOST + card] = 0
     state[L.C_SET_TURN + card] = 0
     if not by_k or (rules[R13] == 1 and state[L.S_TURN_SUIT] == -1):
@@ -160,22 +163,23 @@ def bump(state, rules, p, bump_slot):
     destination = rules[R14]
     if destination == 0:
         to_grave(state, bumped)
-    elif destination == 1:
+    elif destination == 1:  # back to its controller's hand
         state[L.S_MONSTER + p * Z + bump_slot] = -1
-        to_hand(state, rules, bumped, False)
-    else:
+        to_hand(state, rules, bumped, False, p)
+    else:  # the bottom of its owner's deck (D-AMB-60)
         state[L.S_MONSTER + p * Z + bump_slot] = -1
         state[L.C_ZONE + bumped] = L.Z_DECK
         state[L.C_BOOST + bumped] = 0
         state[L.C_FLAGS + bumped] = 0
-        count = state[L.S_DECK_COUNT + p]
+        q = bumped // N
+        count = state[L.S_DECK_COUNT + q]
         for i in range(count, 0, -1):
-            moved = state[L.S_DECK + p * N + i - 1]
-            state[L.S_DECK + p * N + i] = moved
+            moved = state[L.S_DECK + q * N + i - 1]
+            state[L.S_DECK + q * N + i] = moved
             state[L.C_POS + moved] = i
-        state[L.S_DECK + p * N] = bumped
+        state[L.S_DECK + q * N] = bumped
         state[L.C_POS + bumped] = 0
-        state[L.S_DECK_COUNT + p] = count + 1
+        state[L.S_DECK_COUNT + q] = count + 1
     state[L.S_COUNTERS + 2] += 1
 
 
@@ -211,10 +215,10 @@ def end_phase(state, rules):
     """D-END-1 (D-AMB-46), D-END-2."""
     state[L.S_PHASE] = L.PH_DISCARD
     a = state[L.S_ACTIVE]
-    if hand_size(state, a) > rules[R_HAND_LIMIT]:
+    if hand_size(state, rules, a) > rules[R_HAND_LIMIT]:
         state[L.S_DECIDER] = a
         return
-    if rules[R46] == 1 and hand_size(state, 1 - a) > rules[R_HAND_LIMIT]:
+    if rules[R46] == 1 and hand_size(state, rules, 1 - a) > rules[R_HAND_LIMIT]:
         state[L.S_DECIDER] = 1 - a
         return
     next_turn(state, rules)
@@ -226,10 +230,11 @@ def discard(state, rules, p, card):
     if rules[R47] == 1:
         state[L.C_ZONE + card] = L.Z_BANISHED
         state[L.C_POS + card] = 0
+        state[L.C_FLAGS + card] &= ~np.int64(L.F_TAKEN)  # out of play: nobody's
     else:
         to_grave(state, card)
-    if hand_size(state, p) <= rules[R_HAND_LIMIT]:
-        if rules[R46] == 1 and p == state[L.S_ACTIVE] and hand_size(state, 1 - p) > rules[R_HAND_LIMIT]:
+    if hand_size(state, rules, p) <= rules[R_HAND_LIMIT]:
+        if rules[R46] == 1 and p == state[L.S_ACTIVE] and hand_size(state, rules, 1 - p) > rules[R_HAND_LIMIT]:
             state[L.S_DECIDER] = 1 - p
             return
         next_turn(state, rules)
@@ -329,15 +334,16 @@ def battle_activatable(state, rules, p, out, n):
             if ok and can_activate(state, rules, p, card):
                 n = push(out, n, A.ACT_SET * 10000 + slot * 100)
     if rules[R27] == 1:
-        for card in range(p * N, p * N + N):
-            if state[L.C_ZONE + card] != L.Z_HAND:
+        for i in range(span(rules)):
+            card = candidate(p, i)
+            if not holds(state, p, card, L.Z_HAND):
                 continue
             kind = fn_kind(card)
             ok = kind == 0 or kind == 1 or kind == 2 or (rules[R26] == 1 and kind != FN_NONE)
             slot_ok = free_back_slot(state, rules, p) >= 0 or (
                 (kind == 3 or kind == 4) and rules[R02] == 1)
             if ok and slot_ok and can_activate(state, rules, p, card):
-                n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100)
+                n = push(out, n, A.ACT_HAND * 10000 + (card % N) * 100 + name_bits(p, card))
     return n
 
 
@@ -348,8 +354,9 @@ def declare_options(state, rules, out, n):
     n = attack_options(state, rules, out, n)
     p = state[L.S_ACTIVE]
     if rules[R17] == 1:
-        for card in range(p * N, p * N + N):
-            if state[L.C_ZONE + card] == L.Z_HAND and is_monster(card) and suit_allows(state, rules, p, card):
+        for i in range(span(rules)):
+            card = candidate(p, i)
+            if holds(state, p, card, L.Z_HAND) and is_monster(card) and suit_allows(state, rules, p, card):
                 n = summon_options(state, rules, p, card, out, n)
     if rules[R64] == 1:
         n = battle_activatable(state, rules, p, out, n)
@@ -458,7 +465,7 @@ def damage_calculation(state, rules):
                 amount *= max(club_factor(state, rules, winner), club_factor(state, rules, loser))
             elif winner == attacker:
                 amount *= club_factor(state, rules, attacker)
-            taker = loser // N if rules[R43] == 0 else (o if rules[R43] == 1 else p)
+            taker = controller(state, loser) if rules[R43] == 0 else (o if rules[R43] == 1 else p)
             send_boosts(state, rules)
             to_grave(state, loser)
             damage(state, rules, taker, amount, False)
@@ -700,10 +707,11 @@ def legal_actions(state, rules, out):
                                 n = push(out, n, A.BOOST * 10000 + slot * 100 + 2 + q * Z + i)
         return sorted_unique(out, n)
     n = 0
-    for card in range(p * N, p * N + N):
-        if state[L.C_ZONE + card] == L.Z_HAND:
-            n = push(out, n, A.DISCARD * 10000 + (card % N) * 100)
-    return n
+    for i in range(span(rules)):
+        card = candidate(p, i)
+        if holds(state, p, card, L.Z_HAND):
+            n = push(out, n, A.DISCARD * 10000 + (card % N) * 100 + name_bits(p, card))
+    return sorted_unique(out, n)
 
 
 @nb.njit(cache=True)
@@ -720,9 +728,9 @@ def apply_action(state, rules, action):
         elif kind == A.PASS:
             end_main(state, rules)
         elif kind == A.SUMMON:
-            summon(state, rules, p, p * N + a, b - 1, False)
+            summon(state, rules, p, named(p, a, b), bump_of(b), False)
         elif kind == A.SET:
-            set_card(state, rules, p, p * N + a)
+            set_card(state, rules, p, named(p, a, b))
         elif kind == A.BUMP:  # D-AMB-15 "any_time_main"
             bump(state, rules, p, a)
             check_straight_flush(state, rules, p)
@@ -730,7 +738,7 @@ def apply_action(state, rules, action):
         if kind == A.PASS:
             end_battle_phase(state, rules)
         elif kind == A.SUMMON:
-            summon(state, rules, p, p * N + a, b - 1, False)  # D-AMB-17 "hand_in_battle_too"
+            summon(state, rules, p, named(p, a, b), bump_of(b), False)  # D-AMB-17 "hand_in_battle_too"
         else:
             declare(state, rules, a, b)
     elif phase == L.PH_BATTLE:
@@ -741,5 +749,5 @@ def apply_action(state, rules, action):
         else:
             boost(state, rules, p, state[L.S_BACK + p * Z + a], b)
     elif phase == L.PH_DISCARD:
-        discard(state, rules, p, p * N + a)
+        discard(state, rules, p, named(p, a, b))
     return 0

@@ -15,9 +15,10 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import layout as L
 from sim.poker_duel import kernel as K
 from sim.poker_duel import kernel_battle as KB
-from sim.poker_duel.kernel import (FN_NONE, R_AMB02, R_AMB10, R_AMB21, R_AMB28, can_activate, check_straight_flush,
-                                   fn_kind, free_back_slot, has_straight_flush, is_monster, push, straight_flush_on,
-                                   summon_options)
+from sim.poker_duel.kernel import (FN_NONE, R_AMB02, R_AMB10, R_AMB21, R_AMB28, R_AMB60, bump_of, can_activate,
+                                   candidate, check_straight_flush, controller, fn_kind, free_back_slot,
+                                   has_straight_flush, holds, is_monster, name_bits, named, push, span,
+                                   straight_flush_on, summon_options)
 from sim.poker_duel.rules import amb_slot
 
 engine_cache.install()
@@ -79,15 +80,17 @@ def j_target_positions(state, rules, p, out):
 
 
 @nb.njit(cache=True)
-def k_eligible(state, p, card):
-    return (state[L.C_ZONE + card] == L.Z_GRAVE and card // N == p
+def k_eligible(state, rules, p, card):
+    """D-K-1/4: in p's graveyard (or the opponent's, D-AMB-60 "k_searches_both"), no K, no joker."""
+    return (state[L.C_ZONE + card] == L.Z_GRAVE and (card // N == p or rules[R_AMB60] == 1)
             and fn_kind(card) != L.FN_K and card % N < 52)
 
 
 @nb.njit(cache=True)
-def any_k_left(state, p):
-    for c in range(p * N, p * N + N):
-        if k_eligible(state, p, c) and not in_list(state, c, state[L.S_PEND_CHOSEN]):
+def any_k_left(state, rules, p):
+    for i in range(span(rules)):
+        c = candidate(p, i)
+        if k_eligible(state, rules, p, c) and not in_list(state, c, state[L.S_PEND_CHOSEN]):
             return True
     return False
 
@@ -170,17 +173,19 @@ def after_activation(state, rules):
     """D-FN-8 (D-AMB-24/25), D-JOKER-2."""
     b = top(state)
     state[L.S_PEND_KIND] = L.PK_NONE
-    if committed(state, 1 - state[b + L.CH_PLAYER]) >= 0:
+    if committed(state, rules, 1 - state[b + L.CH_PLAYER]) >= 0:
         return NEXT  # apply_action activates it (activate_committed): no call back into activate
     return response_window(state, rules)
 
 
 @nb.njit(cache=True)
-def committed(state, p):
+def committed(state, rules, p):
     """D-AMB-32 "simultaneous": p's card committed face-down this round, or -1."""
-    for card in range(p * N, p * N + N):
+    for i in range(span(rules)):
+        card = candidate(p, i)
         z = state[L.C_ZONE + card]
-        if state[L.C_FLAGS + card] & L.F_COMMITTED and (z == L.Z_BACK or z == L.Z_HAND):
+        if (state[L.C_FLAGS + card] & L.F_COMMITTED and (z == L.Z_BACK or z == L.Z_HAND)
+                and controller(state, card) == p):
             return card
     return -1
 
@@ -189,7 +194,7 @@ def committed(state, p):
 def activate_committed(state, rules):
     """The other revealed card joins the chain (reference `_after_activation`)."""
     p = 1 - state[top(state) + L.CH_PLAYER]
-    card = committed(state, p)
+    card = committed(state, rules, p)
     state[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED)
     from_hand = state[L.C_ZONE + card] == L.Z_HAND
     kind = fn_kind(card)
@@ -201,17 +206,17 @@ def activate_committed(state, rules):
 
 
 @nb.njit(cache=True)
-def battle_commit(state, rules, p, kind, a):
+def battle_commit(state, rules, p, kind, a, b):
     """D-AMB-32 "simultaneous" (reference `_battle_commit`)."""
     if kind != A.PASS:
-        card = p * N + a if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
+        card = named(p, a, b) if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
         state[L.C_FLAGS + card] |= L.F_COMMITTED
     state[L.S_PASSES] += 1
     if state[L.S_PASSES] < 2:
         state[L.S_DECIDER] = 1 - state[L.S_DECIDER]
         return DONE
-    first = state[L.S_ACTIVE] if committed(state, state[L.S_ACTIVE]) >= 0 else 1 - state[L.S_ACTIVE]
-    card = committed(state, first)
+    first = state[L.S_ACTIVE] if committed(state, rules, state[L.S_ACTIVE]) >= 0 else 1 - state[L.S_ACTIVE]
+    card = committed(state, rules, first)
     if card < 0:
         KB.end_battle_step(state, rules)
         return DONE
@@ -278,7 +283,7 @@ def resolve_chain(state, rules):
                 return
         elif kind == L.FN_K:
             pend(state, L.PK_K_PICKS, p, n)
-            if any_k_left(state, p) or k_picks_done(state, rules) == DONE:
+            if any_k_left(state, rules, p) or k_picks_done(state, rules) == DONE:
                 return
             state[L.S_PEND_KIND] = L.PK_NONE
             continue  # k_done finished this entry
@@ -302,6 +307,10 @@ def resolve_chain(state, rules):
 
 @nb.njit(cache=True)
 def pop_entry(state):
+    """Remove the top link, zeroing its slots: a later link never holds an earlier chain's
+    targets (the reference packs only live entries, so the two agree). Only a J's first
+    CH_COUNT target slots are ever read (resolution, layout.build_view, the sampler); a
+    Q's CH_COUNT is its draw count and its target slots stay 0."""
     b = top(state)
     for k in range(L.CH_SIZE):
         state[b + k] = 0
@@ -328,7 +337,7 @@ def resolve_q(state, rules, p, count):
         card = state[L.S_DECK + p * N + c - 1]
         state[L.S_DECK + p * N + c - 1] = 0
         state[L.S_DECK_COUNT + p] = c - 1
-        KB.to_hand(state, rules, card, check)
+        KB.to_hand(state, rules, card, check, p)
         drawn[i] = card
         if KB.over(state):
             return False
@@ -349,7 +358,7 @@ def k_picks_done(state, rules):
     for i in range(count):
         picks[i] = state[L.S_PEND_LIST + i]
     for i in range(count):
-        KB.to_hand(state, rules, picks[i], True)
+        KB.to_hand(state, rules, picks[i], True, p)  # the K user's hand, whoever owns it (D-AMB-60)
         if KB.over(state):
             return DONE
     state[L.S_PEND_RETURN] = state[L.S_PHASE]
@@ -451,9 +460,10 @@ def pending_options(state, rules, out):
         n = push(out, 0, A.PASS * 10000)
         n = response_options(state, rules, p, out, n)
     elif kind == L.PK_K_PICKS:
-        for c in range(p * N, p * N + N):
-            if k_eligible(state, p, c) and not in_list(state, c, chosen):
-                n = push(out, n, A.PICK * 10000 + (c % N) * 100)
+        for i in range(span(rules)):
+            c = candidate(p, i)
+            if k_eligible(state, rules, p, c) and not in_list(state, c, chosen):
+                n = push(out, n, A.PICK * 10000 + (c % N) * 100 + name_bits(p, c))
         if chosen >= 1:
             n = push(out, n, A.PASS * 10000)
     elif kind == L.PK_K_PLACE:
@@ -466,7 +476,7 @@ def pending_options(state, rules, out):
             if is_monster(card) and together != 0:
                 n = summon_options(state, rules, p, card, out, n)
             if state[L.S_PEND_RETURN] == L.PH_BATTLE and free_back_slot(state, rules, p) >= 0 and K.may_set(rules, card):
-                n = push(out, n, A.SET * 10000 + (card % N) * 100)
+                n = push(out, n, A.SET * 10000 + (card % N) * 100 + name_bits(p, card))
     elif kind == L.PK_Q_SET:
         card = state[L.S_PEND_LIST + chosen]
         n = push(out, 0, A.PASS * 10000)
@@ -518,14 +528,14 @@ def apply_pending(state, rules, kind, a, b):
     elif pk == L.PK_K_PICKS:
         if kind == A.PASS:
             return k_picks_done(state, rules)
-        state[L.S_PEND_LIST + state[L.S_PEND_CHOSEN]] = p * N + a
+        state[L.S_PEND_LIST + state[L.S_PEND_CHOSEN]] = named(p, a, b)
         state[L.S_PEND_CHOSEN] += 1
-        if state[L.S_PEND_CHOSEN] >= state[L.S_PEND_MAX] or not any_k_left(state, p):
+        if state[L.S_PEND_CHOSEN] >= state[L.S_PEND_MAX] or not any_k_left(state, rules, p):
             return k_picks_done(state, rules)
     elif pk == L.PK_K_PLACE:
         card = state[L.S_PEND_LIST + state[L.S_PEND_CHOSEN]]
         if kind == A.SUMMON:
-            KB.summon(state, rules, p, card, b - 1, True)
+            KB.summon(state, rules, p, card, bump_of(b), True)
             if KB.over(state):
                 return DONE
         elif kind == A.SET:
@@ -616,8 +626,10 @@ def apply_action(state, rules, action):
     phase = state[L.S_PHASE]
     if rules[R18] == 1 and state[L.S_PEND_KIND] == L.PK_NONE and not (
             kind == A.ACT_SET and state[L.C_FLAGS + state[L.S_BACK + p * Z + a]] & L.F_JUST_SET):
-        for card in range(p * N, p * N + N):  # D-AMB-18 "must_at_once": the moment has passed
-            state[L.C_FLAGS + card] &= ~np.int64(L.F_JUST_SET)
+        for i in range(span(rules)):  # D-AMB-18 "must_at_once": the moment has passed
+            card = candidate(p, i)
+            if controller(state, card) == p:
+                state[L.C_FLAGS + card] &= ~np.int64(L.F_JUST_SET)
     if (rules[R12] == 1 and kind != A.SUMMON and state[L.S_PEND_KIND] == L.PK_NONE
             and (phase == L.PH_MAIN or phase == L.PH_DECLARE)):
         state[L.S_TURN_SUIT] = -1  # D-AMB-12 "per_batch": any other action ends the batch of summons
@@ -629,11 +641,11 @@ def apply_action(state, rules, action):
     elif state[L.S_PEND_KIND] != L.PK_NONE:
         settle(state, rules, apply_pending(state, rules, kind, a, b))
     elif phase == L.PH_BATTLE and rules[R32] == 3:
-        settle(state, rules, battle_commit(state, rules, p, kind, a))
+        settle(state, rules, battle_commit(state, rules, p, kind, a, b))
     elif kind == A.ACT_HAND or kind == A.ACT_SET:
         if phase == L.PH_BATTLE:
             state[L.S_PRIORITY_OWNER] = p
-        card = p * N + a if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
+        card = named(p, a, b) if kind == A.ACT_HAND else state[L.S_BACK + p * Z + a]
         settle(state, rules, activate(state, rules, p, card, kind == A.ACT_HAND))
     elif kind == A.REVEAL:
         state[L.S_WINNER] = p

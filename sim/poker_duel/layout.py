@@ -8,7 +8,12 @@ one compiled kernel serves every rule set.
 
 Cards: `card = owner * 54 + code` (code as in sim/cards.py: suit*13 + rank-1,
 52 big joker, 53 small joker). Each player plays their own deck (D-COMP-1),
-so a card's owner never changes and every pile is its owner's (D-AMB-60).
+so a card's owner never changes; decks and graveyards are their owner's
+(D-AMB-60). A card's *controller* is its owner, except for a card a K took
+from the opponent's graveyard under D-AMB-60 "k_searches_both": flag
+F_TAKEN marks it as controlled by its owner's opponent (in whose hand,
+monster zone, back row or chain it then is) until it goes back to its
+owner's graveyard or deck. Without that reading no card has the flag.
 
     ┌──────────────── globals (S_*) ─────────────────┐┌─ decks ──────────┐
     │ rng turn active first phase decider winner end ││ count0 count1    │
@@ -40,6 +45,9 @@ Conventions:
   (D-DS-3, D-AMB-38); for a set A-10 committed face-down under D-AMB-36
   "simultaneous" (flag F_COMMITTED) it is the boost's target + 1 until the
   reveal (a seat's view shows 0 for the opponent's hidden cards); else 0.
+- an opponent's face-down back-row slot shows, in a seat's view, not HIDDEN
+  but `face_down(set_turn)` = HIDDEN - set turn (D-DS-8: the table saw when a
+  card was set, not which): `is_face_down(v)` is v <= HIDDEN, `set_turn_of(v)`.
 - flags F_COMMITTED also mark a card committed in a D-AMB-32 "simultaneous"
   battle-step round, F_EXTRA_EARNED a defending diamond's earned attack
   (D-AMB-52 "also_defending"); both are bits of the existing flags slots.
@@ -77,6 +85,8 @@ F_EXTRA_EARNED = 32  # D-AMB-52 "also_defending": a diamond that destroyed its a
 F_COMMITTED = 64     # D-AMB-36 "simultaneous": a set A-10 committed face-down as a boost; the
                      # card's boost slot holds its target (which + 1) until both reveal
 F_JUST_SET = 128     # D-AMB-18 "must_at_once": a function card just set, to be activated at once
+F_TAKEN = 256        # D-AMB-60 "k_searches_both": controlled by the owner's opponent (a K took it from the
+                     # owner's graveyard); cleared when it goes back to its owner's graveyard or deck
 
 # ---- phases (value of S_PHASE) --------------------------------------------------------------
 PH_MAIN = 0
@@ -179,33 +189,58 @@ def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, dtype=np.int64)
 
 
+def controller(card: int, flags: int) -> int:
+    """The player whose zones hold `card`: its owner unless F_TAKEN (D-AMB-60)."""
+    return card // N_CODES ^ (1 if flags & F_TAKEN else 0)
+
+
+def face_down(set_turn: int) -> int:
+    """A view's value for an occupied face-down slot of the opponent: public set turn, hidden card (D-DS-8)."""
+    return HIDDEN - set_turn
+
+
+def is_face_down(value: int) -> bool:
+    return value <= HIDDEN
+
+
+def set_turn_of(value: int) -> int:
+    return HIDDEN - value
+
+
 def build_view(state: np.ndarray, seat: int, open_info: bool = False) -> np.ndarray:
-    """The state as `seat` sees it (D-AMB-08 "hidden"): the opponent's hand and
-    back-row cards, both decks' order and the generator are hidden; counts,
-    monsters, graveyards, HP and the chain stay public. `open_info` (D-AMB-08
-    "open") hides only the deck order and the generator."""
+    """The state as `seat` sees it (D-AMB-08 "hidden"): the cards in the opponent's
+    hand and back row (by controller: a card a K took is in its controller's
+    zones, D-AMB-60), both decks' order and the generator are hidden; counts,
+    monsters, graveyards, HP, the chain and when each face-down card was set
+    (`face_down`, D-DS-8) stay public. `open_info` (D-AMB-08 "open") hides only
+    the deck order and the generator."""
     view = state.copy()
     view[S_RNG] = HIDDEN
     opponent = 1 - seat
     for p in (0, 1):
         view[S_DECK + p * N_CODES:S_DECK + (p + 1) * N_CODES] = HIDDEN
     zones = state[C_ZONE:C_ZONE + N_CARDS]
-    owners = np.arange(N_CARDS) // N_CODES
-    hide = (zones == Z_DECK) | ((not open_info) & (owners == opponent) & ((zones == Z_HAND) | (zones == Z_BACK)))
+    flags = state[C_FLAGS:C_FLAGS + N_CARDS]
+    controllers = (np.arange(N_CARDS) // N_CODES) ^ ((flags & F_TAKEN) != 0)
+    hide = (zones == Z_DECK) | ((not open_info) & (controllers == opponent) & ((zones == Z_HAND) | (zones == Z_BACK)))
     for base, marker in ((C_ZONE, Z_HIDDEN), (C_POS, HIDDEN), (C_SET_TURN, HIDDEN)):
         view[base:base + N_CARDS][hide] = marker
     # D-AMB-32/36 "simultaneous" commitments and D-AMB-18 "must_at_once" marks (which would tell a
-    # function card from an A-10) show as none on hidden cards (a no-op under the other readings)
+    # function card from an A-10) show as none on hidden cards (a no-op under the other readings);
+    # F_TAKEN stays: which cards a K took is public
     view[C_BOOST:C_BOOST + N_CARDS][hide] = 0
     view[C_FLAGS:C_FLAGS + N_CARDS][hide] &= ~(F_COMMITTED | F_JUST_SET)
     for entry in range(int(state[S_CHAIN_LEN])):  # a J's target named by slot, not by what it is
-        for k in range(CH_TARGETS):
-            slot = S_CHAIN + entry * CH_SIZE + CH_T0 + k
-            target = int(state[slot])
-            if k < int(state[S_CHAIN + entry * CH_SIZE + CH_COUNT]) and target >= 0 and hide[target]:
-                view[slot] = HIDDEN
+        base = S_CHAIN + entry * CH_SIZE
+        if state[base + CH_KIND] != FN_J:
+            continue  # only a J has targets (a Q's CH_COUNT is its draw count, its target slots 0)
+        for k in range(min(int(state[base + CH_COUNT]), CH_TARGETS)):
+            target = int(state[base + CH_T0 + k])
+            if target >= 0 and hide[target]:
+                view[base + CH_T0 + k] = HIDDEN
     if not open_info:
-        for i in range(ZONE_SLOTS):  # which opponent slots are occupied stays public, not by what
-            if state[S_BACK + opponent * ZONE_SLOTS + i] >= 0 and state[C_ZONE + state[S_BACK + opponent * ZONE_SLOTS + i]] == Z_BACK:
-                view[S_BACK + opponent * ZONE_SLOTS + i] = HIDDEN
+        for i in range(ZONE_SLOTS):  # which opponent slots are occupied and since when stays public, not by what
+            card = state[S_BACK + opponent * ZONE_SLOTS + i]
+            if card >= 0 and state[C_ZONE + card] == Z_BACK:
+                view[S_BACK + opponent * ZONE_SLOTS + i] = face_down(int(state[C_SET_TURN + card]))
     return view

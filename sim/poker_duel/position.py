@@ -21,7 +21,10 @@ back. Format (docs/poker-duel.md has examples):
       "actions": ["summon S7", "pass"]       # actions.to_text notation, applied in order
     }
 
-Cards are the owner's own (each player plays their own deck). `deck` lists
+Cards are the owner's own (each player plays their own deck). Under D-AMB-60
+"k_searches_both" a hand, monster zone or back row (and `new`) may hold a
+card of the other deck that a K took: written with a trailing ', as actions
+name it ("S9'"); the dump marks such cards the same way. `deck` lists
 the deck bottom to top; when it is left out every card of that player not
 placed elsewhere forms the deck in ascending code order; when it is given,
 the unlisted cards are out of play. A back-row card set without a
@@ -59,7 +62,13 @@ def _int(value, field: str, low: int, high: int) -> int:
     return value
 
 
-def _card(text, owner: int, field: str, seen: dict) -> int:
+def _card(text, owner: int, field: str, seen: dict, taken: list | None = None) -> int:
+    """A card of `owner`'s deck; where `taken` is given (hand, monsters, back row) also the
+    other player's card written with a trailing ' (a K's catch, D-AMB-60), collected there."""
+    if taken is not None and isinstance(text, str) and text.endswith("'"):
+        card = _card(text[:-1], 1 - owner, field, seen)
+        taken.append((card, field, text))
+        return card
     if not isinstance(text, str):
         _fail("'%s' must be a card like \"S7\", \"HQ\", \"BJ\" (got %r)." % (field, text))
     try:
@@ -108,6 +117,7 @@ def load_position(data: dict) -> Match:
     if len(players) != 2:
         _fail("'players' must list exactly two players (got %d)." % len(players))
     seen: dict[int, str] = {}
+    taken: list = []  # (card, field, text): the other player's cards a K took (D-AMB-60)
     for p, spec in enumerate(players):
         if not isinstance(spec, dict):
             _fail("'players[%d]' must be an object." % p)
@@ -117,7 +127,7 @@ def load_position(data: dict) -> Match:
         where = "players[%d]" % p
         m.hp[p] = _int(spec.get("hp", DEFAULT_HP[p]), where + ".hp", -HP_MAX, HP_MAX)
         m.start_hp[p] = _int(spec.get("start_hp", DEFAULT_HP[p]), where + ".start_hp", 1, HP_MAX)
-        for card in (_card(t, p, where + ".hand", seen) for t in _list(spec.get("hand", []), where + ".hand")):
+        for card in (_card(t, p, where + ".hand", seen, taken) for t in _list(spec.get("hand", []), where + ".hand")):
             m.zone[card] = L.Z_HAND
         monsters = _list(spec.get("monsters", []), where + ".monsters")
         if len(monsters) > rules.monster_zone:
@@ -125,7 +135,7 @@ def load_position(data: dict) -> Match:
         for slot, text in enumerate(monsters):
             if text is None:
                 continue
-            card = _card(text, p, where + ".monsters", seen)
+            card = _card(text, p, where + ".monsters", seen, taken)
             if code_text(card % L.N_CODES)[1:] in ("J", "Q", "K") or card % L.N_CODES >= 52:
                 _fail("'%s.monsters': %s is not a monster card (A-10, D-COMP-2)." % (where, text))
             m.zone[card], m.pos[card], m.monster[p][slot] = L.Z_MONSTER, slot, card
@@ -136,13 +146,20 @@ def load_position(data: dict) -> Match:
             if item is None:
                 continue
             text, set_turn = (item.get("card"), item.get("set_turn", m.turn - 1)) if isinstance(item, dict) else (item, m.turn - 1)
-            card = _card(text, p, where + ".back_row", seen)
+            card = _card(text, p, where + ".back_row", seen, taken)
             m.zone[card], m.pos[card], m.back[p][slot] = L.Z_BACK, slot, card
             m.set_turn[card] = _int(set_turn, where + ".back_row.set_turn", 0, m.turn)
         for text in _list(spec.get("graveyard", []), where + ".graveyard"):
             card = _card(text, p, where + ".graveyard", seen)
             m.seq += 1
             m.zone[card], m.pos[card] = L.Z_GRAVE, m.seq
+    for card, field, text in taken:
+        if rules.reading("D-AMB-60") != "k_searches_both":
+            _fail("'%s': %s is the other player's card; only a K under D-AMB-60 = k_searches_both takes one."
+                  % (field, text))
+        m.flags[card] |= L.F_TAKEN
+    for p, spec in enumerate(players):  # decks last: a card the other player holds is in neither deck
+        where = "players[%d]" % p
         if "deck" in spec:
             deck = [_card(t, p, where + ".deck", seen) for t in _list(spec["deck"], where + ".deck")]
             for card in range(p * L.N_CODES, (p + 1) * L.N_CODES):
@@ -152,9 +169,9 @@ def load_position(data: dict) -> Match:
             deck = [c for c in range(p * L.N_CODES, (p + 1) * L.N_CODES) if c not in seen]
         m.deck[p] = deck
         for card in _list(spec.get("new", []), where + ".new"):
-            code = parse_code(card)[0] if isinstance(card, str) else -1
-            target = L.card_id(p, code)
-            if code < 0 or m.zone[target] != L.Z_MONSTER:
+            code = parse_code(card.rstrip("'"))[0] if isinstance(card, str) else -1
+            target = L.card_id(1 - p if isinstance(card, str) and card.endswith("'") else p, code)
+            if code < 0 or m.zone[target] != L.Z_MONSTER or m.controller(target) != p:
                 _fail("'%s.new' must name monsters on that player's field (got %r)." % (where, card))
             m.flags[target] |= L.F_NEW
     if "uses" in data:
@@ -170,16 +187,16 @@ def load_position(data: dict) -> Match:
         attack = data.get("attack")
         if not isinstance(attack, dict) or "attacker" not in attack or "target" not in attack:
             _fail("phase '%s' needs 'attack': {\"attacker\": card, \"target\": card or \"player\"}." % phase)
-        attacker = L.card_id(m.active, parse_code(str(attack["attacker"]))[0]) if _is_card(attack["attacker"]) else -1
-        if attacker < 0 or m.zone[attacker] != L.Z_MONSTER:
+        attacker = _field_card(attack["attacker"], m.active)
+        if attacker < 0 or m.zone[attacker] != L.Z_MONSTER or m.controller(attacker) != m.active:
             _fail("'attack.attacker' must be a monster of the active player (got %r)." % (attack["attacker"],))
         m.attacker = attacker
         m.flags[attacker] |= L.F_ATTACKED
         if attack["target"] == "player":
             m.target = L.DIRECT_TARGET
         else:
-            target = L.card_id(1 - m.active, parse_code(str(attack["target"]))[0]) if _is_card(attack["target"]) else -1
-            if target < 0 or m.zone[target] != L.Z_MONSTER:
+            target = _field_card(attack["target"], 1 - m.active)
+            if target < 0 or m.zone[target] != L.Z_MONSTER or m.controller(target) != 1 - m.active:
                 _fail("'attack.target' must be a monster of the other player or \"player\" (got %r)." % (attack["target"],))
             m.target = target
     elif "attack" in data:
@@ -190,6 +207,13 @@ def load_position(data: dict) -> Match:
         from sim import rng as rng_module
         m.rng = rng_module.PyRng(_int(data["rng"], "rng", 0, 2**63 - 1))
     return m
+
+
+def _field_card(text, player: int) -> int:
+    """A card on `player`'s field named as in the players' lists ("S9'": the other deck's), or -1."""
+    other = isinstance(text, str) and text.endswith("'")
+    text = text[:-1] if other else text
+    return L.card_id(1 - player if other else player, parse_code(str(text))[0]) if _is_card(text) else -1
 
 
 def _is_card(text) -> bool:
@@ -224,8 +248,8 @@ def apply_texts(m: Match, texts, events: list[str] | None = None) -> Match:
 
 def dump_position(m: Match, legal: bool = False) -> dict:
     """The table after the actions, JSON-ready."""
-    def names(cards):
-        return [code_text(c % L.N_CODES) for c in cards]
+    def names(cards, p=None):  # a card of the other deck (a K's catch, D-AMB-60) is marked with '
+        return [code_text(c % L.N_CODES) + ("'" if p is not None and c // L.N_CODES != p else "") for c in cards]
 
     out = {"turn": m.turn, "active": m.active, "phase": L.PHASE_NAMES[m.phase], "decider": m.decider,
            "pending": L.PENDING_NAMES[m.pend_kind], "winner": m.winner,
@@ -233,9 +257,9 @@ def dump_position(m: Match, legal: bool = False) -> dict:
                         "draw_hp")[m.end_type], "players": []}
     for p in (0, 1):
         out["players"].append({
-            "hp": m.hp[p], "hand": names(sorted(m.hand(p))),
-            "monsters": [code_text(c % L.N_CODES) if c >= 0 else None for c in m.monster[p][:m.rules.monster_zone]],
-            "back_row": [code_text(c % L.N_CODES) if c >= 0 else None for c in m.back[p][:m.rules.back_row]],
+            "hp": m.hp[p], "hand": names(sorted(m.hand(p)), p),
+            "monsters": [names([c], p)[0] if c >= 0 else None for c in m.monster[p][:m.rules.monster_zone]],
+            "back_row": [names([c], p)[0] if c >= 0 else None for c in m.back[p][:m.rules.back_row]],
             "graveyard": names(m.graveyard(p)), "deck_count": len(m.deck[p])})
     if legal:
         out["legal"] = [A.to_text(a) for a in m.legal_actions()]

@@ -147,8 +147,22 @@ class Match:
         rank = rank_of(code_of(card))
         return int(self.rules.reading("D-AMB-06")) if rank == 1 else rank
 
+    def controller(self, card: int) -> int:
+        """Whose zones hold `card`: its owner, or the K user that took it (D-AMB-60)."""
+        return L.controller(card, self.flags[card])
+
+    def _candidates(self, p: int) -> list[int]:
+        """The cards `p` may hold: their own, and under D-AMB-60 "k_searches_both" also
+        the opponent's (which a K may have taken), own first."""
+        span = 2 * N if self.rules.reading("D-AMB-60") == "k_searches_both" else N
+        return [(p * N + i) % L.N_CARDS for i in range(span)]
+
     def hand(self, p: int) -> list[int]:
-        return [c for c in range(p * N, p * N + N) if self.zone[c] == L.Z_HAND]
+        return [c for c in self._candidates(p) if self.zone[c] == L.Z_HAND and self.controller(c) == p]
+
+    def name(self, p: int, kind: int, card: int, b: int = 0) -> int:
+        """The action of kind `kind` naming `card` for decider `p` (actions.OTHER for the opponent's card)."""
+        return A.encode(kind, code_of(card), b + A.name_bits(p, card))
 
     def graveyard(self, p: int) -> list[int]:
         return sorted((c for c in range(p * N, p * N + N) if self.zone[c] == L.Z_GRAVE), key=lambda c: self.pos[c])
@@ -186,8 +200,9 @@ class Match:
         raise GameOver
 
     def _to_grave(self, card: int):
-        """Every card goes to its owner's graveyard (D-AMB-60), in arrival order."""
-        p = owner_of(card)
+        """Every card goes to its owner's graveyard (D-AMB-60, either reading), in arrival
+        order, leaving its controller's zone."""
+        p = self.controller(card)
         if self.zone[card] == L.Z_MONSTER:
             self.monster[p][self.pos[card]] = -1
         elif self.zone[card] in (L.Z_BACK, L.Z_CHAIN) and self.pos[card] >= 0 and self.back[p][self.pos[card]] == card:
@@ -196,12 +211,12 @@ class Match:
         self.zone[card], self.pos[card] = L.Z_GRAVE, self.seq
         self.set_turn[card] = self.boost[card] = self.flags[card] = 0
 
-    def _to_hand(self, card: int, check: bool = True):
-        p = owner_of(card)
-        if self.zone[card] == L.Z_GRAVE:
-            pass
+    def _to_hand(self, card: int, check: bool = True, p: int = -1):
+        """Into `p`'s hand (default the owner's); another player's card is F_TAKEN (D-AMB-60)."""
+        p = owner_of(card) if p < 0 else p
         self.zone[card], self.pos[card] = L.Z_HAND, 0
-        self.set_turn[card] = self.boost[card] = self.flags[card] = 0
+        self.set_turn[card] = self.boost[card] = 0
+        self.flags[card] = L.F_TAKEN if p != owner_of(card) else 0
         if check:
             self._check_straight_flush(p)
 
@@ -359,7 +374,7 @@ class Match:
         elif self.phase == L.PH_DAMAGE:
             out = self._damage_options()
         else:
-            out = [A.encode(A.DISCARD, code_of(c)) for c in self.hand(self.decider)]
+            out = [self.name(self.decider, A.DISCARD, c) for c in self.hand(self.decider)]
         if (self.rules.reading("D-AMB-18") == "must_at_once" and self.pend_kind == L.PK_NONE
                 and any(A.decode(a)[0] == A.ACT_SET for a in out)):
             out = [a for a in out if A.decode(a)[0] == A.ACT_SET]  # only just-set cards: activate them now
@@ -370,10 +385,10 @@ class Match:
 
     def _summon_options(self, p: int, card: int, by_k: bool) -> list[int]:
         """D-SUM-2, D-SUM-5 (D-AMB-15 "when_summoning"): a free slot, or bump one."""
-        code = code_of(card)
         if self.free_monster_slot(p) >= 0:
-            return [A.encode(A.SUMMON, code)]
-        return [A.encode(A.SUMMON, code, slot + 1) for slot in range(self.rules.monster_zone) if self.monster[p][slot] >= 0]
+            return [self.name(p, A.SUMMON, card)]
+        return [self.name(p, A.SUMMON, card, slot + 1) for slot in range(self.rules.monster_zone)
+                if self.monster[p][slot] >= 0]
 
     def _suit_allows(self, p: int, card: int) -> bool:
         """D-SUM-1 with D-AMB-12: per turn (default) or field-wide."""
@@ -423,8 +438,12 @@ class Match:
         return out
 
     def _k_eligible(self, p: int) -> list[int]:
-        """D-K-1, D-K-4: own graveyard, no K and no jokers."""
-        return [c for c in self.graveyard(p) if fn_kind(c) not in (L.FN_K, L.FN_BIG, L.FN_SMALL)]
+        """D-K-1, D-K-4: own graveyard, no K and no jokers; under D-AMB-60
+        "k_searches_both" the opponent's graveyard too."""
+        searched = self.graveyard(p)
+        if self.rules.reading("D-AMB-60") == "k_searches_both":
+            searched += self.graveyard(1 - p)
+        return [c for c in searched if fn_kind(c) not in (L.FN_K, L.FN_BIG, L.FN_SMALL)]
 
     def _may_set(self, card: int) -> bool:
         """D-AMB-18 "set_is_activation": setting a function card is its activation, so
@@ -450,9 +469,9 @@ class Match:
             if is_monster_card(card) and self._suit_allows(p, card):
                 out += self._summon_options(p, card, by_k=False)
             if self.free_back_slot(p) >= 0 and self._may_set(card):
-                out.append(A.encode(A.SET, code_of(card)))  # D-SET-1/2
+                out.append(self.name(p, A.SET, card))  # D-SET-1/2
             if fn_kind(card) >= 0 and self._hand_activation_allowed(p, card) and self._can_activate(p, card):
-                out.append(A.encode(A.ACT_HAND, code_of(card)))
+                out.append(self.name(p, A.ACT_HAND, card))
         for slot in range(Z):
             card = self.back[p][slot]
             if card >= 0 and self.zone[card] == L.Z_BACK and fn_kind(card) >= 0 and self._can_activate(p, card):
@@ -553,7 +572,7 @@ class Match:
                 kind = fn_kind(card)
                 if ((kind in (L.FN_J, L.FN_Q, L.FN_K) or (jokers and kind >= 0))
                         and self._hand_activation_allowed(p, card) and self._can_activate(p, card)):
-                    out.append(A.encode(A.ACT_HAND, code_of(card)))
+                    out.append(self.name(p, A.ACT_HAND, card))
         return out
 
     def _battle_step_options(self) -> list[int]:
@@ -593,7 +612,7 @@ class Match:
         if kind == L.PK_RESPONSE:
             return [A.encode(A.PASS)] + self._response_options(p)
         if kind == L.PK_K_PICKS:
-            out = [A.encode(A.PICK, code_of(c)) for c in self._k_eligible(p) if c not in self.pend_list]
+            out = [self.name(p, A.PICK, c) for c in self._k_eligible(p) if c not in self.pend_list]
             return out + ([A.encode(A.PASS)] if self.pend_chosen >= 1 else [])
         if kind == L.PK_K_PLACE:
             card = self.pend_list[self.pend_chosen]
@@ -604,13 +623,13 @@ class Match:
             if is_monster_card(card) and together != 0:
                 out += self._summon_options(p, card, by_k=True)
             if self.pend_return == L.PH_BATTLE and self.free_back_slot(p) >= 0 and self._may_set(card):
-                out.append(A.encode(A.SET, code_of(card)))
+                out.append(self.name(p, A.SET, card))
             return out
         if kind == L.PK_Q_SET:
             card = self.pend_list[self.pend_chosen]
             out = [A.encode(A.PASS)]
             if self.free_back_slot(p) >= 0 and self._may_set(card):
-                out.append(A.encode(A.SET, code_of(card)))
+                out.append(self.name(p, A.SET, card))
             return out
         if kind == L.PK_REDIRECT:
             return [A.encode(A.TARGET, self.pos[c]) for c in self.pend_list if self.zone[c] == L.Z_MONSTER]
@@ -658,8 +677,9 @@ class Match:
         p = self.decider
         if (self.rules.reading("D-AMB-18") == "must_at_once" and self.pend_kind == L.PK_NONE
                 and not (kind == A.ACT_SET and self.flags[self.back[p][a]] & L.F_JUST_SET)):
-            for card in range(p * N, p * N + N):  # the moment has passed: those cards stay dead
-                self.flags[card] &= ~L.F_JUST_SET
+            for card in self._candidates(p):  # the moment has passed: those cards stay dead
+                if self.controller(card) == p:
+                    self.flags[card] &= ~L.F_JUST_SET
         if (self.rules.reading("D-AMB-12") == "per_batch" and kind != A.SUMMON and self.pend_kind == L.PK_NONE
                 and self.phase in (L.PH_MAIN, L.PH_DECLARE)):
             self.turn_suit = -1  # D-AMB-12 "per_batch": any other action ends the batch of summons
@@ -673,11 +693,11 @@ class Match:
             elif kind == A.PASS:
                 self._end_main()
             elif kind == A.SUMMON:
-                self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # from hand (or back row, D-AMB-16)
+                self._summon(p, A.card_of(p, a, b), A.bump_of(b), by_k=False)  # from hand (or back row, D-AMB-16)
             elif kind == A.SET:
-                self._set(p, L.card_id(p, a))
+                self._set(p, A.card_of(p, a, b))
             elif kind == A.ACT_HAND:
-                self._activate(p, L.card_id(p, a), from_hand=True)
+                self._activate(p, A.card_of(p, a, b), from_hand=True)
             elif kind == A.ACT_SET:
                 self._activate(p, self.back[p][a], from_hand=False)
             elif kind == A.BUMP:  # D-AMB-15 "any_time_main"
@@ -689,20 +709,20 @@ class Match:
             if kind == A.PASS:
                 self._end_battle_phase()
             elif kind == A.SUMMON:
-                self._summon(p, L.card_id(p, a), b - 1, by_k=False)  # D-AMB-17 "hand_in_battle_too"
+                self._summon(p, A.card_of(p, a, b), A.bump_of(b), by_k=False)  # D-AMB-17 "hand_in_battle_too"
             elif kind in (A.ACT_HAND, A.ACT_SET):  # D-AMB-64 "any_priority"
-                card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+                card = A.card_of(p, a, b) if kind == A.ACT_HAND else self.back[p][a]
                 self._activate(p, card, from_hand=kind == A.ACT_HAND)
             else:
                 self._declare(a, b)
         elif self.phase == L.PH_BATTLE and self.rules.reading("D-AMB-32") == "simultaneous":
-            self._battle_commit(p, kind, a)
+            self._battle_commit(p, kind, a, b)
         elif self.phase == L.PH_BATTLE:
             if kind == A.PASS:
                 self._battle_step_pass()
             else:
                 self.priority_owner = p
-                card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+                card = A.card_of(p, a, b) if kind == A.ACT_HAND else self.back[p][a]
                 self._activate(p, card, from_hand=kind == A.ACT_HAND)
         elif self.phase == L.PH_DAMAGE:
             if kind == A.PASS:
@@ -710,7 +730,7 @@ class Match:
             else:
                 self._boost(p, self.back[p][a], b)
         elif self.phase == L.PH_DISCARD:
-            self._discard(p, L.card_id(p, a))
+            self._discard(p, A.card_of(p, a, b))
 
     # ---------------------------------------------------------------- main-phase actions
     def _summon(self, p: int, card: int, bump_slot: int, by_k: bool):
@@ -725,7 +745,7 @@ class Match:
             self.back[p][self.pos[card]] = -1
         self.zone[card], self.pos[card] = L.Z_MONSTER, slot
         self.monster[p][slot] = card
-        self.flags[card] = L.F_NEW
+        self.flags[card] = L.F_NEW | (self.flags[card] & L.F_TAKEN)  # a taken card stays p's (D-AMB-60)
         self.boost[card] = self.set_turn[card] = 0
         suit = suit_of(code_of(card))
         if not by_k or (self.rules.reading("D-AMB-13") == "fixes_suit" and self.turn_suit == -1):
@@ -743,13 +763,13 @@ class Match:
         destination = self.rules.reading("D-AMB-14")
         if destination == "graveyard":
             self._to_grave(bumped)
-        elif destination == "hand":
+        elif destination == "hand":  # back to the hand it was summoned from (its controller's)
             self.monster[p][slot] = -1
-            self._to_hand(bumped, check=False)
-        else:
+            self._to_hand(bumped, check=False, p=p)
+        else:  # the bottom of its owner's deck (a deck holds only its owner's cards, D-AMB-60)
             self.monster[p][slot] = -1
             self.zone[bumped], self.boost[bumped], self.flags[bumped] = L.Z_DECK, 0, 0
-            self.deck[p].insert(0, bumped)
+            self.deck[owner_of(bumped)].insert(0, bumped)
         self.counters[2] += 1
 
     def _enter_field(self, p: int, card: int):
@@ -782,6 +802,7 @@ class Match:
         """D-END-1, D-AMB-47: to the graveyard (or banished)."""
         if self.rules.reading("D-AMB-47") == "banished":
             self.zone[card], self.pos[card] = L.Z_BANISHED, 0
+            self.flags[card] &= ~L.F_TAKEN  # out of play: nobody's
         else:
             self._to_grave(card)
         if len(self.hand(p)) <= self.rules.hand_limit:
@@ -894,14 +915,14 @@ class Match:
             if kind == A.PASS:
                 self._k_picks_done()
                 return
-            self.pend_list.append(L.card_id(p, a))
+            self.pend_list.append(A.card_of(p, a, b))
             self.pend_chosen += 1
             if self.pend_chosen >= self.pend_max or not [c for c in self._k_eligible(p) if c not in self.pend_list]:
                 self._k_picks_done()
         elif pend == L.PK_K_PLACE:
             card = self.pend_list[self.pend_chosen]
             if kind == A.SUMMON:
-                self._summon(p, card, b - 1, by_k=True)
+                self._summon(p, card, A.bump_of(b), by_k=True)
                 self.resolving.append(card)  # remember the K-summoned monsters (D-BS-4/5)
             elif kind == A.SET:
                 self._set(p, card)
@@ -1007,7 +1028,7 @@ class Match:
         p = self.pend_player
         picks = list(self.pend_list)
         for card in picks:
-            self._to_hand(card)
+            self._to_hand(card, p=p)  # the K user's hand, whoever owns it (D-AMB-60)
         self.pend_return = self.phase
         if picks:
             self._pend(L.PK_K_PLACE, p, len(picks), picks)
@@ -1105,19 +1126,20 @@ class Match:
 
     def _committed(self, p: int) -> int:
         """D-AMB-32 "simultaneous": `p`'s card committed face-down this round, or -1."""
-        for card in range(p * N, p * N + N):
-            if self.flags[card] & L.F_COMMITTED and self.zone[card] in (L.Z_BACK, L.Z_HAND):
+        for card in self._candidates(p):
+            if (self.flags[card] & L.F_COMMITTED and self.zone[card] in (L.Z_BACK, L.Z_HAND)
+                    and self.controller(card) == p):
                 return card
         return -1
 
-    def _battle_commit(self, p: int, kind: int, a: int):
+    def _battle_commit(self, p: int, kind: int, a: int, b: int):
         """D-AMB-32 "simultaneous", played as two sequential hidden choices per round:
         each player commits one activation face-down or nothing (their view does not
         show the other's commitment); then both are revealed: the turn player's card
         starts the chain and the other's joins it next, and the chain resolves as
         usual (D-FN-8). A round with nothing committed ends the battle step."""
         if kind != A.PASS:
-            card = L.card_id(p, a) if kind == A.ACT_HAND else self.back[p][a]
+            card = A.card_of(p, a, b) if kind == A.ACT_HAND else self.back[p][a]
             self.flags[card] |= L.F_COMMITTED
         self.passes += 1
         if self.passes < 2:
@@ -1252,7 +1274,7 @@ class Match:
                     amount *= max(self._club_factor(winner), self._club_factor(loser))
                 else:
                     amount *= self._club_factor(attacker) if winner == attacker else 1
-                taker = {"destroyed_controller": owner_of(loser), "defender": opponent,
+                taker = {"destroyed_controller": self.controller(loser), "defender": opponent,
                          "attacker": p}[self.rules.reading("D-AMB-43")]
                 self._send_boosts()
                 self._to_grave(loser)

@@ -115,7 +115,6 @@ NOT_PLAYABLE: dict[tuple[str, str], str] = {
 }
 for _amb, _missing in {
     "D-AMB-35": ("either_player",),
-    "D-AMB-60": ("k_searches_both",),
 }.items():
     IMPLEMENTED[_amb] = tuple(r for r in IMPLEMENTED[_amb] if r not in _missing)
 

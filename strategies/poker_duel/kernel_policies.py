@@ -20,13 +20,17 @@ N = L.N_CODES
 Z = L.ZONE_SLOTS
 R40 = amb_slot("D-AMB-40")
 R_BACK_ROW = NUMBER_SLOTS["back_row"]
+R_HAND_LIMIT = NUMBER_SLOTS["hand_limit"]
+DRAW_DECK_LOW = 10  # policies.DRAW_DECK_LOW
 
 
 @nb.njit(cache=True, inline="always")
 def hidden_from(state, seat, open_info, card):
-    """layout.build_view's rule: every deck card; the opponent's hand and face-down cards."""
+    """layout.build_view's rule: every deck card; the cards in the opponent's hand and
+    back row (by controller, D-AMB-60)."""
     zone = state[L.C_ZONE + card]
-    return zone == L.Z_DECK or (not open_info and card // N == 1 - seat and (zone == L.Z_HAND or zone == L.Z_BACK))
+    return zone == L.Z_DECK or (not open_info and K.controller(state, card) == 1 - seat
+                                and (zone == L.Z_HAND or zone == L.Z_BACK))
 
 
 @nb.njit(cache=True)
@@ -46,15 +50,17 @@ def nb_view(state, seat, open_info, view):
             view[L.C_FLAGS + card] &= ~np.int64(L.F_COMMITTED | L.F_JUST_SET)
     for entry in range(state[L.S_CHAIN_LEN]):
         base = L.S_CHAIN + entry * L.CH_SIZE
-        for k in range(L.CH_TARGETS):
+        if state[base + L.CH_KIND] != L.FN_J:
+            continue  # only a J has targets
+        for k in range(min(state[base + L.CH_COUNT], L.CH_TARGETS)):
             target = state[base + L.CH_T0 + k]
-            if k < state[base + L.CH_COUNT] and target >= 0 and hidden_from(state, seat, open_info, target):
+            if target >= 0 and hidden_from(state, seat, open_info, target):
                 view[base + L.CH_T0 + k] = L.HIDDEN
     if not open_info:
         for i in range(Z):
             c = state[L.S_BACK + opponent * Z + i]
             if c >= 0 and state[L.C_ZONE + c] == L.Z_BACK:
-                view[L.S_BACK + opponent * Z + i] = L.HIDDEN
+                view[L.S_BACK + opponent * Z + i] = L.HIDDEN - state[L.C_SET_TURN + c]  # layout.face_down
 
 
 # ---------------------------------------------------------------- greedy (policies.greedy_index)
@@ -86,8 +92,8 @@ def greedy_main(view, legal, n, rules, me, opponent, pass_index):
             continue
         value = KB.value(rules, a)
         score = value * 100
-        if b:
-            bumped = view[L.S_MONSTER + me * Z + b - 1]
+        if K.bump_of(b) >= 0:
+            bumped = view[L.S_MONSTER + me * Z + K.bump_of(b)]
             if bumped < 0 or KB.value(rules, bumped % N) >= value:
                 continue
             score -= KB.value(rules, bumped % N)
@@ -127,6 +133,20 @@ def greedy_main(view, legal, n, rules, me, opponent, pass_index):
             if k == A.SET and (a >= 52 or K.rank_of(a) > 10 or KB.value(rules, a) <= 5):
                 return i
     return pass_index
+
+
+@nb.njit(cache=True)
+def draw_wanted(view, rules, me, count):
+    """Twin of policies.draw_wanted (D-AMB-11 "optional")."""
+    hand = 0
+    for i in range(K.span(rules)):
+        c = K.candidate(me, i)
+        if view[L.C_ZONE + c] == L.Z_HAND and K.controller(view, c) == me:
+            hand += 1
+    if hand >= rules[R_HAND_LIMIT]:
+        return False
+    after = view[L.S_DECK_COUNT + me] - count
+    return not (after <= DRAW_DECK_LOW and after < view[L.S_DECK_COUNT + 1 - me])
 
 
 @nb.njit(cache=True)
@@ -177,9 +197,13 @@ def greedy_index(view, legal, n, rules):
         return best if best >= 0 else pass_index
     if pending == L.PK_K_PLACE:
         for i in range(n):
-            if legal[i] // 10000 == A.SUMMON and legal[i] % 100 == 0:
+            if legal[i] // 10000 == A.SUMMON and K.bump_of(legal[i] % 100) < 0:
                 return i
         return pass_index
+    if pending == L.PK_DRAW:  # D-AMB-11 "optional" (policies.draw_wanted)
+        want = draw_wanted(view, rules, me, view[L.S_PEND_MAX])
+        i = first_of(legal, n, A.DRAW if want else A.PASS)
+        return i if i >= 0 else 0
     if pending == L.PK_Q_SET or pending == L.PK_REDIRECT:
         return pass_index if pass_index >= 0 else 0
     if phase == L.PH_MAIN:
@@ -208,7 +232,7 @@ def greedy_index(view, legal, n, rules):
             return pass_index
         va = KB.value(rules, attacker % N) + view[L.C_BOOST + attacker]
         vt = KB.value(rules, target % N) + view[L.C_BOOST + target]
-        mine_is_attacker = attacker // N == me
+        mine_is_attacker = view[L.S_ACTIVE] == me  # the attacker's controller (a K may have taken it)
         same = KB.colour(attacker % N) == KB.colour(target % N)
         if i_win(va if mine_is_attacker else vt, vt if mine_is_attacker else va, same):
             return pass_index

@@ -11,7 +11,8 @@ greedy, in words (one rule per decision, first match wins):
   for activations from hand); else end the main phase.
 - J targets: the strongest opponent monster first, then set cards; Q count:
   the most it may draw while its deck holds more than 10 cards, else 1;
-  K picks: the strongest monster; K placement: summon monsters, keep the rest;
+  K picks: the strongest monster (of either graveyard under D-AMB-60
+  "k_searches_both"); K placement: summon monsters, keep the rest;
   battle-step Q: keep; responses: answer a J with the first set card it may
   activate, pass anything else; redirect: the first option.
 - attack declaration: a direct attack with the strongest monster; else the
@@ -20,6 +21,12 @@ greedy, in words (one rule per decision, first match wins):
 - battle step: pass. Damage step: the boost that turns a lost or tied battle
   into a won one (the largest), else pass.
 - hand limit: discard the lowest-value monster card, jokers and K last.
+- the optional draw (D-AMB-11 "optional", `draw_wanted`): take it, unless the
+  hand already holds `hand_limit` cards (the end phase would make it discard
+  as many), or the deck would be left with DRAW_DECK_LOW (10) cards or fewer
+  and fewer than the opponent's (in a stall it would deck out first,
+  D-DRAW-3; the second player's deck is always the smaller one early on,
+  hence the low-deck condition).
 """
 
 from sim import rng as rng_module
@@ -29,6 +36,7 @@ from sim.poker_duel import layout as L
 from sim.poker_duel.rules import NUMBER_SLOTS, amb_slot
 
 N = L.N_CODES
+DRAW_DECK_LOW = 10  # the optional draw is skipped only with this few cards left (and fewer than the opponent's)
 
 
 def random_index(view, legal, rules_array, policy_rng) -> int:
@@ -46,6 +54,17 @@ def _colour(code: int) -> int:
 
 def _card_at(view, p, slot, base):
     return int(view[base + p * L.ZONE_SLOTS + slot])
+
+
+def draw_wanted(view, rules_array, me: int, count: int) -> bool:
+    """greedy's D-AMB-11 "optional" choice (module docstring): draw `count` cards or not."""
+    span = 2 * N if int(rules_array[amb_slot("D-AMB-60")]) == 1 else N
+    hand = sum(1 for i in range(span) if view[L.C_ZONE + (me * N + i) % L.N_CARDS] == L.Z_HAND
+               and L.controller((me * N + i) % L.N_CARDS, int(view[L.C_FLAGS + (me * N + i) % L.N_CARDS])) == me)
+    if hand >= int(rules_array[NUMBER_SLOTS["hand_limit"]]):
+        return False
+    after = int(view[L.S_DECK_COUNT + me]) - count
+    return not (after <= DRAW_DECK_LOW and after < int(view[L.S_DECK_COUNT + 1 - me]))
 
 
 def greedy_index(view, legal, rules_array, policy_rng) -> int:
@@ -93,8 +112,11 @@ def greedy_index(view, legal, rules_array, policy_rng) -> int:
             return pass_index
         return max(picks, key=lambda item: (rank_of(item[1]) <= 10, _value(item[1], rules_array)))[0]
     if pending == L.PK_K_PLACE:
-        index = pick([lambda k, a, b: k == A.SUMMON and b == 0])
+        index = pick([lambda k, a, b: k == A.SUMMON and A.bump_of(b) < 0])
         return index if index is not None else pass_index
+    if pending == L.PK_DRAW:
+        index = first_of(A.DRAW if draw_wanted(view, rules_array, me, int(view[L.S_PEND_MAX])) else A.PASS)
+        return index if index is not None else 0
     if pending in (L.PK_Q_SET, L.PK_REDIRECT):
         return pass_index if pass_index is not None else 0
     if phase == L.PH_MAIN:
@@ -120,8 +142,8 @@ def _greedy_main(view, decoded, rules_array, me, opponent, pass_index):
             continue
         value = _value(a, rules_array)
         score = value * 100  # integer scores: the numba twin ranks them identically
-        if b:
-            bumped = monsters[b - 1]
+        if A.bump_of(b) >= 0:
+            bumped = monsters[A.bump_of(b)]
             if bumped < 0 or _value(bumped % N, rules_array) >= value:
                 continue
             score -= _value(bumped % N, rules_array)  # bump the weakest
@@ -179,7 +201,7 @@ def _greedy_boost(view, decoded, rules_array, me, pass_index):
     if target < 0:
         return pass_index
     values = {c: _value(c % N, rules_array) + int(view[L.C_BOOST + c]) for c in (attacker, target)}
-    mine = attacker if attacker // N == me else target
+    mine = attacker if int(view[L.S_ACTIVE]) == me else target  # by controller (a K may have taken it)
     same = _colour(attacker % N) == _colour(target % N)
 
     def i_win(atk_mine, atk_theirs):
