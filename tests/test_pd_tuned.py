@@ -27,7 +27,9 @@ from sim.poker_duel import layout as L
 from sim.poker_duel.rules import load_rules
 from sim.registry import get_game
 from strategies.poker_duel import STRATEGY_GREEDY, STRATEGY_TUNED, strategy_id, strategy_name, strategy_names
+from sim.poker_duel import kernel_chain as KC
 from strategies.poker_duel import batch as python_loop
+from strategies.poker_duel import policies
 from strategies.poker_duel import kernel_batch as KB
 from strategies.poker_duel import tuning as T
 from strategies.poker_duel import weights as W
@@ -146,18 +148,39 @@ def test_a_rules_array_without_the_block_plays_greedy():
         assert np.array_equal(tuned, greedy), i
 
 
+@pytest.fixture(scope="module")
+def random_play_positions():
+    """(rules array, view, legal list, seat) at every decision of random kernel matches
+    (random play reaches the rarer decisions: full hands to discard, K picks among J and Q)."""
+    out = []
+    for preset in ("core", "advanced"):
+        rules = load_rules(preset)
+        for state, seat in decision_states(rules, 40, every=1, seed0=500):
+            legal = np.zeros(512, dtype=np.int64)
+            n = KC.legal_actions(state, rules.to_array(), legal)
+            out.append((rules.to_array(), view_of(state, rules.to_array(), seat), legal[:n].copy(), seat))
+    return out
+
+
+def _tuned_decision(rules_with_block, view, legal, seat):
+    return int(choose(np.int64(STRATEGY_TUNED), view.copy(), rules_with_block, legal.copy(), np.int64(len(legal)),
+                      np.zeros(2, dtype=np.int64), np.int64(seat), loop_workspace(STRATEGY_TUNED, 0)))
+
+
 @pytest.mark.parametrize("index", range(W.N_WEIGHTS))
-def test_every_weight_changes_play(index):
-    """No dead weight: moving one weight to its far bound changes tuned's matches (kernel),
-    and the reference loop plays those matches the same (the Python twin reads it too)."""
+def test_every_weight_changes_decisions_in_both_twins(index, random_play_positions):
+    """No dead weight: moving one weight to its far bound changes some of tuned's
+    decisions, and the Python twin decides every position as the compiled one."""
     name, default, low, high = W.WEIGHTS[index]
     vector = W.DEFAULTS.copy()
     vector[index] = low if default - low > high - default else high
-    rules = load_rules("advanced" if name.startswith("k_") else "core").to_array()
-    moved = W.with_policy(rules, vector)
-    cell = _cell(STRATEGY_TUNED, STRATEGY_GREEDY, hp=(60, 60))
-    assert not np.array_equal(KB.play_batch(moved, cell, 13, 0, 1000),
-                              KB.play_batch(W.with_policy(rules, W.DEFAULTS), cell, 13, 0, 1000)), name
+    changed = 0
+    for rules_array, view, legal, seat in random_play_positions:
+        moved = _tuned_decision(W.with_policy(rules_array, vector), view, legal, seat)
+        python = policies.greedy_index(view, [int(a) for a in legal], W.with_policy(rules_array, vector), None, vector)
+        assert python == moved, (name, legal)
+        changed += moved != _tuned_decision(W.with_policy(rules_array, W.DEFAULTS), view, legal, seat)
+    assert changed > 0, name
 
 
 @pytest.mark.parametrize("preset", ["core", "advanced"])
@@ -186,7 +209,6 @@ def test_tuned_beats_nothing_by_peeking():
             other = hide_differently(state, seat, chooser)
             view, other_view = view_of(state, rules_array, seat), view_of(other, rules_array, seat)
             assert np.array_equal(view, other_view)
-            from sim.poker_duel import kernel_chain as KC
             legal = np.zeros(512, dtype=np.int64)
             n = KC.legal_actions(state, rules_array, legal)
             decisions = [choose(np.int64(STRATEGY_TUNED), v.copy(), rules_array, legal.copy(), np.int64(n),
