@@ -1,8 +1,7 @@
 """The game-independent machinery of `cardbalance tune-agent`: seeded, resumable optuna studies.
 
-Each game's tuner (Faction War: strategies/faction_war/tuning/, Poker Duel:
-strategies/poker_duel/tuning/) says what a candidate is worth (its paired deals
-against greedy); this module holds what does not depend on the game:
+Each game's tuner (strategies/<game>/tuning/) says what a candidate is worth (its
+paired deals against greedy); this module holds what does not depend on the game:
 - `propose`: trial k's candidate. Trial 0 is greedy's own weights (the baseline);
   later trials come from optuna's TPE sampler (multivariate), seeded from
   (--seed, study, trial number) and rebuilt from the logged trials before every
@@ -31,7 +30,7 @@ STARTUP_TRIALS = 10  # TPE's random start (after the greedy baseline)
 
 
 def propose(seed: int, study: int, history: list[dict], ranges: dict, defaults: dict) -> dict:
-    """Trial len(history)'s candidate of study `study` (>= 1; Faction War: faction + 1):
+    """Trial len(history)'s candidate of study `study` (1, 2 ...: a game may run several):
     `defaults` first, then TPE over the logged trials. `ranges`: {name: (low, high)}."""
     if not history:
         return dict(defaults)

@@ -65,7 +65,7 @@ def run(args) -> int:
     document = tuner(args.out, trials=args.trials, matches=args.matches, seed=args.seed,
                      recheck_matches=args.recheck, command=command, progress=_progress)
     recheck = document["provenance"]["recheck"]
-    by = recheck.get("by", "pairing")  # the re-check's rows: Faction War's by pairing, Poker Duel's by setting
+    by = recheck.get("by", "pairing")  # what the re-check's rows are by (a pairing, a rules setting ...)
     print("re-check on fresh seeds (%d matches per %s, %s):" % (recheck["matches_per_" + by], by,
                                                               recheck["interval"]))
     print("%-16s %7s %7s %6s  %s" % (by, "wins", "losses", "draws", "tuned share of decided [95 % CI]"))
