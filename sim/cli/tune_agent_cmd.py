@@ -16,6 +16,8 @@ EPILOG = """examples:
         a quick look (seconds to minutes)
   cardbalance tune-agent --trials 200 --out tune-run
         resume the same folder with more trials (the log tune-run/trials.jsonl is the resume point)
+  cardbalance tune-agent --game poker_duel --trials 100 --matches 2000 --recheck 4000 --out pd-tune
+        Poker Duel's agent (one weight vector; docs/poker-duel.md, "tuned")
 
 Install the result as the shipped weights: cp tune-run/tuned_weights.json strategies/<game>/tuned_weights.json
 """
@@ -32,7 +34,7 @@ def add_parser(subparsers):
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     from sim.cli.options import add_game_option
     add_game_option(parser, "game whose agent to tune")
-    parser.add_argument("--trials", type=int, default=150, help="trials per faction (default 150)")
+    parser.add_argument("--trials", type=int, default=150, help="trials (per faction in Faction War; default 150)")
     parser.add_argument("--matches", type=int, default=2000,
                         help="matches per trial, paired deals against greedy (default 2000)")
     parser.add_argument("--recheck", type=int, default=4000,
@@ -63,12 +65,13 @@ def run(args) -> int:
     document = tuner(args.out, trials=args.trials, matches=args.matches, seed=args.seed,
                      recheck_matches=args.recheck, command=command, progress=_progress)
     recheck = document["provenance"]["recheck"]
-    print("re-check on fresh seeds (%d matches per pairing, %s):" % (recheck["matches_per_pairing"],
-                                                                   recheck["interval"]))
-    print("%-16s %7s %7s %6s  %s" % ("pairing", "wins", "losses", "draws", "tuned share of decided [95 % CI]"))
-    for row in recheck["pairings"]:
+    by = recheck.get("by", "pairing")  # what the re-check's rows are by (a pairing, a rules setting ...)
+    print("re-check on fresh seeds (%d matches per %s, %s):" % (recheck["matches_per_" + by], by,
+                                                              recheck["interval"]))
+    print("%-16s %7s %7s %6s  %s" % (by, "wins", "losses", "draws", "tuned share of decided [95 % CI]"))
+    for row in recheck[by + "s"]:
         print("%-16s %7d %7d %6d  %.1f %% [%.1f, %.1f]" % (
-            row["pairing"], row["wins"], row["losses"], row["draws"],
+            row[by], row["wins"], row["losses"], row["draws"],
             100 * row["win_share"], 100 * row["wilson_low"], 100 * row["wilson_high"]))
     print("weights: %s/tuned_weights.json" % args.out)
     return 0

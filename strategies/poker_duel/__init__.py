@@ -26,6 +26,8 @@ ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (docs/poker-duel.md: abou
 PARAMETERS = {STRATEGY_PIMC: ("rollouts per decision", 100_000),
               STRATEGY_PIMC_GREEDY: ("rollouts per decision", 100_000),
               STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
+STRATEGY_TUNED = 5  # "tuned": greedy with the weights of the rules array's policy block (weights.py)
+STRATEGY_IDS["tuned"] = STRATEGY_TUNED
 TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS)
 STRATEGIES = TABLE.names()
 strategy_names = TABLE.names

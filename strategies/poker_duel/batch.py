@@ -17,7 +17,8 @@ from sim.errors import CardbalanceError
 from sim.poker_duel import layout as L
 from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import HP_MAX, HP_MIN, amb_slot, rules_from_array
-from strategies.poker_duel import STRATEGY_GREEDY, STRATEGY_RANDOM
+from strategies.poker_duel import STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_TUNED
+from strategies.poker_duel import weights as W
 from strategies.search_tree import last_statistics
 from strategies.poker_duel.policies import POLICIES
 
@@ -39,9 +40,12 @@ def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
 
 
 def play_match(rules, cell, seed: int, on_step=None) -> Match:
-    """One match; `on_step(match, action)` (optional) sees each action before it is applied."""
+    """One match; `on_step(match, action)` (optional) sees each action before it is applied.
+    `tuned` plays the policy block of a rules array that has one, else the shipped weights
+    (as the kernel's batches, which append them to a plain array)."""
     rules_obj = rules if hasattr(rules, "to_array") else rules_from_array(rules)
-    rules_array = rules_obj.to_array()
+    tuned_weights = W.shipped_weights() if hasattr(rules, "to_array") else W.policy_weights(rules)
+    rules_array = W.with_policy(rules_obj.to_array(), tuned_weights)
     cell = [int(x) for x in cell]
     seed = int(seed) & rng_module.MASK64
     m = Match.new(rules_obj, cell[C_HP0], cell[C_HP1], cell[C_FIRST], seed)
@@ -58,7 +62,9 @@ def play_match(rules, cell, seed: int, on_step=None) -> Match:
             seat = m.decider
             view = L.build_view(m.to_array(), seat, open_info)
             strategy = cell[C_STRATEGY0 + seat]
-            if strategy in (STRATEGY_GREEDY, STRATEGY_RANDOM):
+            if strategy == STRATEGY_TUNED:
+                index = POLICIES[STRATEGY_GREEDY](view, legal, rules_array, policy_rngs[seat], tuned_weights)
+            elif strategy in (STRATEGY_GREEDY, STRATEGY_RANDOM):
                 index = POLICIES[strategy](view, legal, rules_array, policy_rngs[seat])
             else:  # a search agent: the compiled one, from this view and this seat's generator
                 if workspace is None:
@@ -108,20 +114,20 @@ def reference_record(rules, cell, match_seed) -> np.ndarray:
 
 def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_batch` on the reference engine (plain Python, slow)."""
-    rules_obj = rules_from_array(rules_array)
+    rules_array = np.asarray(rules_array, dtype=np.int64)  # kept whole: `tuned` reads its policy block
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # end turns by seat
     for i in range(int(n_matches)):
         seed = rng_module.match_seed(int(chunk_seed), int(start_index) + i)
-        agg.accumulate(out, record_of(play_match(rules_obj, cell, seed)), L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)
+        agg.accumulate(out, record_of(play_match(rules_array, cell, seed)), L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS)
     return out
 
 
 def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_paired_batch`: both rule sets on the same match seeds (common random numbers)."""
-    rules_obj_a, rules_obj_b = rules_from_array(rules_a), rules_from_array(rules_b)
+    rules_a, rules_b = np.asarray(rules_a, dtype=np.int64), np.asarray(rules_b, dtype=np.int64)
     out = agg.empty_paired(L.N_END_TYPES)
     for i in range(int(n_matches)):
         seed = rng_module.match_seed(int(chunk_seed), int(start_index) + i)
-        agg.accumulate_paired(out, record_of(play_match(rules_obj_a, cell, seed)),
-                              record_of(play_match(rules_obj_b, cell, seed)), L.N_END_TYPES)
+        agg.accumulate_paired(out, record_of(play_match(rules_a, cell, seed)),
+                              record_of(play_match(rules_b, cell, seed)), L.N_END_TYPES)
     return out

@@ -13,8 +13,8 @@ from sim import rng
 from strategies import search_tree as T
 from strategies.poker_duel import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
                                    STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_GREEDY,
-                                   STRATEGY_RANDOM)
-from strategies.poker_duel.kernel_policies import greedy_index
+                                   STRATEGY_RANDOM, STRATEGY_TUNED)
+from strategies.poker_duel.kernel_policies import greedy_index, tuned_index
 from strategies.poker_duel.search import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_ismcts, choose_pimc, new_workspace
 
 
@@ -56,4 +56,6 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
         return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
                            budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
     workspace[T.W_N_STATS] = 0
+    if base == STRATEGY_TUNED:
+        return tuned_index(view, legal, n_legal, rules)  # weights from the rules array's policy block
     return greedy_index(view, legal, n_legal, rules)  # STRATEGY_GREEDY (ids are validated before a batch)

@@ -21,12 +21,13 @@ from sim.poker_duel import engine_cache
 from sim.poker_duel import kernel as K
 from sim.poker_duel import kernel_chain as KC
 from sim.poker_duel import layout as L
-from sim.poker_duel.rules import amb_slot
+from sim.poker_duel.rules import RULES_ARRAY_SIZE, amb_slot
 from strategies import search_tree as T
 from strategies.poker_duel import STRATEGY_IDS, is_strategy_id
 from strategies.poker_duel.dispatch import choose, loop_workspace, reads_view
 from strategies.poker_duel.kernel_policies import greedy_index, nb_view  # noqa: F401  (the loop's policies)
 from strategies.poker_duel.search import LEGAL_CAPACITY
+from strategies.poker_duel.weights import POLICY_RULES_SIZE, with_policy
 
 engine_cache.install()
 
@@ -122,17 +123,29 @@ def _checked_cell(cell) -> np.ndarray:
     return cell
 
 
+def checked_rules(rules_array) -> np.ndarray:
+    """A contiguous int64 rules array with a policy block: a plain one gets the shipped
+    tuned weights (`tuned` plays them wherever a strategy name is accepted)."""
+    rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
+    if rules_array.shape == (RULES_ARRAY_SIZE,):
+        return with_policy(rules_array)
+    if rules_array.shape != (POLICY_RULES_SIZE,):
+        raise CardbalanceError("rules array must have %d entries, or %d with a policy block (got shape %s)." % (
+            RULES_ARRAY_SIZE, POLICY_RULES_SIZE, rules_array.shape))
+    return rules_array
+
+
 def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     """`GameSpec.play_batch` on the numba kernel."""
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # end turns by seat
-    _play_batch(np.asarray(rules_array, dtype=np.int64), _checked_cell(cell),
+    _play_batch(checked_rules(rules_array), _checked_cell(cell),
                 np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
     return out
 
 
 def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
     out = agg.empty_paired(L.N_END_TYPES)
-    _play_paired_batch(np.asarray(rules_a, dtype=np.int64), np.asarray(rules_b, dtype=np.int64),
+    _play_paired_batch(checked_rules(rules_a), checked_rules(rules_b),
                        _checked_cell(cell), np.uint64(chunk_seed), np.int64(start_index),
                        np.int64(n_matches), out)
     return out

@@ -1,7 +1,10 @@
 """Poker Duel's compiled seat policies (twins of `policies.py`, same decisions
 from the same view) and the compiled seat view (`nb_view`, the twin of
 `layout.build_view`). The match loop (`kernel_batch.py`) and the search
-agents' rollouts (`search.py`) call them.
+agents' rollouts (`search.py`) call them. greedy's numbers are weights
+(`weights.py`), an argument of `greedy_weighted`: `greedy_index` passes the
+defaults (a constant array, today's values), `tuned_index` the rules array's
+policy block, so trying other weights compiles nothing.
 """
 
 import numba as nb
@@ -13,6 +16,7 @@ from sim.poker_duel import kernel as K
 from sim.poker_duel import kernel_battle as KB
 from sim.poker_duel import layout as L
 from sim.poker_duel.rules import NUMBER_SLOTS, amb_slot
+from strategies.poker_duel import weights as W
 
 engine_cache.install()
 
@@ -22,6 +26,8 @@ R40 = amb_slot("D-AMB-40")
 R_BACK_ROW = NUMBER_SLOTS["back_row"]
 R_HAND_LIMIT = NUMBER_SLOTS["hand_limit"]
 DRAW_DECK_LOW = 10  # policies.DRAW_DECK_LOW
+DEFAULT_WEIGHTS = W.DEFAULTS  # a numba global: frozen into the code as constants (greedy's own values)
+NO_SCORE = -(1 << 62)  # below every score (weights may make scores negative)
 
 
 @nb.njit(cache=True, inline="always")
@@ -84,17 +90,19 @@ def first_of(legal, n, kind):
 
 
 @nb.njit(cache=True)
-def greedy_main(view, legal, n, rules, me, opponent, pass_index):
+def greedy_main(view, legal, n, rules, me, opponent, pass_index, w):
     best, best_score = -1, -1
     for i in range(n):
         k, a, b = legal[i] // 10000, (legal[i] // 100) % 100, legal[i] % 100
         if k != A.SUMMON:
             continue
         value = KB.value(rules, a)
+        if value < w[W.K_SUMMON_MIN_VALUE]:
+            continue
         score = value * 100
         if K.bump_of(b) >= 0:
             bumped = view[L.S_MONSTER + me * Z + K.bump_of(b)]
-            if bumped < 0 or KB.value(rules, bumped % N) >= value:
+            if bumped < 0 or value - KB.value(rules, bumped % N) < w[W.K_BUMP_MIN_GAIN]:
                 continue
             score -= KB.value(rules, bumped % N)
         if score > best_score:  # ties: the earliest action (policies: max of (score, -i))
@@ -119,18 +127,20 @@ def greedy_main(view, legal, n, rules, me, opponent, pass_index):
             else:
                 continue
             rank = K.rank_of(c)
-            if ((wish == 0 and c == 52 and opp_monsters >= 2) or (wish == 1 and c == 53 and opp_set >= 2)
-                    or (wish == 2 and c < 52 and rank == 11) or (wish == 3 and c < 52 and rank == 12 and deck > 10)
+            if ((wish == 0 and c == 52 and opp_monsters >= w[W.K_BIG_JOKER_MIN_MONSTERS])
+                    or (wish == 1 and c == 53 and opp_set >= w[W.K_SMALL_JOKER_MIN_SET])
+                    or (wish == 2 and c < 52 and rank == 11 and opp_monsters + opp_set >= w[W.K_J_MIN_OPPONENT_CARDS])
+                    or (wish == 3 and c < 52 and rank == 12 and deck > w[W.K_Q_ACTIVATE_DECK_ABOVE])
                     or (wish == 4 and c < 52 and rank == 13)):
                 return i
     free = 0
     for s in range(rules[R_BACK_ROW]):
         if view[L.S_BACK + me * Z + s] == -1:
             free += 1
-    if free >= 2:
+    if free >= w[W.K_SET_MIN_FREE_SLOTS]:
         for i in range(n):
             k, a = legal[i] // 10000, (legal[i] // 100) % 100
-            if k == A.SET and (a >= 52 or K.rank_of(a) > 10 or KB.value(rules, a) <= 5):
+            if k == A.SET and (a >= 52 or K.rank_of(a) > 10 or KB.value(rules, a) <= w[W.K_BOOST_SET_MAX_VALUE]):
                 return i
     return pass_index
 
@@ -156,6 +166,21 @@ def i_win(mine, theirs, same):
 
 @nb.njit(cache=True)
 def greedy_index(view, legal, n, rules):
+    """greedy: today's constants (weights.DEFAULTS)."""
+    return greedy_weighted(view, legal, n, rules, DEFAULT_WEIGHTS)
+
+
+@nb.njit(cache=True)
+def tuned_index(view, legal, n, rules):
+    """tuned: greedy with the weights of the rules array's policy block (greedy's without one)."""
+    if rules.shape[0] >= W.POLICY_RULES_SIZE:
+        return greedy_weighted(view, legal, n, rules, rules[W.POLICY_BASE:W.POLICY_RULES_SIZE])
+    return greedy_weighted(view, legal, n, rules, DEFAULT_WEIGHTS)
+
+
+@nb.njit(cache=True)
+def greedy_weighted(view, legal, n, rules, w):
+    """Twin of policies.greedy_index with weights `w` (weights.py)."""
     me = view[L.S_DECIDER]
     opponent = 1 - me
     phase = view[L.S_PHASE]
@@ -163,11 +188,11 @@ def greedy_index(view, legal, n, rules):
     pass_index = first_of(legal, n, A.PASS)
     deck = view[L.S_DECK_COUNT + me]
     if pending == L.PK_J_TARGETS:
-        best, best_score = -1, -1
+        best, best_score = -1, NO_SCORE
         for i in range(n):
             if legal[i] // 10000 == A.TARGET:
                 t = (legal[i] // 100) % 100
-                score = 100 + KB.value(rules, view[L.S_MONSTER + opponent * Z + t] % N) if t < Z else 0
+                score = w[W.K_J_MONSTER_BASE] + KB.value(rules, view[L.S_MONSTER + opponent * Z + t] % N) if t < Z else 0
                 if score > best_score:
                     best, best_score = i, score
         return best if best >= 0 else pass_index
@@ -178,7 +203,7 @@ def greedy_index(view, legal, n, rules):
                 lo = i
             if (legal[i] // 100) % 100 > (legal[hi] // 100) % 100:
                 hi = i
-        return hi if deck > 10 else lo
+        return hi if deck > w[W.K_Q_DRAW_MOST_DECK_ABOVE] else lo
     if pending == L.PK_RESPONSE:
         top = view[L.S_CHAIN_LEN] - 1
         if view[L.S_CHAIN + top * L.CH_SIZE + L.CH_KIND] == L.FN_J:
@@ -187,11 +212,11 @@ def greedy_index(view, legal, n, rules):
                 return i
         return pass_index
     if pending == L.PK_K_PICKS:
-        best, best_key = -1, -1
+        best, best_key = -1, NO_SCORE
         for i in range(n):
             if legal[i] // 10000 == A.PICK:
                 a = (legal[i] // 100) % 100
-                key = (1000 if K.rank_of(a) <= 10 else 0) + KB.value(rules, a)
+                key = (w[W.K_K_PICK_MONSTER_BONUS] if K.rank_of(a) <= 10 else 0) + KB.value(rules, a)
                 if key > best_key:
                     best, best_key = i, key
         return best if best >= 0 else pass_index
@@ -207,7 +232,7 @@ def greedy_index(view, legal, n, rules):
     if pending == L.PK_Q_SET or pending == L.PK_REDIRECT:
         return pass_index if pass_index >= 0 else 0
     if phase == L.PH_MAIN:
-        return greedy_main(view, legal, n, rules, me, opponent, pass_index)
+        return greedy_main(view, legal, n, rules, me, opponent, pass_index, w)
     if phase == L.PH_DECLARE:
         best, best_score = pass_index, 0
         for i in range(n):
@@ -258,10 +283,12 @@ def greedy_index(view, legal, n, rules):
         best, best_value = 0, 1 << 30
         for i in range(n):
             code = (legal[i] // 100) % 100
-            if code >= 52 or K.rank_of(code) == 13:
-                keep = 100
+            if code >= 52:
+                keep = w[W.K_KEEP_JOKER]
+            elif K.rank_of(code) == 13:
+                keep = w[W.K_KEEP_KING]
             else:
-                keep = KB.value(rules, code) + (20 if K.rank_of(code) > 10 else 0)
+                keep = KB.value(rules, code) + (w[W.K_KEEP_FUNCTION_BONUS] if K.rank_of(code) > 10 else 0)
             if keep < best_value:
                 best, best_value = i, keep
         return best

@@ -27,6 +27,10 @@ greedy, in words (one rule per decision, first match wins):
   and fewer than the opponent's (in a stall it would deck out first,
   D-DRAW-3; the second player's deck is always the smaller one early on,
   hence the low-deck condition).
+
+The numbers in these rules (10, 5, "two or more", the free slots, the keep
+values, the bump margin) are weights (`weights.py`): greedy passes today's
+values (`weights.DEFAULTS`), `tuned` the rules array's policy block.
 """
 
 from sim import rng as rng_module
@@ -34,6 +38,7 @@ from sim.cards import rank_of, suit_of
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
 from sim.poker_duel.rules import NUMBER_SLOTS, amb_slot
+from strategies.poker_duel import weights as W
 
 N = L.N_CODES
 DRAW_DECK_LOW = 10  # the optional draw is skipped only with this few cards left (and fewer than the opponent's)
@@ -67,7 +72,9 @@ def draw_wanted(view, rules_array, me: int, count: int) -> bool:
     return not (after <= DRAW_DECK_LOW and after < int(view[L.S_DECK_COUNT + 1 - me]))
 
 
-def greedy_index(view, legal, rules_array, policy_rng) -> int:
+def greedy_index(view, legal, rules_array, policy_rng, weights=W.DEFAULTS) -> int:
+    """greedy (the module docstring) with `weights` (weights.py; `tuned` passes its own)."""
+    w = [int(x) for x in weights]
     me = int(view[L.S_DECIDER])
     opponent = 1 - me
     phase = int(view[L.S_PHASE])
@@ -92,12 +99,12 @@ def greedy_index(view, legal, rules_array, policy_rng) -> int:
             return pass_index
         def score(t):
             if t < L.ZONE_SLOTS:
-                return 100 + _value(_card_at(view, opponent, t, L.S_MONSTER) % N, rules_array)
+                return w[W.K_J_MONSTER_BASE] + _value(_card_at(view, opponent, t, L.S_MONSTER) % N, rules_array)
             return 0
         return max(targets, key=lambda item: score(item[1]))[0]
     if pending == L.PK_Q_COUNT:
         counts = [(a, i) for i, (k, a, b) in enumerate(decoded) if k == A.COUNT]
-        return max(counts)[1] if deck > 10 else min(counts)[1]
+        return max(counts)[1] if deck > w[W.K_Q_DRAW_MOST_DECK_ABOVE] else min(counts)[1]
     if pending == L.PK_RESPONSE:
         chain_top = int(view[L.S_CHAIN_LEN]) - 1
         kind = int(view[L.S_CHAIN + chain_top * L.CH_SIZE + L.CH_KIND])
@@ -110,7 +117,9 @@ def greedy_index(view, legal, rules_array, policy_rng) -> int:
         picks = [(i, a) for i, (k, a, b) in enumerate(decoded) if k == A.PICK]
         if not picks:
             return pass_index
-        return max(picks, key=lambda item: (rank_of(item[1]) <= 10, _value(item[1], rules_array)))[0]
+        monster_bonus = w[W.K_K_PICK_MONSTER_BONUS]
+        return max(picks, key=lambda item: (monster_bonus if rank_of(item[1]) <= 10 else 0)
+                   + _value(item[1], rules_array))[0]
     if pending == L.PK_K_PLACE:
         index = pick([lambda k, a, b: k == A.SUMMON and A.bump_of(b) < 0])
         return index if index is not None else pass_index
@@ -120,31 +129,35 @@ def greedy_index(view, legal, rules_array, policy_rng) -> int:
     if pending in (L.PK_Q_SET, L.PK_REDIRECT):
         return pass_index if pass_index is not None else 0
     if phase == L.PH_MAIN:
-        return _greedy_main(view, decoded, rules_array, me, opponent, pass_index)
+        return _greedy_main(view, decoded, rules_array, me, opponent, pass_index, w)
     if phase == L.PH_DECLARE:
         return _greedy_attack(view, decoded, rules_array, me, opponent, pass_index)
     if phase == L.PH_DAMAGE:
         return _greedy_boost(view, decoded, rules_array, me, pass_index)
     if phase == L.PH_DISCARD:
         def keep_value(code):
-            if code >= 52 or rank_of(code) == 13:
-                return 100
-            return _value(code, rules_array) + (20 if rank_of(code) > 10 else 0)
+            if code >= 52:
+                return w[W.K_KEEP_JOKER]
+            if rank_of(code) == 13:
+                return w[W.K_KEEP_KING]
+            return _value(code, rules_array) + (w[W.K_KEEP_FUNCTION_BONUS] if rank_of(code) > 10 else 0)
         return min(((keep_value(a), i) for i, (k, a, b) in enumerate(decoded)))[1]
     return pass_index if pass_index is not None else 0
 
 
-def _greedy_main(view, decoded, rules_array, me, opponent, pass_index):
+def _greedy_main(view, decoded, rules_array, me, opponent, pass_index, w):
     monsters = [_card_at(view, me, s, L.S_MONSTER) for s in range(L.ZONE_SLOTS)]
     summons = []
     for i, (k, a, b) in enumerate(decoded):
         if k != A.SUMMON:
             continue
         value = _value(a, rules_array)
+        if value < w[W.K_SUMMON_MIN_VALUE]:
+            continue
         score = value * 100  # integer scores: the numba twin ranks them identically
         if A.bump_of(b) >= 0:
             bumped = monsters[A.bump_of(b)]
-            if bumped < 0 or _value(bumped % N, rules_array) >= value:
+            if bumped < 0 or value - _value(bumped % N, rules_array) < w[W.K_BUMP_MIN_GAIN]:
                 continue
             score -= _value(bumped % N, rules_array)  # bump the weakest
         summons.append((score, -i, i))
@@ -161,17 +174,19 @@ def _greedy_main(view, decoded, rules_array, me, opponent, pass_index):
             return int(view[L.S_BACK + me * L.ZONE_SLOTS + a]) % N
         return -1
 
-    wishes = [lambda c: c == 52 and opp_monsters >= 2, lambda c: c == 53 and opp_set >= 2,
-              lambda c: c < 52 and rank_of(c) == 11, lambda c: c < 52 and rank_of(c) == 12 and deck > 10,
+    wishes = [lambda c: c == 52 and opp_monsters >= w[W.K_BIG_JOKER_MIN_MONSTERS],
+              lambda c: c == 53 and opp_set >= w[W.K_SMALL_JOKER_MIN_SET],
+              lambda c: c < 52 and rank_of(c) == 11 and opp_monsters + opp_set >= w[W.K_J_MIN_OPPONENT_CARDS],
+              lambda c: c < 52 and rank_of(c) == 12 and deck > w[W.K_Q_ACTIVATE_DECK_ABOVE],
               lambda c: c < 52 and rank_of(c) == 13]
     for wish in wishes:
         for i, (k, a, b) in enumerate(decoded):
             if k in (A.ACT_HAND, A.ACT_SET) and wish(activation_code(k, a)):
                 return i
     free = sum(1 for s in range(int(rules_array[NUMBER_SLOTS["back_row"]])) if view[L.S_BACK + me * L.ZONE_SLOTS + s] == -1)
-    if free >= 2:
+    if free >= w[W.K_SET_MIN_FREE_SLOTS]:
         for i, (k, a, b) in enumerate(decoded):
-            if k == A.SET and (a >= 52 or rank_of(a) > 10 or _value(a, rules_array) <= 5):
+            if k == A.SET and (a >= 52 or rank_of(a) > 10 or _value(a, rules_array) <= w[W.K_BOOST_SET_MAX_VALUE]):
                 return i
     return pass_index
 

@@ -27,10 +27,11 @@ from strategies import search_tree as T
 from strategies.poker_duel import strategy_id
 from strategies.poker_duel.batch import cell_of
 from strategies.poker_duel.dispatch import loop_workspace
-from strategies.poker_duel.kernel_batch import C_STRATEGY0, C_STRATEGY1, N_RECORD, play_match_in, start_match
+from strategies.poker_duel.kernel_batch import (C_STRATEGY0, C_STRATEGY1, N_RECORD, checked_rules, play_match_in,
+                                                start_match)
 from strategies.poker_duel.search import LEGAL_CAPACITY, random_rollout
 
-BENCH_AGENTS = ("random", "greedy", "pimc", "pimc-greedy", "ismcts")
+BENCH_AGENTS = ("random", "greedy", "tuned", "pimc", "pimc-greedy", "ismcts")
 OPPONENT = "greedy"
 SEED = 2024
 
@@ -69,7 +70,7 @@ def _cell(agent: str, opponent: str) -> np.ndarray:
 
 def agent_rows(rules_array, seconds: float) -> list[dict]:
     """Per agent: matches/s/core and decisions/s against greedy (module docstring)."""
-    rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
+    rules_array = checked_rules(rules_array)  # with the policy block: `tuned` plays its shipped weights
     rows = []
     for name in BENCH_AGENTS:
         cell = _cell(name, OPPONENT)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 from pathlib import Path
 
 from sim import aggregate as agg
@@ -40,6 +39,7 @@ from sim.faction_war.game import PAIRINGS
 from sim.faction_war.layout import FACTION_NAMES, N_END_TYPES
 from sim.faction_war.rules import DEFAULT_LIFE, Rules
 from sim.rng import match_seed
+from strategies import tuning as shared
 from strategies.faction_war import STRATEGY_GREEDY, STRATEGY_TUNED
 from strategies.faction_war import batch as B
 from strategies.faction_war import weights as W
@@ -49,7 +49,7 @@ SETTINGS_NAME = "settings.json"
 RESULT_NAME = W.TUNED_FILE
 ORIENTATIONS = 4  # tuned in seat 0 / seat 1, first player 0 / 1
 TUNE_STREAM, RECHECK_STREAM = 1, 2  # chunk seeds derived from --seed for the two seed sets
-STARTUP_TRIALS = 10  # TPE's random start (after the greedy baseline)
+STARTUP_TRIALS = shared.STARTUP_TRIALS  # TPE's random start (after the greedy baseline)
 
 
 # ---- paired evaluation ---------------------------------------------------------------------
@@ -105,9 +105,7 @@ def _by_winner(vector) -> list[int]:
             for w in range(3)]
 
 
-def decided_share(result: dict) -> float:
-    decided = result["wins"] + result["losses"]
-    return result["wins"] / decided if decided else 0.5
+decided_share = shared.decided_share
 
 
 def candidate_value(vector, faction: int, chunk_seed: int, deals_per_opponent: int) -> dict:
@@ -140,97 +138,23 @@ def recheck(vectors: dict, chunk_seed: int, matches_per_pairing: int) -> list[di
 
 # ---- the study -----------------------------------------------------------------------------
 
-def _distributions():
-    import optuna
-    return {name: optuna.distributions.IntDistribution(low, high) for name, (low, high) in W.RANGES.items()}
-
-
 def _propose(seed: int, faction: int, history: list[dict]) -> dict:
     """Trial len(history)'s candidate: greedy first, then TPE over the logged trials."""
-    if not history:
-        return W.as_dict(W.DEFAULTS)
-    import optuna
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    distributions = _distributions()
-    sampler = optuna.samplers.TPESampler(seed=match_seed(seed, 1000 * (faction + 1) + len(history)) & 0xFFFFFFFF,
-                                         multivariate=True, n_startup_trials=STARTUP_TRIALS + 1)
-    study = optuna.create_study(direction="maximize", sampler=sampler)
-    for entry in history:
-        study.add_trial(optuna.trial.create_trial(params=entry["params"], distributions=distributions,
-                                                  value=entry["value"]))
-    trial = study.ask(distributions)
-    return {name: int(trial.params[name]) for name in W.WEIGHT_NAMES}
+    return shared.propose(seed, faction + 1, history, W.RANGES, W.as_dict(W.DEFAULTS))
 
 
-def _read_log(path: Path, repair: bool = False) -> list[dict]:
-    """The logged trials; with `repair`, a line torn by an interrupt is cut off the file
-    first (else the next trial would be appended onto it and lost)."""
-    entries = []
-    if not path.exists():
-        return entries
-    text = path.read_text(encoding="utf-8")
-    if repair and text and not text.endswith("\n"):
-        text = text[:text.rfind("\n") + 1]
-        _write_atomic(path, text)
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:  # a line torn by an interrupt: that trial is simply played again
-            continue
-        entries.append(entry)
-    return entries
-
-
-def _contiguous(entries: list[dict]) -> list[dict]:
-    """Trials 0, 1, 2 ... as logged (the first line of each number), up to the first gap."""
-    by_trial = {}
-    for entry in entries:
-        by_trial.setdefault(entry.get("trial"), entry)
-    history = []
-    while len(history) in by_trial:
-        history.append(by_trial[len(history)])
-    return history
-
-
-def _append_log(path: Path, entry: dict) -> None:
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry, sort_keys=True) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+# the trial log and the output folder: the game-independent machinery (strategies/tuning.py)
+_read_log, _contiguous, _append_log, _write_atomic = (shared.read_log, shared.contiguous, shared.append_log,
+                                                      shared.write_atomic)
 
 
 def _check_settings(out: Path, settings: dict) -> None:
-    """A run folder is resumed only with the settings it was started with (--trials may grow)."""
-    path = out / SETTINGS_NAME
-    if path.exists():
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            raise CardbalanceError("--out %s: %s is not JSON; use a new --out folder." % (out, SETTINGS_NAME)) from None
-        for key, value in settings.items():
-            if stored.get(key) != value:
-                raise CardbalanceError("--out %s holds a tuning run with %s %r (asked %r); resume with the same "
-                                       "value or use a new --out folder." % (out, key, stored.get(key), value))
-        return
-    _write_atomic(path, json.dumps(settings, indent=2, sort_keys=True) + "\n")
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    shared.check_settings(out, SETTINGS_NAME, settings)
 
 
 def check_options(trials: int, matches: int, recheck_matches: int, seed: int) -> None:
-    if int(trials) < 1:
-        raise CardbalanceError("--trials must be at least 1 (got %r)." % (trials,))
-    if int(matches) < 2 * ORIENTATIONS:
-        raise CardbalanceError("--matches must be at least %d (one deal, four ways, per opponent faction) "
-                               "(got %r)." % (2 * ORIENTATIONS, matches))
-    if int(recheck_matches) < ORIENTATIONS:
-        raise CardbalanceError("--recheck must be at least %d (got %r)." % (ORIENTATIONS, recheck_matches))
-    if not 0 <= int(seed) < 1 << 63:
-        raise CardbalanceError("--seed must be from 0 to 2^63-1 (got %r)." % (seed,))
+    shared.check_options(trials, matches, recheck_matches, seed, min_matches=2 * ORIENTATIONS,
+                         min_matches_why="one deal, four ways, per opponent faction", min_recheck=ORIENTATIONS)
 
 
 def tune(out, trials: int, matches: int, seed: int, recheck_matches: int, command: str,

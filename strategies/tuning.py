@@ -1,0 +1,159 @@
+"""The game-independent machinery of `cardbalance tune-agent`: seeded, resumable optuna studies.
+
+Each game's tuner (strategies/<game>/tuning/) says what a candidate is worth (its
+paired deals against greedy); this module holds what does not depend on the game:
+- `propose`: trial k's candidate. Trial 0 is greedy's own weights (the baseline);
+  later trials come from optuna's TPE sampler (multivariate), seeded from
+  (--seed, study, trial number) and rebuilt from the logged trials before every
+  trial, so trial k depends only on the seed and trials 0..k-1: an interrupted run
+  resumed from its log proposes exactly what the uninterrupted run would have;
+- the trial log (one JSON line per finished trial, flushed and synced; a line torn
+  by an interrupt is cut off and that trial played again), `contiguous` (trials
+  0, 1, 2 ... up to the first gap), the settings check that refuses to resume a
+  folder with other settings, atomic writes;
+- `decided_share`, `best_entry`, `share_row` (a result with its 95 % Wilson interval)
+  and `check_options` (one clear error line for a bad option).
+Trade-off: rebuilding the sampler per trial costs O(trials²) sampler work, which is
+small next to playing thousands of matches per trial, and buys exact resumption.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from sim.errors import CardbalanceError
+from sim.rng import match_seed
+
+STARTUP_TRIALS = 10  # TPE's random start (after the greedy baseline)
+
+
+def propose(seed: int, study: int, history: list[dict], ranges: dict, defaults: dict) -> dict:
+    """Trial len(history)'s candidate of study `study` (1, 2 ...: a game may run several):
+    `defaults` first, then TPE over the logged trials. `ranges`: {name: (low, high)}."""
+    if not history:
+        return dict(defaults)
+    import optuna
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    distributions = {name: optuna.distributions.IntDistribution(low, high) for name, (low, high) in ranges.items()}
+    sampler = optuna.samplers.TPESampler(seed=match_seed(seed, 1000 * study + len(history)) & 0xFFFFFFFF,
+                                         multivariate=True, n_startup_trials=STARTUP_TRIALS + 1)
+    study_ = optuna.create_study(direction="maximize", sampler=sampler)
+    for entry in history:
+        study_.add_trial(optuna.trial.create_trial(params=entry["params"], distributions=distributions,
+                                                   value=entry["value"]))
+    trial = study_.ask(distributions)
+    return {name: int(trial.params[name]) for name in ranges}
+
+
+def optimizer_text(study_seed: str) -> str:
+    return ("optuna TPESampler(multivariate=True, n_startup_trials=%d), reseeded per trial from %s; "
+            "trial 0 = greedy's weights" % (STARTUP_TRIALS + 1, study_seed))
+
+
+def optimizer_version() -> str:
+    import optuna
+    return "optuna %s" % optuna.__version__
+
+
+# ---- the trial log ---------------------------------------------------------------------------
+
+def read_log(path: Path, repair: bool = False) -> list[dict]:
+    """The logged trials; with `repair`, a line torn by an interrupt is cut off the file
+    first (else the next trial would be appended onto it and lost)."""
+    entries = []
+    if not path.exists():
+        return entries
+    text = path.read_text(encoding="utf-8")
+    if repair and text and not text.endswith("\n"):
+        text = text[:text.rfind("\n") + 1]
+        write_atomic(path, text)
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:  # a line torn by an interrupt: that trial is simply played again
+            continue
+        entries.append(entry)
+    return entries
+
+
+def contiguous(entries: list[dict]) -> list[dict]:
+    """Trials 0, 1, 2 ... as logged (the first line of each number), up to the first gap."""
+    by_trial = {}
+    for entry in entries:
+        by_trial.setdefault(entry.get("trial"), entry)
+    history = []
+    while len(history) in by_trial:
+        history.append(by_trial[len(history)])
+    return history
+
+
+def append_log(path: Path, entry: dict) -> None:
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry, sort_keys=True) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def check_settings(out: Path, settings_name: str, settings: dict) -> None:
+    """A run folder is resumed only with the settings it was started with (--trials may grow)."""
+    path = out / settings_name
+    if path.exists():
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            raise CardbalanceError("--out %s: %s is not JSON; use a new --out folder." % (out, settings_name)) from None
+        for key, value in settings.items():
+            if stored.get(key) != value:
+                raise CardbalanceError("--out %s holds a tuning run with %s %r (asked %r); resume with the same "
+                                       "value or use a new --out folder." % (out, key, stored.get(key), value))
+        return
+    write_atomic(path, json.dumps(settings, indent=2, sort_keys=True) + "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def prepare_out(out) -> Path:
+    """The output folder (created if missing); a file there is one clear error."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise CardbalanceError("--out %s is a file; give a folder (created if missing)." % out)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+# ---- results ---------------------------------------------------------------------------------
+
+def decided_share(result: dict) -> float:
+    decided = result["wins"] + result["losses"]
+    return result["wins"] / decided if decided else 0.5
+
+
+def best_entry(history: list[dict]) -> dict:
+    """The best trial: highest value, ties to the earlier trial."""
+    return max(history, key=lambda e: (e["value"], -e["trial"]))
+
+
+def share_row(result: dict) -> dict:
+    """A result's tuned share of decided matches with its 95 % Wilson interval."""
+    from analysis.stats import wilson_interval
+    low, high = wilson_interval(result["wins"], result["wins"] + result["losses"])
+    return {**result, "win_share": round(decided_share(result), 4),
+            "wilson_low": round(float(low), 4), "wilson_high": round(float(high), 4)}
+
+
+def check_options(trials: int, matches: int, recheck_matches: int, seed: int,
+                  min_matches: int, min_matches_why: str, min_recheck: int) -> None:
+    if int(trials) < 1:
+        raise CardbalanceError("--trials must be at least 1 (got %r)." % (trials,))
+    if int(matches) < min_matches:
+        raise CardbalanceError("--matches must be at least %d (%s) (got %r)." % (min_matches, min_matches_why, matches))
+    if int(recheck_matches) < min_recheck:
+        raise CardbalanceError("--recheck must be at least %d (got %r)." % (min_recheck, recheck_matches))
+    if not 0 <= int(seed) < 1 << 63:
+        raise CardbalanceError("--seed must be from 0 to 2^63-1 (got %r)." % (seed,))
