@@ -1,4 +1,4 @@
-"""The "pimc:N" and "pimc-greedy:N" strategies: determinized flat Monte Carlo.
+"""The "pimc:N" and "pimc-random:N" strategies: determinized flat Monte Carlo.
 
 At each decision with several legal actions, N rollouts (at least one per
 action) are spread round-robin over the actions in list order. Each rollout
@@ -6,14 +6,15 @@ samples a fresh determinization of everything the decider cannot see from
 its view (`sim.faction_war.sampler.sample_world`: the opponent's hand a
 uniform subset of the unseen cards, uniform deck orders, a fresh rule
 generator word), applies the action there and plays the match to the end with a
-fast policy for both seats: uniformly random ("pimc") or greedy
-(`strategies/faction_war/greedy.py`, each seat from its own view of the sampled world;
-"pimc-greedy"). A rollout scores 2 for a win of the decider,
-1 for a draw, 0 for a loss. Greedy's own choice (from the same view) is
-kept unless another action has a strictly better mean: with few rollouts
-many actions tie (every one won, or every one lost), and a tie must not go
-to whatever comes first in the list (END, in the placement phase). N is a budget in rollouts, never in time, so a result does not
-depend on the machine.
+fast policy for both seats: greedy (`strategies/faction_war/greedy.py`, each seat
+from its own view of the sampled world; "pimc", alias "pimc-greedy") or uniformly
+random ("pimc-random": cheaper, but a poor evaluator in this game). A rollout
+scores 2 for a win of the decider, 1 for a draw, 0 for a loss. Greedy's own
+choice (from the same view) is kept unless another action has a strictly
+better mean: with few rollouts many actions tie (every one won, or every one
+lost), and a tie must not go to whatever comes first in the list (END, in the
+placement phase). N is a budget in rollouts, never in time, so a result does
+not depend on the machine.
 
 No peeking: the policy reads only its view (never the true state) and draws
 only from its seat's own policy generator (`policy_rng[seat]`, started from

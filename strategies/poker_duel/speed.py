@@ -30,7 +30,7 @@ from strategies.poker_duel.dispatch import loop_workspace
 from strategies.poker_duel.kernel_batch import C_STRATEGY0, C_STRATEGY1, N_RECORD, play_match_in, start_match
 from strategies.poker_duel.search import LEGAL_CAPACITY, random_rollout
 
-BENCH_AGENTS = ("random", "greedy", "pimc", "pimc-greedy", "ismcts")
+BENCH_AGENTS = ("random", "greedy", "pimc-random", "pimc", "ismcts")
 OPPONENT = "greedy"
 SEED = 2024
 
