@@ -27,7 +27,8 @@ from strategies.faction_war.dispatch import choose_search
 from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM
 from strategies.faction_war.pimc import action_values, choose_pimc
 from strategies.faction_war.view import build_view
-from strategies.faction_war.workspace import W_N_STATS, W_POINTS, W_VISITS, new_workspace
+from strategies import search_tree as T
+from strategies.faction_war.workspace import new_workspace
 
 from hidden_info import hide_differently
 from test_sampler import decision_states
@@ -64,11 +65,11 @@ def _decide(view, rules_array, seat, legal, agent_seed, budget, rollout):
     legal = np.array(legal, dtype=np.int64)
     workspace = new_workspace(STRATEGY_PIMC, STRATEGY_PIMC)
     action_values(view.copy(), rules_array, legal, len(legal), policy.copy(), seat, budget, rollout, workspace)
-    points = workspace[W_POINTS:W_POINTS + len(legal)].copy()
-    visits = workspace[W_VISITS:W_VISITS + len(legal)].copy()
+    points = T.points_of(workspace)[:len(legal)].copy()
+    visits = T.visits_of(workspace)[:len(legal)].copy()
     index = choose_pimc(view.copy(), rules_array, legal, len(legal), policy, seat, budget, rollout, workspace)
-    assert workspace[W_N_STATS] == len(legal)  # the statistics stay for the play log
-    assert np.array_equal(workspace[W_VISITS:W_VISITS + len(legal)], visits)
+    assert workspace[T.W_N_STATS] == len(legal)  # the statistics stay for the play log
+    assert np.array_equal(T.visits_of(workspace)[:len(legal)], visits)
     return index, points, visits, policy
 
 
@@ -158,11 +159,11 @@ def test_pimc_plays_greedy_rollouts_and_pimc_random_random_ones(name, rollout):
         workspace = new_workspace(STRATEGY_PIMC, STRATEGY_PIMC)
         policy = np.array([to_signed(k), to_signed(k + 7)], dtype=np.int64)
         choose_search(strategy_id(name), view.copy(), rules_array, legal, n, policy.copy(), decider, workspace)
-        got = workspace[W_POINTS:W_POINTS + n].copy()
+        got = T.points_of(workspace)[:n].copy()
         expected = {}
         for policy_kind in (ROLLOUT_RANDOM, ROLLOUT_GREEDY):
             action_values(view.copy(), rules_array, legal, n, policy.copy(), decider, 5, policy_kind, workspace)
-            expected[policy_kind] = workspace[W_POINTS:W_POINTS + n].copy()
+            expected[policy_kind] = T.points_of(workspace)[:n].copy()
         assert np.array_equal(got, expected[rollout])
         differs += not np.array_equal(expected[ROLLOUT_RANDOM], expected[ROLLOUT_GREEDY])
     assert differs > 0

@@ -49,7 +49,7 @@ RULE_SETS = (("default", Rules()),
 
 def last_statistics(workspace):
     """(legal index, visits, points) of the last search decision (the play log's source)."""
-    from strategies.faction_war.workspace import last_statistics as read
+    from strategies.search_tree import last_statistics as read
     return read(workspace)
 
 

@@ -43,7 +43,8 @@ from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
 from strategies.faction_war.dispatch import choose_in_loop, choose_scripted, reads_view, uses_search
-from strategies.faction_war.workspace import W_DECISIONS, new_workspace
+from strategies.faction_war.workspace import new_workspace
+from strategies.search_tree import W_DECISIONS
 from strategies.faction_war.view import build_view
 from strategies.faction_war.weights import POLICY_RULES_SIZE, with_policy
 

@@ -28,7 +28,8 @@ from strategies.faction_war.greedy import choose_greedy, choose_tuned
 from strategies.faction_war.ismcts import choose_ismcts
 from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_pimc
 from strategies.faction_war.random_policy import choose_random
-from strategies.faction_war.workspace import W_N_STATS, new_workspace
+from strategies.faction_war.workspace import new_workspace
+from strategies.search_tree import W_N_STATS
 
 
 @nb.njit(cache=True, inline="always")
