@@ -30,24 +30,35 @@ class StrategyTable:
 
     `parameters`: base id -> (what its parameter is, largest value) for the
     strategies written NAME:N (a search budget, say); the bare name is the base
-    id and means the strategy's default."""
+    id and means the strategy's default.
+    `aliases`: old name -> the name it stands for (an agent renamed keeps
+    working in old configs); an alias parses to the same id, and an id always
+    prints as its name in `ids`, never as an alias."""
 
     ids: dict[str, int]
     parameters: dict[int, tuple[str, int]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        for alias, name in self.aliases.items():
+            assert name in self.ids and alias not in self.ids, (alias, name)
 
     def names(self) -> tuple[str, ...]:
-        """Known strategy names, in id order."""
+        """Known strategy names, in id order (aliases not included)."""
         return tuple(sorted(self.ids, key=self.ids.get))
 
     def _known(self) -> str:
         with_n = [name for name, value in self.ids.items() if value in self.parameters]
-        return ", ".join(self.names()) + (" (%s also as NAME:N)" % ", ".join(with_n) if with_n else "")
+        aliases = ["%s = %s" % pair for pair in self.aliases.items()]
+        return ", ".join(self.names()) + (" (%s also as NAME:N)" % ", ".join(with_n) if with_n else "") + (
+            "; aliases: %s" % ", ".join(aliases) if aliases else "")
 
     def id(self, name: str) -> int:
         """Strategy name ("greedy", "pimc:64") -> kernel id; CardbalanceError listing the
         known names or the allowed parameter values."""
         key = str(name).strip().lower()
         base, separator, parameter = key.partition(":")
+        base = self.aliases.get(base, base)
         if base not in self.ids:
             raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, self._known()))
         base_id = self.ids[base]

@@ -47,6 +47,6 @@ def test_the_search_loop_plays_scripted_cells_like_the_scripted_loop():
 def test_a_batch_picks_its_loop_from_the_strategy_ids():
     greedy = B.cell_array(0, 1, 50, 50, 0, STRATEGY_GREEDY, STRATEGY_TUNED)
     assert not B.searches(greedy)
-    for name in ("pimc", "pimc-greedy:8", "ismcts:20"):
+    for name in ("pimc", "pimc-random:8", "pimc-greedy:8", "ismcts:20"):
         assert B.searches(B.cell_array(0, 1, 50, 50, 0, STRATEGY_GREEDY, strategy_id(name)))
         assert B.searches(B.cell_array(0, 1, 50, 50, 0, strategy_id(name), STRATEGY_RANDOM))

@@ -29,8 +29,8 @@ from strategies.faction_war import batch as B
 from strategies.faction_war.dispatch import choose_in_loop
 from strategies.faction_war.playlog import replay_log
 from strategies.faction_war.view import build_view
-from strategies.faction_war.workspace import (SPARE_NODES, W_N_STATS, W_POINTS, W_VISITS, capacity_of,
-                                              new_workspace)
+from strategies import search_tree as T
+from strategies.faction_war.workspace import new_workspace
 
 from hidden_info import hide_differently
 from test_sampler import decision_states
@@ -63,12 +63,12 @@ def _decide(view, rules_array, seat, legal, agent_seed, budget):
     strategy = STRATEGY_ISMCTS | budget << PARAM_SHIFT
     policy = np.array([to_signed(agent_seed), to_signed(agent_seed + 1)], dtype=np.int64)
     workspace = new_workspace(strategy, strategy)
-    assert capacity_of(workspace) == budget + SPARE_NODES
+    assert workspace[T.W_NODES] == budget + T.SPARE_NODES
     legal = np.array(legal, dtype=np.int64)
     index = choose_in_loop(strategy, view.copy(), rules_array, legal, len(legal), policy, seat, workspace)
-    assert workspace[W_N_STATS] == len(legal)
-    visits = workspace[W_VISITS:W_VISITS + len(legal)].copy()
-    points = workspace[W_POINTS:W_POINTS + len(legal)].copy()
+    assert workspace[T.W_N_STATS] == len(legal)
+    visits = T.visits_of(workspace)[:len(legal)].copy()
+    points = T.points_of(workspace)[:len(legal)].copy()
     return index, visits, points, policy
 
 
@@ -104,14 +104,14 @@ def test_the_same_view_gives_the_same_decision_and_the_budget_is_iterations():
 
 def test_non_search_decisions_leave_no_statistics():
     workspace = new_workspace(strategy_id("greedy"), strategy_id("ismcts:4"))
-    workspace[W_N_STATS] = 7
+    workspace[T.W_N_STATS] = 7
     rules_array = Rules().to_array()
     state, decider = decision_states(Rules(), 1, every=5)[0]
     legal = np.zeros(B.LEGAL_CAPACITY, dtype=np.int64)
     n = kernel.legal_actions(state.copy(), rules_array, legal)
     view = build_view(state, rules_array, decider, np.zeros(L.STATE_SIZE, dtype=np.int64))
     choose_in_loop(strategy_id("greedy"), view, rules_array, legal, n, np.zeros(2, dtype=np.int64), decider, workspace)
-    assert workspace[W_N_STATS] == 0
+    assert workspace[T.W_N_STATS] == 0
 
 
 def test_kernel_batch_and_reference_driven_loop_agree_and_batches_repeat():

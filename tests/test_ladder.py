@@ -212,7 +212,7 @@ def test_help_has_worked_examples(capsys):
     with pytest.raises(SystemExit):
         main(["ladder", "--help"])
     text = capsys.readouterr().out
-    assert "cardbalance ladder --agents greedy,pimc-greedy:64 --matches 2000" in text
+    assert "cardbalance ladder --agents greedy,pimc:64 --matches 2000" in text
     assert "--resume" in text and "half a win" in text
 
 

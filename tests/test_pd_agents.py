@@ -1,7 +1,8 @@
 """Poker Duel's search agents (strategies/poker_duel/search.py, issue 16 item 4).
 
-- names: "pimc", "pimc-greedy", "ismcts" with budgets NAME:N parse to kernel ids and
-  back; bad budgets are one error line, exit 2, on the command line;
+- names: "pimc", "pimc-random", "ismcts" with budgets NAME:N parse to kernel ids and
+  back ("pimc-greedy", the old name of "pimc", is an alias); bad budgets are one
+  error line, exit 2, on the command line;
 - no peeking: two states that give the decider the same view produce the same
   decision and the same per-action statistics for the same agent generator;
 - the budget: pimc plays max(N, actions) rollouts, ismcts N iterations (the
@@ -27,7 +28,7 @@ from sim.rng import to_signed
 from strategies import PARAM_SHIFT
 from strategies import search_tree as T
 from strategies.poker_duel import (ISMCTS_DEFAULT_BUDGET, PIMC_DEFAULT_BUDGET, STRATEGY_ISMCTS, STRATEGY_PIMC,
-                                   STRATEGY_PIMC_GREEDY, STRATEGY_RANDOM, strategy_id, strategy_name, strategy_names)
+                                   STRATEGY_PIMC_RANDOM, STRATEGY_RANDOM, strategy_id, strategy_name, strategy_names)
 from strategies.poker_duel import batch as python_loop
 from strategies.poker_duel import kernel_batch as KB
 from strategies.poker_duel.dispatch import choose, loop_workspace, node_capacity
@@ -35,15 +36,17 @@ from strategies.poker_duel.dispatch import choose, loop_workspace, node_capacity
 from test_pd_agents_sampler import decision_states, hide_differently, view_of
 
 GREEDY = strategy_id("greedy")
-AGENTS = ("pimc:6", "pimc-greedy:6", "ismcts:10")
+AGENTS = ("pimc-random:6", "pimc:6", "ismcts:10")
 
 
 def test_names_and_ids():
     assert strategy_names()[:2] == ("greedy", "random")
-    assert {"pimc", "pimc-greedy", "ismcts"} <= set(strategy_names())
+    assert {"pimc", "pimc-random", "ismcts"} <= set(strategy_names()) and "pimc-greedy" not in strategy_names()
     assert strategy_id("ismcts:100") == STRATEGY_ISMCTS | 100 << PARAM_SHIFT
-    assert strategy_name(strategy_id("PIMC-GREEDY:32")) == "pimc-greedy:32"
-    assert strategy_id("pimc") == STRATEGY_PIMC and PIMC_DEFAULT_BUDGET > 0 and ISMCTS_DEFAULT_BUDGET > 0
+    assert strategy_name(strategy_id("PIMC-RANDOM:32")) == "pimc-random:32"
+    assert strategy_name(strategy_id("PIMC-GREEDY:32")) == "pimc:32"  # the old name, an alias
+    assert strategy_id("pimc-greedy") == strategy_id("pimc") == STRATEGY_PIMC
+    assert PIMC_DEFAULT_BUDGET > 0 and ISMCTS_DEFAULT_BUDGET > 0
     for bad, words in (("ismcts:0", "from 1 to 100000"), ("pimc:abc", "must be an integer"),
                        ("greedy:5", "takes no parameter"), ("mcts", "unknown")):
         with pytest.raises(CardbalanceError, match=words):
@@ -109,7 +112,7 @@ def test_the_budget_is_rollouts_or_iterations(positions):
     for k, (rules_array, state, _, seat) in enumerate(positions[:12]):
         view, legal = view_of(state, rules_array, seat), _legal(state, rules_array)
         for budget in (3, 17):
-            for base in (STRATEGY_PIMC, STRATEGY_PIMC_GREEDY):
+            for base in (STRATEGY_PIMC_RANDOM, STRATEGY_PIMC):
                 _, visits, points, _ = _decide(base | budget << PARAM_SHIFT, view, rules_array, legal, seat, k)
                 assert visits.sum() == max(budget, len(legal)) and visits.min() >= 1
                 assert (points <= T.WIN_POINTS * visits).all()
@@ -124,7 +127,7 @@ def test_the_budget_is_rollouts_or_iterations(positions):
 
 def test_the_compiled_loop_and_the_reference_loop_play_the_same_matches():
     for preset, agents in (("core", ("ismcts:5", "greedy")), ("advanced", ("random", "pimc-greedy:4")),
-                           ("core", ("pimc:4", "ismcts:3"))):
+                           ("core", ("pimc-random:4", "ismcts:3"))):
         rules = load_rules(preset)
         for i in range(2):
             cell = python_loop.cell_of({"hp": (30, 40), "first": i}, *map(strategy_id, agents))
@@ -186,7 +189,7 @@ def test_the_bench_counts_the_agents_decisions_and_lists_them():
     assert speed._agent_batch(rules_array, cell, np.uint64(77), 0, 1) == asked > 0
     rows = speed.agent_rows(rules_array, 0.001)
     assert [row["agent"] for row in rows] == list(speed.BENCH_AGENTS)
-    assert {"pimc", "pimc-greedy", "ismcts"} <= {row["agent"] for row in rows}
+    assert {"pimc", "pimc-random", "ismcts"} <= {row["agent"] for row in rows}
     assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)
     assert speed.rollout_row(rules_array, 0.001)["actions_per_s"] > 0
 

@@ -1,6 +1,7 @@
 """The "pimc:N" strategy (strategies/faction_war/pimc.py, issue 14 item 2).
 
-- names: "pimc" (default budget) and "pimc:N" parse to kernel ids and back; bad
+- names: "pimc" (default budget, greedy rollouts), "pimc:N", "pimc-random:N" and the
+  old name "pimc-greedy:N" (an alias of "pimc:N") parse to kernel ids and back; bad
   budgets get one clear error; batch cells accept the ids;
 - no peeking: two states that give the decider the same view produce the same
   decision and the same rollout statistics for the same agent generator;
@@ -20,11 +21,14 @@ from strategies.faction_war import batch as B
 from sim.faction_war import layout as L
 from sim.faction_war.rules import Rules
 from sim.rng import PyRng, to_signed
-from strategies.faction_war import (PARAM_SHIFT, PIMC_DEFAULT_BUDGET, STRATEGY_PIMC, STRATEGY_RANDOM, parse_player,
-                        strategy_id, strategy_name)
+from strategies.faction_war import (PARAM_SHIFT, PIMC_DEFAULT_BUDGET, STRATEGY_PIMC, STRATEGY_PIMC_RANDOM,
+                                    STRATEGY_RANDOM, parse_player, strategy_id, strategy_name, strategy_names)
+from strategies.faction_war.dispatch import choose_search
+from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM
 from strategies.faction_war.pimc import action_values, choose_pimc
 from strategies.faction_war.view import build_view
-from strategies.faction_war.workspace import W_N_STATS, W_POINTS, W_VISITS, new_workspace
+from strategies import search_tree as T
+from strategies.faction_war.workspace import new_workspace
 
 from hidden_info import hide_differently
 from test_sampler import decision_states
@@ -36,8 +40,15 @@ def test_names_and_ids():
     assert strategy_id("PIMC:32") == STRATEGY_PIMC | 32 << PARAM_SHIFT
     assert strategy_name(strategy_id("pimc:32")) == "pimc:32"
     assert parse_player("human:pimc:8") == (0, STRATEGY_PIMC | 8 << PARAM_SHIFT)
-    assert PIMC_DEFAULT_BUDGET > 0
-    assert strategy_name(strategy_id("pimc-greedy:16")) == "pimc-greedy:16"
+    assert PIMC_DEFAULT_BUDGET == 128  # pimc:128 beat greedy 72.5 % at about 0.2 s CPU a match (docs/strategies.md)
+    assert strategy_id("pimc-random:16") == STRATEGY_PIMC_RANDOM | 16 << PARAM_SHIFT
+    assert strategy_name(strategy_id("pimc-random:16")) == "pimc-random:16"
+    # the old name of the strong agent is an alias: same id, printed as "pimc"
+    assert strategy_id("pimc-greedy:16") == strategy_id("pimc:16") and strategy_id("Pimc-Greedy") == STRATEGY_PIMC
+    assert strategy_name(strategy_id("pimc-greedy:16")) == "pimc:16"
+    assert "pimc-greedy" not in strategy_names() and {"pimc", "pimc-random"} <= set(strategy_names())
+    with pytest.raises(CardbalanceError, match="aliases: pimc-greedy = pimc"):
+        strategy_id("pimc-fast")
     B.cell_array(0, 1, 50, 50, 0, strategy_id("pimc:100000"), strategy_id("greedy"))
     for bad, words in (("pimc:0", "from 1 to 100000"), ("pimc:x", "must be an integer"),
                        ("pimc:100001", "from 1 to"), ("greedy:5", "takes no parameter"), ("mcts", "unknown")):
@@ -54,11 +65,11 @@ def _decide(view, rules_array, seat, legal, agent_seed, budget, rollout):
     legal = np.array(legal, dtype=np.int64)
     workspace = new_workspace(STRATEGY_PIMC, STRATEGY_PIMC)
     action_values(view.copy(), rules_array, legal, len(legal), policy.copy(), seat, budget, rollout, workspace)
-    points = workspace[W_POINTS:W_POINTS + len(legal)].copy()
-    visits = workspace[W_VISITS:W_VISITS + len(legal)].copy()
+    points = T.points_of(workspace)[:len(legal)].copy()
+    visits = T.visits_of(workspace)[:len(legal)].copy()
     index = choose_pimc(view.copy(), rules_array, legal, len(legal), policy, seat, budget, rollout, workspace)
-    assert workspace[W_N_STATS] == len(legal)  # the statistics stay for the play log
-    assert np.array_equal(workspace[W_VISITS:W_VISITS + len(legal)], visits)
+    assert workspace[T.W_N_STATS] == len(legal)  # the statistics stay for the play log
+    assert np.array_equal(T.visits_of(workspace)[:len(legal)], visits)
     return index, points, visits, policy
 
 
@@ -104,7 +115,7 @@ def test_kernel_batch_and_reference_driven_loop_agree_and_batches_repeat():
     assert np.array_equal(B.play_batch(rules.to_array(), cell, 5, 0, 6), B.play_batch(rules.to_array(), cell, 5, 0, 6))
 
 
-@pytest.mark.parametrize("name", ["pimc:64", "pimc-greedy:8"])
+@pytest.mark.parametrize("name", ["pimc-random:64", "pimc:8"])
 def test_pimc_beats_random(name):
     rules = Rules().to_array()
     pimc = strategy_id(name)
@@ -129,3 +140,30 @@ def test_sweep_strategy_pairs_take_budgets():
         with pytest.raises(CardbalanceError):
             build_plan(parse_sweep({"game": "faction_war", "pairings": ["human_vs_alien"], "life": [50],
                                     "strategies": [bad], "rules": ["default"], "matches": 10}, "test"))
+
+
+@pytest.mark.parametrize("name, rollout", [("pimc:5", ROLLOUT_GREEDY), ("pimc-greedy:5", ROLLOUT_GREEDY),
+                                           ("pimc-random:5", ROLLOUT_RANDOM)])
+def test_pimc_plays_greedy_rollouts_and_pimc_random_random_ones(name, rollout):
+    """The switch runs the named rollout policy: the same decision and statistics as
+    `action_values` with that policy, and not those of the other one somewhere."""
+    rules_array = Rules().to_array()
+    from sim.faction_war import kernel
+    legal_buffer = np.zeros(B.LEGAL_CAPACITY, dtype=np.int64)
+    buffer = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    differs = 0
+    for k, (state, decider) in enumerate(decision_states(Rules(), 4, every=11, seed0=60)):
+        n = kernel.legal_actions(state.copy(), rules_array, legal_buffer)
+        legal = legal_buffer[:n].copy()
+        view = build_view(state, rules_array, decider, buffer).copy()
+        workspace = new_workspace(STRATEGY_PIMC, STRATEGY_PIMC)
+        policy = np.array([to_signed(k), to_signed(k + 7)], dtype=np.int64)
+        choose_search(strategy_id(name), view.copy(), rules_array, legal, n, policy.copy(), decider, workspace)
+        got = T.points_of(workspace)[:n].copy()
+        expected = {}
+        for policy_kind in (ROLLOUT_RANDOM, ROLLOUT_GREEDY):
+            action_values(view.copy(), rules_array, legal, n, policy.copy(), decider, 5, policy_kind, workspace)
+            expected[policy_kind] = T.points_of(workspace)[:n].copy()
+        assert np.array_equal(got, expected[rollout])
+        differs += not np.array_equal(expected[ROLLOUT_RANDOM], expected[ROLLOUT_GREEDY])
+    assert differs > 0

@@ -132,7 +132,7 @@ def test_view_hides_exactly_the_hidden_information():
 def test_unknown_strategy_names_the_known_ones():
     with pytest.raises(CardbalanceError, match="known strategies: random, greedy"):
         strategy_id("smart")
-    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc", "pimc-greedy", "tuned", "ismcts")
+    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc-random", "pimc", "tuned", "ismcts")
     assert strategy_name(strategy_id("Greedy")) == "greedy"
     spec = get_game("faction_war")
     with pytest.raises(CardbalanceError, match="random, greedy"):

@@ -293,7 +293,7 @@ def test_special_placement_search_finds_the_fewest_cards():
 
 
 def test_unknown_strategy_names_list_the_new_strategies():
-    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc", "pimc-greedy", "tuned", "ismcts")
+    assert strategy_names() == ("random", "greedy", "destiny", "exile", "pimc-random", "pimc", "tuned", "ismcts")
     with pytest.raises(CardbalanceError, match="known strategies: random, greedy, destiny, exile"):
         strategy_id("minimax")
     assert parse_player("human:destiny") == (HUMAN, STRATEGY_DESTINY)

@@ -27,8 +27,8 @@ EXAMPLES = """examples:
         snapshot BASE's metrics (commit it next to the rules)
   cardbalance compare --baseline balance/baseline.json tweak.toml --fail-if 'all.turns.delta < -2'
         TWEAK against the snapshot (unpaired: no match-level pairing)
-  cardbalance compare default tweak.toml --skill pimc-greedy:64 --fail-if 'all.win_rate.abs_delta > 0.02'
-        the same gate at a higher skill level (both seats pimc-greedy:64; a nightly job, docs/ci-gate.md)
+  cardbalance compare default tweak.toml --skill pimc:64 --fail-if 'all.win_rate.abs_delta > 0.02'
+        the same gate at a higher skill level (both seats pimc:64; a nightly job, docs/ci-gate.md)
 
 gate expressions (docs/ci-gate.md):
   FIELD OP NUMBER [and|or ...], parentheses allowed; OP is > >= < <=; NUMBER may end in %
@@ -66,7 +66,7 @@ def add_parser(subparsers):
     parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, the baseline's, or 1)")
     parser.add_argument("--skill", metavar="AGENT",
                         help="gate at this skill level: both seats play AGENT (or STRONG/WEAK: seat 0 / seat 1), "
-                             "replacing the grid's strategies (default: greedy), e.g. --skill pimc-greedy:64")
+                             "replacing the grid's strategies (default: greedy), e.g. --skill pimc:64")
     parser.add_argument("--batch", type=int,
                         help="matches per cell per round (default 1000, or the baseline's: it is part of the seeds)")
     parser.add_argument("--min-matches", type=int,

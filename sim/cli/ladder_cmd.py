@@ -22,10 +22,10 @@ ORDER = 16
 
 EPILOG = """examples:
   cardbalance ladder                             the game's default agents, 2000 matches per pair
-  cardbalance ladder --agents greedy,pimc-greedy:64 --matches 2000
-                                                 one comparison: greedy vs pimc-greedy:64 over 2000 matches
+  cardbalance ladder --agents greedy,pimc:64 --matches 2000
+                                                 one comparison: greedy vs pimc:64 over 2000 matches
                                                  (both seats, both first players, every {series}), Wilson 95 % CI
-  cardbalance ladder --agents random,greedy,exile,pimc-greedy:16 --matches 400 --jobs 2
+  cardbalance ladder --agents random,greedy,exile,pimc:16 --matches 400 --jobs 2
                                                  a quick four-agent ladder on two cores
   cardbalance ladder --agents random,greedy {choices} {setup}
                                                  one {series} at one {axis}

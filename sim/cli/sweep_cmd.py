@@ -52,7 +52,7 @@ def add_parser(subparsers):
     parser.add_argument("--seed", type=int, help="root seed (default: the sweep file's, else 1)")
     parser.add_argument("--skills", nargs="+", metavar="LEVEL",
                         help="skill levels to sweep, replacing the file's strategies: AGENT (both seats) or "
-                             "STRONG/WEAK (seat 0 / seat 1), e.g. --skills greedy pimc-greedy:64 pimc-greedy:64/greedy")
+                             "STRONG/WEAK (seat 0 / seat 1), e.g. --skills greedy pimc:64 pimc:64/greedy")
     parser.add_argument("--ladder", metavar="LADDER_RUN",
                         help="a `cardbalance ladder` run whose ratings order the skill levels in the report")
     parser.add_argument("--resume", metavar="RUN", help="continue an unfinished run folder")

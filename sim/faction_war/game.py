@@ -61,7 +61,7 @@ DEFAULT_SWEEP = {
 
 # The default ladder (`cardbalance ladder` without --agents), roughly weakest first.
 # Agents added later join by name: add them here.
-LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc-greedy:64", "ismcts:100", "ismcts")
+LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc:64", "ismcts:100", "ismcts")
 
 
 GAME_SPEC = GameSpec(

@@ -43,6 +43,7 @@ import numpy as np
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
 from sim.faction_war import engine_cache
+from sim.faction_war.kernel_jit import kernel_jit
 from sim.faction_war.layout import (CARDS_PER_PLAYER, CT_DISCARDS, MASK_WORDS,
                                     CT_FACE_DISPLACED, CT_POLYMORPH_PLACED, DIRECT, END_DECK_OUT,
                                     END_DECK_OUT_DRAW, END_TURN_CAP, N_ROWS, P_KIND, PENDING_K1_ANSWER,
@@ -151,7 +152,7 @@ def row_of_suit(suit):
 
 # ---- queries ----------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def hand_size(state, rules, player):
     """Cards in the player's hand."""
     return count_cards(state, Z_HAND, player)
@@ -208,14 +209,14 @@ def attack_targets(row, o0, o1, o2):
     return 0, -1, -1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def is_over(state):
     return state[S_PHASE] == PH_OVER
 
 
 # ---- card movement ---------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def draw_card(state, player):
     """Take the top card (deck[count-1]) into the hand; the slot is cleared."""
     count = state[S_DECK_COUNT + player]
@@ -231,7 +232,7 @@ def draw_card(state, player):
 
 # ---- turn structure (F-TURN) -----------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def draw_phase(state, rules):
     """F-TURN-3 with FA-2 (first turn) and FA-3 (short deck); then placement."""
     player = state[S_ACTIVE]
@@ -256,7 +257,7 @@ def draw_phase(state, rules):
         KH.mandatory_effects(state, rules, 0, STAGE_AFTER_DRAW)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def after_hand_check(state, rules):
     """F-TURN-5 / FA-4: mandatory effects after the hand check, then the draw phase."""
     reading = rules[R_FA4]
@@ -271,7 +272,7 @@ def after_hand_check(state, rules):
     draw_phase(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def resume_mandatory(state, rules, first_row, stage):
     """Mandatory effects from `first_row` on; before the draw, then the draw phase."""
     KH.mandatory_effects(state, rules, first_row, stage)
@@ -281,7 +282,7 @@ def resume_mandatory(state, rules, first_row, stage):
         draw_phase(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def apply_timing(state, rules, after_draw):
     """MANDATORY_TIMING (FA-4 "choice"): the effects now (then the draw), or the draw first."""
     KA.clear_pending(state, state[S_ACTIVE])
@@ -293,7 +294,7 @@ def apply_timing(state, rules, after_draw):
     resume_mandatory(state, rules, 0, STAGE_BEFORE_DRAW)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def apply_tie(state, rules, card):
     """TIE_PICK (FA-6 "choice"): finish the interrupted effect with `card`, then go on."""
     site, row, exclude, context = KC.close_tie(state)
@@ -312,7 +313,7 @@ def apply_tie(state, rules, card):
     resume_mandatory(state, rules, row + 1, stage)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def preparation(state, rules, start_with):
     """F-TURN-2 / FA-1 from candidate `start_with`: the first one holding
     hand_limit_trigger+ cards discards (PH_DISCARD); else the draw phase."""
@@ -334,7 +335,7 @@ def preparation(state, rules, start_with):
     after_hand_check(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def begin_turn(state, rules):
     """F-TURN-1 for S_ACTIVE: reset per-turn usage, turn cap, preparation."""
     for slot in range(S_NORMAL_PLACED, S_K_USED + 1):
@@ -345,14 +346,14 @@ def begin_turn(state, rules):
     preparation(state, rules, state[S_ACTIVE])
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def end_turn(state, rules):
     state[S_TURN] += 1
     state[S_ACTIVE] = 1 - state[S_ACTIVE]
     begin_turn(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def new_match(state, rules, faction0, faction1, life0, life1, first, seed):
     """F-SET-1..3: zeroed state, shuffled decks, opening hands, first turn."""
     for slot in range(STATE_SIZE):
@@ -396,7 +397,7 @@ def new_match(state, rules, faction0, faction1, life0, life1, first, seed):
 
 # ---- legal actions --------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def _discard_actions(state, rules, out):
     player = state[S_DECIDER]
     slot = mask_slot(Z_HAND, player)
@@ -410,7 +411,7 @@ def _discard_actions(state, rules, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _placement_actions(state, rules, out):
     """END, then PLACE_NORMAL (F-PLC-1/2), then PLACE_FACE (F-PLC-3/5), ascending.
 
@@ -486,7 +487,7 @@ def _row_face_bits(state, player, row):
     return faces
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _attack_actions(state, rules, out):
     """END, then ATTACK r t ascending (F-SET-4, F-ATK-1..3, F-TGT, FA-7, FA-8)."""
     out[0] = encode(A.END, 0, 0, 0)
@@ -524,7 +525,7 @@ def _attack_actions(state, rules, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def legal_actions(state, rules, out):
     """Write the legal actions in ascending integer order into `out`; return
     how many (0 when the match is over)."""
@@ -544,7 +545,7 @@ def legal_actions(state, rules, out):
     return _attack_actions(state, rules, out)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _pending_actions(state, rules, out, pending):
     """Legal actions while a multi-step decision is open (layout PENDING_*)."""
     if pending == PENDING_SPECIAL:
@@ -565,7 +566,7 @@ def _pending_actions(state, rules, out, pending):
 
 # ---- applying actions --------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def _discard(state, rules, card):
     """F-TURN-2: one discard; then the next candidate (FA-1) or the draw phase."""
     player = state[S_DECIDER]
@@ -579,7 +580,7 @@ def _discard(state, rules, card):
         after_hand_check(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _place_face(state, rules, card, displaced):
     """F-PLC-3 / F-PLC-5: a full row first loses the displaced face card."""
     player = state[S_DECIDER]
@@ -594,13 +595,13 @@ def _place_face(state, rules, card, displaced):
     KH.check_destiny(state, rules, player)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _attack(state, rules, row, target):
     """F-ATK-3..7, F-TGT-4 (doubling), FA-7."""
     KJ.attack(state, rules, row, target)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def apply_action(state, rules, action):
     """Apply one legal action (not checked: the caller took it from legal_actions)."""
     kind = action_kind(action)

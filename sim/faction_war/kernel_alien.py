@@ -13,6 +13,8 @@ int64 word and the reachable sums in two bitsets, so it allocates nothing.
 
 import numba as nb
 
+from sim.faction_war.kernel_jit import kernel_jit
+
 from sim.cards import CARDS_PER_PACK, HEART
 from sim.faction_war import actions as A
 from sim.faction_war.kernel_core import (KING, JACK, NORMAL_RANKS, RANKS_PER_SUIT, alien_face, cards_per_player_in_play,
@@ -63,7 +65,7 @@ def _set_pend(state, slot, value):
 
 # ---- queries ---------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def zone_holders(state, rules):
     """The cards in the three shared extra zones (F-EXT-2) in one pass, -1 where empty.
 
@@ -90,21 +92,21 @@ def zone_holders(state, rules):
     return h0, h1, h2
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def zone_card(state, rules, suit):
     """The card in the shared extra zone of a suit (F-EXT-2), p0's first, or -1."""
     h0, h1, h2 = zone_holders(state, rules)
     return h0 if suit == 0 else (h1 if suit == 1 else h2)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def k_spent_bit(card):
     """layout.k_spent_bit: (owner, pack, suit) -> 0..11."""
     local = card % CARDS_PER_PLAYER
     return (owner_of(card) * MAX_PACKS + local // CARDS_PER_PACK) * 3 + (local % CARDS_PER_PACK) // 13
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _k_may_activate(state, rules, king, row):
     """FA-30: once per own turn per K row / once per K card / unlimited."""
     reading = rules[R_FA30]
@@ -115,19 +117,19 @@ def _k_may_activate(state, rules, king, row):
     return True
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _opp_has_number(state, rules, opponent, number):
     """Some normal card on the opponent's field has this effective number."""
     return (_field_numbers(state, rules, opponent) >> number) & 1 != 0
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _field_numbers(state, rules, player):
     """Bit v set: some normal card `player` controls on the field has effective number v."""
     return _field_numbers_count(state, rules, player)[0]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _field_numbers_count(state, rules, player):
     """(`_field_numbers`, `_field_normals`) of `player` in one pass."""
     poly = field_poly(state, rules)
@@ -154,7 +156,7 @@ def _field_normals_word(state, player, word):
             | state[mask_slot(Z_ROW0 + 2, player) + word]) & NORMAL_WORDS[word]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _field_normals(state, rules, player):
     """Normal cards `player` controls on the three rows."""
     n = 0
@@ -180,7 +182,7 @@ def _source_word(state, rules, player, excluded, word):
     return (bits | extra) & NORMAL_WORDS[word]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _sum_reachable(counts, total, at_least):
     """True when some of the cards (counts: 4 bits per number 1..10) add up to exactly
     `total` (1..10) with at least `at_least` (at most 2) cards.
@@ -202,7 +204,7 @@ def _sum_reachable(counts, total, at_least):
     return (reachable >> total) & 1 != 0
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def special_picks(state, rules, player, remaining, count, excluded, out, n, write):
     """SPECIAL_PICK actions (ascending) that keep an exact sum of >= 3 cards reachable.
 
@@ -252,7 +254,7 @@ def special_picks(state, rules, player, remaining, count, excluded, out, n, writ
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def special_actions(state, rules, out):
     """Legal actions while the special placement window is open: END (before the first pick)."""
     n = 0
@@ -265,7 +267,7 @@ def special_actions(state, rules, out):
 
 # ---- placement-phase actions ------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def alien_actions(state, rules, out, n):
     """F-EXT-1, F-EXT-4, F-ALJ-1, F-ALK-2 actions of the Alien decider, appended ascending."""
     player = state[S_DECIDER]
@@ -376,7 +378,7 @@ def alien_actions(state, rules, out, n):
 
 # ---- applying Alien actions ------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def _push_out_own(state, rules, card, to_exile):
     if to_exile:
         exile_card(state, rules, card, Z_EXTRA, state[C_CTRL + card])
@@ -384,7 +386,7 @@ def _push_out_own(state, rules, card, to_exile):
         move_card(state, card, Z_GRAVE, owner_of(card))
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def extra_place(state, rules, card):
     """F-EXT-1, F-EXT-3 (FA-12): into the zone of its suit; an own card there is pushed out."""
     player = state[S_DECIDER]
@@ -396,7 +398,7 @@ def extra_place(state, rules, card):
     enter_zone(state, card, player)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def extra_pair(state, rules, first, second):
     """F-EXT-4 (FA-11, FA-13, FA-32): two hand cards summing to the zone card, into the row."""
     player = state[S_DECIDER]
@@ -411,7 +413,7 @@ def extra_pair(state, rules, first, second):
         special_placement_cost(state, rules, player, 2)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def j_move(state, rules, card):
     """F-ALJ-1..3: a row card into its suit's extra zone, then the special placement window."""
     player = state[S_DECIDER]
@@ -442,7 +444,7 @@ def j_move(state, rules, card):
         _set_pend(state, P_FLAGS, 0)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _close_special(state, player):
     if _pend(state, P_FLAGS):
         shuffle_deck(state, player)  # a searched deck is shuffled (convention)
@@ -450,7 +452,7 @@ def _close_special(state, player):
         _set_pend(state, slot, 0)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def special_pick(state, rules, card, row):
     """One card of the special placement onto its row; 1 life (F-ALN-1, FA-33)."""
     player = state[S_DECIDER]
@@ -476,7 +478,7 @@ def special_pick(state, rules, card, row):
         _close_special(state, player)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def decline_special(state, rules):
     """END before the first pick: the special placement is not made (FA-15)."""
     _close_special(state, state[S_DECIDER])
@@ -484,14 +486,14 @@ def decline_special(state, rules):
 
 # ---- F-ALK-2 Outer Charge ----------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def clear_pending(state, decider):
     for slot in (P_KIND, P_PLAYER, P_TARGET, P_COUNT, P_EXCLUDED, P_FLAGS, P_OWNER):
         _set_pend(state, slot, 0)
     state[S_DECIDER] = decider
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _open_answer(state, kind, who, target, row, owner):
     _set_pend(state, P_KIND, kind)
     _set_pend(state, P_PLAYER, who)
@@ -501,7 +503,7 @@ def _open_answer(state, kind, who, target, row, owner):
     state[S_DECIDER] = who
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def k_activate(state, rules, mode, card, row):
     player = state[S_DECIDER]
     king = alien_face(state, rules, player, row, KING)
@@ -534,7 +536,7 @@ def k_activate(state, rules, mode, card, row):
         heal(state, rules, opponent, mine)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def answer_actions(state, rules, out):
     who = _pend(state, P_PLAYER)
     k1 = _pend(state, P_KIND) == PENDING_K1_ANSWER
@@ -553,7 +555,7 @@ def answer_actions(state, rules, out):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def k_answer(state, rules, card):
     who = _pend(state, P_PLAYER)
     owner = _pend(state, P_OWNER)

@@ -10,6 +10,8 @@ they used `pick_normal`.
 
 import numba as nb
 
+from sim.faction_war.kernel_jit import kernel_jit
+
 from sim.faction_war import actions as A
 from sim.faction_war.kernel_alien import clear_pending
 from sim.faction_war.kernel_core import (BIG, JACK, _pick_key, _row_normals_word, is_human,
@@ -25,7 +27,7 @@ WAITING = -2  # `choose_normal`: a PENDING_TIE decision was opened, the effect s
 J_BIT = 1  # kernel_core.row_effect bits
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _tied(state, rules, row, players, exclude, largest, out, n, write):
     """The candidates of `pick_normal` tied on the best key, ascending card id: written
     as TIE_PICK actions into out[n:] when `write`; returns n + how many."""
@@ -54,7 +56,7 @@ def _tied(state, rules, row, players, exclude, largest, out, n, write):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def choose_normal(state, rules, row, players, exclude, largest, site, context):
     """`pick_normal`, except under FA-6 "choice" with two or more tied cards while the
     match goes on: then PENDING_TIE opens for the effect's controller (the turn
@@ -77,14 +79,14 @@ def choose_normal(state, rules, row, players, exclude, largest, site, context):
     return WAITING
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def tie_actions(state, rules, out):
     """Legal actions of PENDING_TIE: one TIE_PICK per tied card, ascending."""
     return _tied(state, rules, state[S_PENDING + P_TIE_ROW], state[S_PENDING + P_TIE_PLAYERS],
                  state[S_PENDING + P_TIE_EXCLUDED], state[S_PENDING + P_TIE_LARGEST] == 1, out, 0, True)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def close_tie(state):
     """Clear PENDING_TIE; returns (site, row, excluded card, context)."""
     site = state[S_PENDING + P_TIE_SITE]
@@ -96,7 +98,7 @@ def close_tie(state):
     return site, row, exclude, context
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def mandatory_effect_due(state, rules, player):
     """F-TURN-5/6: a Human player's row holds a Q, K or combination present since an
     earlier turn (what `kernel_human.mandatory_effects` would resolve)."""
@@ -109,7 +111,7 @@ def mandatory_effect_due(state, rules, player):
     return False
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def open_timing(state):
     """PENDING_TIMING for the turn player (FA-4 "choice")."""
     state[S_PENDING + P_KIND] = PENDING_TIMING

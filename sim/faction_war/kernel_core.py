@@ -17,6 +17,7 @@ import numba as nb
 
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, SMALL_JOKER
 from sim.faction_war import engine_cache
+from sim.faction_war.kernel_jit import kernel_jit
 from sim.faction_war.layout import (ALIEN, C_ARRIVAL, C_CTRL, C_ORDER, C_ZONE, MASK_WORDS, N_ROWS,
                                     CARDS_PER_PLAYER, CT_HUMAN_PENALTY, CT_OUTER_CHARGE,
                                     CT_SPECIAL_PLACED,
@@ -142,7 +143,7 @@ def enter_zone(state, card, player):
     state[C_ARRIVAL + card] = state[S_TURN]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def deck_remove_at(state, player, index):
     """Take deck[index] out of the player's deck (bottom-first list pop); returns the card."""
     count = state[S_DECK_COUNT + player]
@@ -155,7 +156,7 @@ def deck_remove_at(state, player, index):
     return card
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def deck_remove_card(state, player, card):
     """list.remove(card) on the player's deck."""
     count = state[S_DECK_COUNT + player]
@@ -166,7 +167,7 @@ def deck_remove_card(state, player, card):
             return
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def shuffle_deck(state, player):
     """Fisher-Yates over the player's deck with the match generator."""
     base = S_DECK + player * CARDS_PER_PLAYER
@@ -179,7 +180,7 @@ def shuffle_deck(state, player):
 
 # ---- ending and life --------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def end_match(state, winner, end_type):
     """The match is over; S_DECIDER is left as it was (only S_PHASE matters)."""
     state[S_PHASE] = PH_OVER
@@ -187,7 +188,7 @@ def end_match(state, winner, end_type):
     state[S_END_TYPE] = end_type
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def check_life(state, rules):
     """F-WIN-1/2 with FA-24; returns True when the match is (now) over."""
     if state[S_PHASE] == PH_OVER:
@@ -209,7 +210,7 @@ def check_life(state, rules):
     return False
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def deal_damage(state, rules, player, amount):
     """A player loses life; with FA-29 "each_step" life is checked at once."""
     state[S_LIFE + player] -= amount
@@ -217,7 +218,7 @@ def deal_damage(state, rules, player, amount):
         check_life(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def deal_damage_both(state, rules, amount0, amount1):
     """One step that hurts both players at once (F-JOK-A-2); checked together (F-WIN-2)."""
     state[S_LIFE] -= amount0
@@ -226,7 +227,7 @@ def deal_damage_both(state, rules, amount0, amount1):
         check_life(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def heal(state, rules, player, amount):
     """Life gain; FA-36 "starting_life" caps it at max(start, current)."""
     current = state[S_LIFE + player]
@@ -268,7 +269,7 @@ def alien_face(state, rules, player, row, rank):
     return earliest_face(state, rules, player, row, rank)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def row_effect(state, rules, player, row):
     """F-HUC-1 for a Human row: (rank bits, present since), rank bits J=1, Q=2, K=4; (0, 0) if none.
 
@@ -303,7 +304,7 @@ def row_effect(state, rules, player, row):
 
 # ---- F-HUJ-1 Polymorph and the effective number -------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def polymorph_j_order(state, rules, row):
     """Placement order of the earliest J polymorphing this row index (a Human row whose
     effect is J alone), or 0."""
@@ -322,7 +323,7 @@ def polymorph_j_order(state, rules, row):
     return best
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def polymorph_largest(state, rules, row, j_order):
     """The affected card that keeps its number (largest original, then earliest), or -1."""
     on_arrival = rules[R_FA26] == FA26_ON_ARRIVAL
@@ -345,7 +346,7 @@ def polymorph_largest(state, rules, row, j_order):
     return best
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def row_poly(state, rules, row):
     """Polymorph state of row index `row`: (j_order, spared card), (0, -1) when the row is
     not polymorphed. With it `effective_in_row` gives every card's effective number in
@@ -358,7 +359,7 @@ def row_poly(state, rules, row):
     return j_order, polymorph_largest(state, rules, row, j_order)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def field_poly(state, rules):
     """`row_poly` of the three rows: (j0, spared0, j1, spared1, j2, spared2)."""
     human_jacks = 0  # Polymorph needs a Human J on the field; most fields have none
@@ -398,7 +399,7 @@ def effective_on_field(state, rules, card, poly):
     return effective_in_row(state, rules, card, poly[2 * row], poly[2 * row + 1])
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def effective_number(state, rules, card):
     """F-CARD-4: the number effects read: after Polymorph (F-HUJ-1, FA-26) on the field."""
     zone = state[C_ZONE + card]
@@ -412,7 +413,7 @@ def effective_number(state, rules, card):
 
 # ---- card choice with FA-6 ----------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def pick_normal(state, rules, row, players, exclude, largest):
     """reference `pick` over the normal cards of row index `row` controlled by the
     players in bit set `players` (bit p), except card `exclude` (-1: none).
@@ -492,7 +493,7 @@ def count_normals(state, rules, player, row):
     return count_kind(state, mask_slot(Z_ROW0 + row, player), NORMAL_WORDS)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def nth_normal(state, rules, player, row, index):
     """The index-th (ascending card id) normal card `player` controls in row `row`."""
     slot = mask_slot(Z_ROW0 + row, player)
@@ -508,12 +509,12 @@ def nth_normal(state, rules, player, row, index):
 
 # ---- leaving the field: Call of the Abyss, Outer Charge, Deep-Sea Era, penalty --------
 
-@nb.njit(cache=True)
+@kernel_jit
 def exile_count(state, rules):
     return count_cards(state, Z_EXILE, 0) + count_cards(state, Z_EXILE, 1)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def check_deep_sea(state, rules):
     """F-ALW-1 / FA-17: more than 54 cards in both exile zones: the Alien wins."""
     if state[S_PHASE] == PH_OVER or exile_count(state, rules) <= DEEP_SEA_LIMIT:
@@ -531,7 +532,7 @@ def check_deep_sea(state, rules):
         end_match(state, 0 if alien0 else 1, END_DEEP_SEA)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def outer_charge_passive(state, rules, card, from_zone, from_ctrl):
     """F-ALK-1: a normal card exiled from a K's row or its suit's extra zone heals the K's owner 1."""
     if from_zone == Z_EXTRA:
@@ -551,7 +552,7 @@ def outer_charge_passive(state, rules, card, from_zone, from_ctrl):
             heal(state, rules, player, 1)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def exile_card(state, rules, card, from_zone, from_ctrl):
     """To the owner's (FA-14 "controller": the controller's) exile zone; F-ALK-1; F-ALW-1."""
     pile_owner = owner_of(card) if rules[R_FA14] == FA14_OWNER else from_ctrl
@@ -561,7 +562,7 @@ def exile_card(state, rules, card, from_zone, from_ctrl):
     check_deep_sea(state, rules)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def leave_to_exile(state, rules, card, attacker_row):
     """F-ALQ-1 / FA-20: True when a normal card leaving a row is exiled instead of buried."""
     zone = state[C_ZONE + card]
@@ -579,7 +580,7 @@ def leave_to_exile(state, rules, card, attacker_row):
     return exiled
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def face_left_field(state, rules, card):
     """F-HUP-1: a Human's own face card leaving the field costs its owner 1 life."""
     owner = owner_of(card)
@@ -588,7 +589,7 @@ def face_left_field(state, rules, card):
         deal_damage(state, rules, owner, 1)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def leave_field_from(state, rules, card, attacker_row):
     """F-ZONE-4 / FA-14: to the owner's graveyard (or the controller's), unless an Abyss
     row exiles it (F-ALQ-1); then the Human penalty (F-HUP-1). `attacker_row`: the row
@@ -603,13 +604,13 @@ def leave_field_from(state, rules, card, attacker_row):
     face_left_field(state, rules, card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def leave_field(state, rules, card):
     """A field card leaves (not by an attack): `leave_field_from` with no attacking row."""
     leave_field_from(state, rules, card, NO_ROW)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def leave_faces(state, rules, player, row):
     """Every face card `player` controls in the row leaves the field, ascending card id."""
     base = player * CARDS_PER_PLAYER
@@ -618,13 +619,13 @@ def leave_faces(state, rules, player, row):
             leave_field(state, rules, card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def count_faces(state, rules, player, row):
     """Face cards in `player`'s row (face cards never change sides: all the player's own)."""
     return count_kind(state, mask_slot(Z_ROW0 + row, player), FACE_WORDS)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def special_placement_cost(state, rules, player, cards):
     """F-ALN-1: 1 life per own normal card special-placed."""
     state[S_COUNTERS + CT_SPECIAL_PLACED] += cards
@@ -645,7 +646,7 @@ def sort_segment(out, start, end):
 
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def row_sum(state, rules, player, row):
     """F-ATK-3: sum of the effective numbers of the normal cards in a row."""
     slot = mask_slot(Z_ROW0 + row, player)

@@ -7,6 +7,8 @@ Polymorph (the effective number) and the Human penalty live in
 """
 
 import numba as nb
+
+from sim.faction_war.kernel_jit import kernel_jit
 import numpy as np
 
 from sim.cards import HEART
@@ -38,7 +40,7 @@ K_BIT = 4
 
 # ---- mandatory each-own-turn effects (F-TURN-5, FA-4) -----------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def mandatory_effects(state, rules, first_row, stage):
     """Human Q, K and combinations of the turn player, rows 1 → 3 (from `first_row`:
     a FA-6 "choice" decision stops the walk, `kernel.resume_after_tie` resumes it;
@@ -64,7 +66,7 @@ def mandatory_effects(state, rules, first_row, stage):
             _combo_pool(state, rules, player, row)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _mind_magic(state, rules, player, row, stage):
     """F-HUQ-1: steal the opponent's smallest normal card of the row (F-ATK-5 order)."""
     opponent = 1 - player
@@ -76,13 +78,13 @@ def _mind_magic(state, rules, player, row, stage):
         steal(state, player, card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def steal(state, player, card):
     set_controller(state, card, player)
     state[S_COUNTERS + CT_MIND_MAGIC] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _self_destruct(state, rules, player, row, stage):
     """F-HUK-1: the largest normal card of both rows is destroyed."""
     if count_normals(state, rules, player, row) == 0 or count_normals(state, rules, 1 - player, row) == 0:
@@ -92,13 +94,13 @@ def _self_destruct(state, rules, player, row, stage):
         destroy_largest(state, rules, card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def destroy_largest(state, rules, card):
     state[S_COUNTERS + CT_SELF_DESTRUCT] += 1
     leave_field(state, rules, card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _combo_swap(state, rules, player, row):
     """F-HUC-JQ: one random normal card of each side's row changes sides."""
     mine = count_normals(state, rules, player, row)
@@ -112,7 +114,7 @@ def _combo_swap(state, rules, player, row):
     state[S_COUNTERS + CT_COMBO_JQ] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _combo_cull(state, rules, player, row, stage):
     """F-HUC-JK: each side keeps its two largest normal cards of the row."""
     if min(count_normals(state, rules, player, row), count_normals(state, rules, 1 - player, row)) <= 1:
@@ -121,7 +123,7 @@ def _combo_cull(state, rules, player, row, stage):
     cull_from(state, rules, player, row, stage, 0, -1, -1, -1, -1)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def cull_from(state, rules, player, row, stage, step, keep0a, keep0b, keep1a, chosen):
     """The J+K cull from pick `step` (0..3: own first and second, then the opponent's),
     with the keeps so far and `chosen` (a FA-6 "choice" pick for `step`, -1: none);
@@ -161,7 +163,7 @@ def cull_from(state, rules, player, row, stage, step, keep0a, keep0b, keep1a, ch
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=True)  # allocates: reference counting on, even when a `kernel_jit` caller has it off
 def _combo_pool(state, rules, player, row):
     """F-HUC-QK: pool both rows, two random cards to the graveyard, split the rest."""
     n_mine = count_normals(state, rules, player, row)
@@ -200,7 +202,7 @@ def _combo_pool(state, rules, player, row):
 
 # ---- F-HRT-1 Dispeller (both factions) --------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def dispel_actions(state, rules, out, n):
     """DISPEL actions of the decider appended to out[n:], ascending; returns the new n."""
     if rules[R_FA5] == FA5_ONE_PER_TURN and state[S_HEARTS_USED] >= 1:
@@ -245,7 +247,7 @@ def A_encode(kind, a, b, c):
     return (kind << 24) | (a << 16) | (b << 8) | c
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _all_row_faces(state, rules):
     """`kernel_core.count_faces` of every (player, row): count (p * 3 + row) in bits
     8k..8k+7 (a row holds at most 24 face cards, two packs, so 8 bits suffice).
@@ -257,7 +259,7 @@ def _all_row_faces(state, rules):
     return counts
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def dispel(state, rules, heart, target, where):
     """F-HRT-1 with FA-18; F-HUP-1 for Human-owned cards and FA-9 for the user."""
     player = state[S_DECIDER]
@@ -303,7 +305,7 @@ def _arrived_this_turn(state, player, row, turn):
     return normal, face
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def check_destiny(state, rules, player):
     """F-HUW-1 / FA-10: 8-9-10 (or 10-9-8) and J-Q-K (or K-Q-J) placed this turn."""
     if not is_human(state, player) or state[S_PHASE] == PH_OVER:

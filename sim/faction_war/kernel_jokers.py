@@ -8,6 +8,8 @@ duel (pending DUEL, attacker first), and the plain row hit of F-ATK-4..6.
 
 import numba as nb
 
+from sim.faction_war.kernel_jit import kernel_jit
+
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART, SMALL_JOKER
 from sim.faction_war import actions as A
 from sim.faction_war.kernel_core import (big_joker_in, cards_per_player_in_play,
@@ -47,7 +49,7 @@ def _encode(kind, a, b, c):
     return (kind << 24) | (a << 16) | (b << 8) | c
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def big_joker_on_field(state, rules, player):
     """(card, row) of the player's big joker on the field, or (-1, -1)."""
     for row in range(N_ROWS):
@@ -57,7 +59,7 @@ def big_joker_on_field(state, rules, player):
     return -1, -1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _hand_joker(state, rules, player, code):
     """The lowest-id joker of `code` in the player's hand, or -1."""
     for pack in range(packs_in_play(rules)):
@@ -69,7 +71,7 @@ def _hand_joker(state, rules, player, code):
 
 # ---- placement-phase actions ----------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def _rows_with_normals(state, rules, player):
     """Bit r set: `player` controls a normal card in row r (`count_normals` > 0)."""
     rows = 0
@@ -79,7 +81,7 @@ def _rows_with_normals(state, rules, player):
     return rows
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def joker_actions(state, rules, out, n):
     """F-JOK-1, F-JOK-H-1, F-JOK-A-1 placements; F-JOK-S-1 own-turn use (ascending)."""
     player = state[S_DECIDER]
@@ -108,7 +110,7 @@ def joker_actions(state, rules, out, n):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def place_big_joker(state, rules, card, row):
     player = state[S_DECIDER]
     enter_row(state, card, player, row)
@@ -121,7 +123,7 @@ def place_big_joker(state, rules, card, row):
         state[S_DECIDER] = responder
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def joker_leaves(state, rules, joker):
     """F-JOK-A-4: an Alien big joker is exiled and heals its owner 10; a Human one is buried."""
     owner = owner_of(joker)
@@ -132,7 +134,7 @@ def joker_leaves(state, rules, joker):
         move_card(state, joker, Z_GRAVE, owner)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _destroy_big_joker(state, rules, joker, row):
     """A big joker leaves the field with the face cards of its row."""
     owner = state[C_CTRL + joker]
@@ -140,21 +142,21 @@ def _destroy_big_joker(state, rules, joker, row):
     leave_faces(state, rules, owner, row)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _small_joker_strike(state, rules, user, card):
     joker, row = big_joker_on_field(state, rules, 1 - user)
     move_card(state, card, Z_GRAVE, user)
     _destroy_big_joker(state, rules, joker, row)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def use_small_joker(state, rules, card):
     """F-JOK-S-1 in the own placement phase: no cost."""
     state[S_COUNTERS + CT_SMALL_JOKER_USED] += 1
     _small_joker_strike(state, rules, state[S_DECIDER], card)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def respond(state, rules, use):
     """F-JOK-S-2: the answer to the opponent's big joker (use costs 5)."""
     responder = state[S_PENDING + P_PLAYER]
@@ -169,7 +171,7 @@ def respond(state, rules, use):
 
 # ---- attacks ------------------------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def plain_row_hit(state, rules, row, target):
     """F-ATK-4..6 on the defender's row: the smallest normal card leaves, damage (doubled)."""
     defender = 1 - state[S_ACTIVE]
@@ -186,7 +188,7 @@ def plain_row_hit(state, rules, row, target):
     row_hit_with(state, rules, row, target, victim)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def row_hit_with(state, rules, row, target, victim):
     """F-ATK-4 with the victim chosen: it leaves the field, the defender takes its number."""
     defender = 1 - state[S_ACTIVE]
@@ -198,7 +200,7 @@ def row_hit_with(state, rules, row, target, victim):
     deal_damage(state, rules, defender, damage)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def exile_points(state, rules, player):
     """Point sum of a player's exile zone: normal numbers, 0 for others (F-CARD-3)."""
     total = 0
@@ -211,7 +213,7 @@ def exile_points(state, rules, player):
     return total
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _leave_as_exile(state, rules, card):
     """An Alien effect exiles a field card (FA-20 may bury a Human's card instead)."""
     from_zone = state[C_ZONE + card]
@@ -222,7 +224,7 @@ def _leave_as_exile(state, rules, card):
         exile_card(state, rules, card, from_zone, from_ctrl)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _abyss_row_hit(state, rules, row, target):
     """F-JOK-A-2 with FA-22 and FA-25: exile the row, then each takes their exile sum."""
     player = state[S_ACTIVE]
@@ -234,7 +236,7 @@ def _abyss_row_hit(state, rules, row, target):
     _abyss_exile_row(state, rules, row, target)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _abyss_exile_row(state, rules, row, target):
     """F-JOK-A-2 after any F-ATK-4 hit: the row is exiled, each takes their exile sum."""
     defender = 1 - state[S_ACTIVE]
@@ -269,7 +271,7 @@ def _abyss_exile_row(state, rules, row, target):
     deal_damage_both(state, rules, damage0, damage1)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _abyss_direct(state, rules, defender):
     """F-JOK-A-3 / FA-19: five random deck cards of the defender leave; they take the points."""
     points = 0
@@ -292,7 +294,7 @@ def _abyss_direct(state, rules, defender):
     deal_damage(state, rules, defender, points)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def joker_attack(state, rules, row, target):
     """F-JOK-H-1/2, F-JOK-A-2/3: the attack of a big-joker row (it always succeeds)."""
     player = state[S_ACTIVE]
@@ -319,7 +321,7 @@ def joker_attack(state, rules, row, target):
         _abyss_row_hit(state, rules, row, target)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _after_attack(state, rules, row):
     """F-JOK-A-4: the attacking Alien big joker is exiled and heals 10."""
     joker = big_joker_in(state, rules, state[S_ACTIVE], row)
@@ -327,7 +329,7 @@ def _after_attack(state, rules, row):
         joker_leaves(state, rules, joker)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def attack(state, rules, row, target):
     """F-ATK-3..7, F-TGT-4 (doubling); big-joker rows: F-JOK-2, the duel, the joker attacks."""
     player = state[S_ACTIVE]
@@ -351,7 +353,7 @@ def attack(state, rules, row, target):
 
 # ---- F-JOK-D-1 the joker duel ------------------------------------------------------------
 
-@nb.njit(cache=True)
+@kernel_jit
 def _open_duel(state, row, target):
     state[S_COUNTERS + CT_JOKER_DUELS] += 1
     state[S_PENDING + P_KIND] = PENDING_DUEL
@@ -362,7 +364,7 @@ def _open_duel(state, row, target):
     state[S_PENDING + P_FLAGS] = 0
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _lose_duel(state, rules, player, joker_row):
     """The loser's joker is destroyed, they take 10, their joker row's face cards go."""
     joker = big_joker_in(state, rules, player, joker_row)
@@ -373,7 +375,7 @@ def _lose_duel(state, rules, player, joker_row):
     leave_faces(state, rules, player, joker_row)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def _duel_put_down(state, rules, player, row):
     """FA-23: the hand cards of the joker row's suit go into that row."""
     reading = rules[R_FA23]
@@ -397,7 +399,7 @@ def _duel_put_down(state, rules, player, row):
         special_placement_cost(state, rules, player, placed)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def duel_choice(state, rules, commit):
     """Attacker, then defender: commit or give up; both committed → the hand duel."""
     chooser = state[S_PENDING + P_PLAYER]
@@ -433,7 +435,7 @@ def duel_choice(state, rules, commit):
         _after_attack(state, rules, row)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def finish_joker_row_hit(state, rules, row, target):
     """What follows the F-ATK-4 hit of a big-joker row once the victim was picked
     (FA-6 "choice"): Abyss Magic's exile step, then the Abyss joker leaves."""

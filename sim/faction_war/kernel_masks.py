@@ -33,6 +33,7 @@ import numpy as np
 from numba.core import config
 
 from sim.faction_war import engine_cache
+from sim.faction_war.kernel_jit import kernel_jit
 from sim.cards import BIG_JOKER, CARDS_PER_PACK, HEART
 from sim.faction_war.layout import C_CTRL, C_MASKS, C_ZONE, CARDS_PER_PLAYER, MASK_WORDS, Z_NONE
 
@@ -116,7 +117,7 @@ def count_cards(state, zone, ctrl):
     return count
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def list_cards(state, zone, ctrl, out):
     """Write the cards of (zone, ctrl) ascending into `out`; return how many."""
     slot = mask_slot(zone, ctrl)

@@ -26,8 +26,9 @@ from sim.errors import CardbalanceError
 
 # Bump when the meaning of a rules array changes (new effect implemented, a
 # clause re-read): every stored result records it, and reports refuse to mix
-# results of different behaviour versions.
-BEHAVIOUR_VERSION = 2
+# results of different behaviour versions. 3: "pimc" names the greedy-rollout agent
+# (it was the random-rollout one, now "pimc-random"), so a stored run's "pimc" changed.
+BEHAVIOUR_VERSION = 3
 
 # ---- ambiguity switches -------------------------------------------------------
 # ID -> (question, readings); readings[0] is the reference's default.

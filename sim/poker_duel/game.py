@@ -53,7 +53,7 @@ GAME_SPEC = GameSpec(
     run_scenario=lazy("sim.poker_duel.position:run_scenario"),
     default_sweep=DEFAULT_SWEEP,
     modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
-    ladder_agents=("random", "greedy", "pimc", "pimc-greedy:32", "pimc-greedy", "ismcts:50", "ismcts"),
+    ladder_agents=("random", "greedy", "pimc-random", "pimc:32", "pimc", "ismcts:50", "ismcts"),
     examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",
               "preset": "advanced", "end_type": "straight_flush", "axis": "hp"},
     # §17's questions as report sections (analysis/game_sections.py calls it with its kit)

@@ -29,7 +29,8 @@ import numpy as np
 from sim.errors import CardbalanceError
 
 # Bump when the meaning of a rules array changes (reports refuse to mix versions).
-BEHAVIOUR_VERSION = 1
+# 2: "pimc" names the greedy-rollout agent (it was the random-rollout one, now "pimc-random").
+BEHAVIOUR_VERSION = 2
 
 # ---- ambiguity switches (§15/§16) ----------------------------------------------------
 # ID -> (§16 switch name, readings); readings[0] is the reference's default.

@@ -49,15 +49,15 @@ OPTIONAL_KEYS = ("skills", "common_deals", "vary")
 
 def skill_pairs(skills, source: str = "sweep", game: GameSpec | None = None) -> tuple[str, ...]:
     """`skills` entries -> 'seat0:seat1' strategy pairs, the one notation of the strategies
-    dimension: "greedy" is both seats greedy ("greedy:greedy"), "pimc-greedy:64/greedy"
-    is seat 0 strong, seat 1 weak ("pimc-greedy:64:greedy"). With `game`, each agent must
+    dimension: "greedy" is both seats greedy ("greedy:greedy"), "pimc:64/greedy"
+    is seat 0 strong, seat 1 weak ("pimc:64:greedy"). With `game`, each agent must
     be one the game offers (its budget an allowed integer)."""
     pairs = []
     for entry in skills:
         parts = str(entry).split(SKILL_SEPARATOR)
         if len(parts) > 2 or not all(part.strip() for part in parts):
             raise CardbalanceError("%s: 'skills' entry '%s' must be an agent (both seats) or 'seat0/seat1', "
-                                   "e.g. 'greedy' or 'pimc-greedy:64/greedy'." % (source, entry))
+                                   "e.g. 'greedy' or 'pimc:64/greedy'." % (source, entry))
         strong, weak = (parts * 2)[:2]
         for agent in (strong, weak) if game is not None else ():
             try:

@@ -43,7 +43,8 @@ from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
 from strategies.faction_war import STRATEGY_IDS, is_strategy_id
 from strategies.faction_war.dispatch import choose_in_loop, choose_scripted, reads_view, uses_search
-from strategies.faction_war.workspace import W_DECISIONS, new_workspace
+from strategies.faction_war.workspace import new_workspace
+from strategies.search_tree import W_DECISIONS
 from strategies.faction_war.view import build_view
 from strategies.faction_war.weights import POLICY_RULES_SIZE, with_policy
 
@@ -140,13 +141,24 @@ def fill_record(state, record):
 # The batches, one per loop (numba compiles only the one a cell uses). The caller passes
 # the workspace (`new_workspace`), so it can read the decision counts afterwards (the bench).
 @nb.njit(cache=True)
+def _loop_buffers():
+    """The buffers a batch reuses for every match: state, legal list, policy generators."""
+    return (np.zeros(STATE_SIZE, dtype=np.int64), np.zeros(LEGAL_CAPACITY, dtype=np.int64),
+            np.zeros(SEATS, dtype=np.int64))
+
+
+@nb.njit(cache=True)
+def _arm_buffers():
+    """One rule set's record and view (a paired batch has two: one view per arm, see
+    build_view on packs)."""
+    return np.zeros(RECORD_SIZE, dtype=np.int64), np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+@nb.njit(cache=True)
 def _play_batch_scripted(rules, cell, chunk_seed, start_index, n_matches, workspace):
     aggregate = np.zeros(AGGREGATE_SIZE, dtype=np.int64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    record = np.zeros(RECORD_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view = np.zeros(STATE_SIZE, dtype=np.int64)
-    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    state, legal, policy_rng = _loop_buffers()
+    record, view = _arm_buffers()
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
         play_match_scripted(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
@@ -157,11 +169,8 @@ def _play_batch_scripted(rules, cell, chunk_seed, start_index, n_matches, worksp
 @nb.njit(cache=True)
 def _play_batch_search(rules, cell, chunk_seed, start_index, n_matches, workspace):
     aggregate = np.zeros(AGGREGATE_SIZE, dtype=np.int64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    record = np.zeros(RECORD_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view = np.zeros(STATE_SIZE, dtype=np.int64)
-    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    state, legal, policy_rng = _loop_buffers()
+    record, view = _arm_buffers()
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
         play_match_search(rules, cell, seed, state, record, legal, view, policy_rng, workspace)
@@ -172,13 +181,9 @@ def _play_batch_search(rules, cell, chunk_seed, start_index, n_matches, workspac
 @nb.njit(cache=True)
 def _play_paired_scripted(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, workspace):
     paired = np.zeros((PAIRED_METRICS, PAIRED_STATS), dtype=np.int64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
-    record_b = np.zeros(RECORD_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view_a = np.zeros(STATE_SIZE, dtype=np.int64)  # one view per arm: see build_view on packs
-    view_b = np.zeros(STATE_SIZE, dtype=np.int64)
-    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    state, legal, policy_rng = _loop_buffers()
+    record_a, view_a = _arm_buffers()
+    record_b, view_b = _arm_buffers()
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
         play_match_scripted(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)
@@ -190,13 +195,9 @@ def _play_paired_scripted(rules_a, rules_b, cell, chunk_seed, start_index, n_mat
 @nb.njit(cache=True)
 def _play_paired_search(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, workspace):
     paired = np.zeros((PAIRED_METRICS, PAIRED_STATS), dtype=np.int64)
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    record_a = np.zeros(RECORD_SIZE, dtype=np.int64)
-    record_b = np.zeros(RECORD_SIZE, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view_a = np.zeros(STATE_SIZE, dtype=np.int64)
-    view_b = np.zeros(STATE_SIZE, dtype=np.int64)
-    policy_rng = np.zeros(SEATS, dtype=np.int64)
+    state, legal, policy_rng = _loop_buffers()
+    record_a, view_a = _arm_buffers()
+    record_b, view_b = _arm_buffers()
     for i in range(n_matches):
         seed = nb_match_seed(chunk_seed, start_index + i)
         play_match_search(rules_a, cell, seed, state, record_a, legal, view_a, policy_rng, workspace)

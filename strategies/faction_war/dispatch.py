@@ -21,14 +21,15 @@ import numba as nb
 
 from strategies.faction_war import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
                                     STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC,
-                                    STRATEGY_PIMC_GREEDY, STRATEGY_RANDOM, STRATEGY_TUNED)
+                                    STRATEGY_PIMC_RANDOM, STRATEGY_RANDOM, STRATEGY_TUNED)
 from strategies.faction_war.destiny import choose_destiny
 from strategies.faction_war.exile import choose_exile
 from strategies.faction_war.greedy import choose_greedy, choose_tuned
 from strategies.faction_war.ismcts import choose_ismcts
 from strategies.faction_war.pimc import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_pimc
 from strategies.faction_war.random_policy import choose_random
-from strategies.faction_war.workspace import W_N_STATS, new_workspace
+from strategies.faction_war.workspace import new_workspace
+from strategies.search_tree import W_N_STATS
 
 
 @nb.njit(cache=True, inline="always")
@@ -65,7 +66,7 @@ def choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat):
 def is_search(strategy):
     """The search agents, which need the match loop's workspace (workspace.py)."""
     base = strategy & BASE_MASK
-    return base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY or base == STRATEGY_ISMCTS
+    return base == STRATEGY_PIMC or base == STRATEGY_PIMC_RANDOM or base == STRATEGY_ISMCTS
 
 
 @nb.njit(cache=True)
@@ -76,7 +77,7 @@ def choose_search(strategy, view, rules, legal, n_legal, policy_rng, seat, works
     if base == STRATEGY_ISMCTS:
         return choose_ismcts(view, rules, legal, n_legal, policy_rng, seat,
                              budget if budget else ISMCTS_DEFAULT_BUDGET, ROLLOUT_GREEDY, workspace)
-    rollout = ROLLOUT_GREEDY if base == STRATEGY_PIMC_GREEDY else ROLLOUT_RANDOM
+    rollout = ROLLOUT_RANDOM if base == STRATEGY_PIMC_RANDOM else ROLLOUT_GREEDY
     return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
                        budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
 
@@ -93,5 +94,5 @@ def choose_in_loop(strategy, view, rules, legal, n_legal, policy_rng, seat, work
 
 def uses_search(strategy0: int, strategy1: int) -> bool:
     """True when a cell with these strategy ids needs the search loop (Python side)."""
-    return any(int(s) & BASE_MASK in (STRATEGY_PIMC, STRATEGY_PIMC_GREEDY, STRATEGY_ISMCTS)
+    return any(int(s) & BASE_MASK in (STRATEGY_PIMC, STRATEGY_PIMC_RANDOM, STRATEGY_ISMCTS)
                for s in (strategy0, strategy1))

@@ -59,7 +59,7 @@ def search_lines(decider: int, strategy: int, legal: list[int], workspace) -> li
     (the decider's expected result, 1 win, 0.5 draw, 0 loss) and visit counts; none
     after a decision that did not search."""
     from strategies.faction_war import strategy_name
-    from strategies.faction_war.workspace import last_statistics
+    from strategies.search_tree import last_statistics
     statistics = [row for row in last_statistics(workspace) if row[1] > 0]
     if not statistics:
         return []

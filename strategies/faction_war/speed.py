@@ -28,9 +28,9 @@ from strategies.faction_war import strategy_id
 from strategies.faction_war.batch import (LEGAL_CAPACITY, SEATS, cell_array, cell_workspace, check_arrays, run_batch,
                                           start_match)
 from strategies.faction_war.pimc import random_rollout
-from strategies.faction_war.workspace import W_DECISIONS
+from strategies.search_tree import W_DECISIONS
 
-BENCH_AGENTS = ("random", "greedy", "tuned", "pimc", "pimc-greedy", "ismcts")
+BENCH_AGENTS = ("random", "greedy", "tuned", "pimc-random", "pimc", "ismcts")
 OPPONENT = "greedy"
 HUMAN, ALIEN = 0, 1
 LIFE = 50

@@ -12,7 +12,7 @@ import numba as nb
 from sim import rng
 from strategies import search_tree as T
 from strategies.poker_duel import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
-                                   STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_GREEDY,
+                                   STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_RANDOM,
                                    STRATEGY_RANDOM, STRATEGY_TUNED)
 from strategies.poker_duel.kernel_policies import greedy_index, tuned_index
 from strategies.poker_duel.search import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_ismcts, choose_pimc, new_workspace
@@ -51,8 +51,8 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
     if base == STRATEGY_ISMCTS:
         return choose_ismcts(view, rules, legal, n_legal, policy_rng, seat,
                              budget if budget else ISMCTS_DEFAULT_BUDGET, ROLLOUT_GREEDY, workspace)
-    if base == STRATEGY_PIMC or base == STRATEGY_PIMC_GREEDY:
-        rollout = ROLLOUT_GREEDY if base == STRATEGY_PIMC_GREEDY else ROLLOUT_RANDOM
+    if base == STRATEGY_PIMC or base == STRATEGY_PIMC_RANDOM:
+        rollout = ROLLOUT_RANDOM if base == STRATEGY_PIMC_RANDOM else ROLLOUT_GREEDY
         return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
                            budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
     workspace[T.W_N_STATS] = 0

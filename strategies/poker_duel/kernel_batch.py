@@ -1,7 +1,7 @@
 """The Poker Duel match loop on the numba kernel and its batches for the shared
 layers. The compiled policies are in `kernel_policies.py` (random, greedy:
 twins of `policies.py`, same decisions from the same view) and `search.py`
-(pimc, pimc-greedy, ismcts), chosen by `dispatch.choose`.
+(pimc, pimc-random, ismcts), chosen by `dispatch.choose`.
 
 Contract (docs/engine-contract.md): the rule generator starts from the match
 seed, seat p's policy generator from `match_seed(seed, p + 1)`; a single

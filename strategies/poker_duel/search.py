@@ -1,15 +1,16 @@
-"""Poker Duel's search agents: "pimc:N", "pimc-greedy:N" and "ismcts:N".
+"""Poker Duel's search agents: "pimc:N", "pimc-random:N" and "ismcts:N".
 
 They work as Faction War's (docs/strategies.md), on Poker Duel's engine and
 sampler, with the game-independent pieces from `strategies/search_tree.py`
 (workspace, per-action statistics, tree, UCB with availability counts,
 final move by visits):
 
-- **pimc / pimc-greedy** (determinized flat Monte Carlo): N rollouts (at
+- **pimc / pimc-random** (determinized flat Monte Carlo): N rollouts (at
   least one per action) round-robin over the legal actions; each samples a
   fresh world from the decider's view (`sim.poker_duel.sampler`), applies
-  the action and plays to the end with both seats random ("pimc") or greedy
-  from their own views of the sampled world ("pimc-greedy"). Greedy's own
+  the action and plays to the end with both seats greedy from their own
+  views of the sampled world ("pimc"; "pimc-greedy" is an alias) or random
+  ("pimc-random"). Greedy's own
   choice is kept unless another action has a strictly better mean.
 - **ismcts** (single-observer information-set MCTS, Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a node

@@ -31,7 +31,7 @@ from strategies.poker_duel.kernel_batch import (C_STRATEGY0, C_STRATEGY1, N_RECO
                                                 start_match)
 from strategies.poker_duel.search import LEGAL_CAPACITY, random_rollout
 
-BENCH_AGENTS = ("random", "greedy", "tuned", "pimc", "pimc-greedy", "ismcts")
+BENCH_AGENTS = ("random", "greedy", "tuned", "pimc-random", "pimc", "ismcts")
 OPPONENT = "greedy"
 SEED = 2024
 
