@@ -184,6 +184,7 @@ def test_per_seat_name_ratings_separate_an_agent_strong_with_one_side():
     (["--agents", "greedy,random:4"], "takes no parameter"),
     (["--game", "toy", "--agents", "greedy"], "at least two agents"),
     (["--game", "toy", "--agents", "greedy,greedy,random"], "lists greedy twice"),
+    (["--agents", "greedy,pimc:64,pimc-greedy:64"], "one agent under two names: pimc:64 = pimc-greedy:64"),
     (["--game", "toy", "--agents", "greedy,random", "--matches", "0"], "--matches must be a positive integer"),
     (["--game", "toy", "--agents", "greedy,random", "--pairings", "green_vs_red"], "pairing 'green_vs_red' is unknown"),
     (["--game", "toy", "--agents", "greedy,random", "--jobs", "0"], "--jobs"),

@@ -41,6 +41,11 @@ def check_agents(game: GameSpec, agents) -> list[str]:
     twice = sorted({agent for agent in agents if agents.count(agent) > 1})
     if twice:
         raise CardbalanceError("--agents lists %s twice." % ", ".join(twice))
+    ids = [game.strategy_id(agent) for agent in agents]  # an alias and its name are one agent
+    same = [(a, b) for i, a in enumerate(agents) for j, b in enumerate(agents) if i < j and ids[i] == ids[j]]
+    if same:
+        raise CardbalanceError("--agents lists one agent under two names: %s."
+                               % "; ".join("%s = %s" % pair for pair in same))
     return agents
 
 
