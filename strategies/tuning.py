@@ -11,6 +11,8 @@ paired deals against greedy); this module holds what does not depend on the game
   by an interrupt is cut off and that trial played again), `contiguous` (trials
   0, 1, 2 ... up to the first gap), the settings check that refuses to resume a
   folder with other settings, atomic writes;
+- `four_ways`: a candidate's counts over one deal set played four ways (the tuned
+  agent in both seats, both first players), so seat and first-player advantages cancel;
 - `decided_share`, `best_entry`, `share_row` (a result with its 95 % Wilson interval)
   and `check_options` (one clear error line for a bad option).
 Trade-off: rebuilding the sampler per trial costs O(trials²) sampler work, which is
@@ -128,6 +130,26 @@ def prepare_out(out) -> Path:
 
 
 # ---- results ---------------------------------------------------------------------------------
+
+def four_ways(play, tuned: int, greedy: int, n_end_types: int) -> dict:
+    """Counts of the tuned agent's wins, losses and draws over one deal set played four
+    ways: strategy id `tuned` in seat 0 and in seat 1 against `greedy`, each with both
+    first players. `play(strategies, tuned_seat, first)` plays the deals of one way and
+    returns their aggregate vector (sim/aggregate.py, `n_end_types` end types)."""
+    from sim import aggregate as agg
+    wins = losses = draws = 0
+    for tuned_seat in (0, 1):
+        strategies = [greedy, greedy]
+        strategies[tuned_seat] = tuned
+        for first in (0, 1):
+            vector = play(strategies, tuned_seat, first)
+            by_winner = [int(vector[agg.A_OUTCOMES + w * n_end_types: agg.A_OUTCOMES + (w + 1) * n_end_types].sum())
+                         for w in range(3)]  # won by seat 0, seat 1, drawn
+            wins += by_winner[tuned_seat]
+            losses += by_winner[1 - tuned_seat]
+            draws += by_winner[agg.DRAW]
+    return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
+
 
 def decided_share(result: dict) -> float:
     decided = result["wins"] + result["losses"]

@@ -23,13 +23,12 @@ past the range of card values plays the same (see the comments).
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from sim.errors import CardbalanceError
+from strategies import weight_table
 from sim.poker_duel.rules import RULES_ARRAY_SIZE
 
 # (name, greedy's value, tuning range low, high): integers, as every score is an integer.
@@ -82,38 +81,16 @@ TUNED_FILE = "tuned_weights.json"
 
 def check_weights(values: dict, where: str) -> np.ndarray:
     """{name: int} (every weight) -> the int64 vector; a bad entry is one clear error."""
-    if not isinstance(values, dict):
-        raise CardbalanceError("%s must be a table of weights %s." % (where, ", ".join(WEIGHT_NAMES)))
-    unknown = sorted(set(values) - set(WEIGHT_NAMES))
-    missing = [name for name in WEIGHT_NAMES if name not in values]
-    if unknown or missing:
-        raise CardbalanceError("%s: %s; the weights are %s." % (
-            where, "unknown weight '%s'" % unknown[0] if unknown else "missing weight '%s'" % missing[0],
-            ", ".join(WEIGHT_NAMES)))
-    vector = np.zeros(N_WEIGHTS, dtype=np.int64)
-    for index, name in enumerate(WEIGHT_NAMES):
-        value = values[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise CardbalanceError("%s: weight %s must be an integer (got %r)." % (where, name, value))
-        vector[index] = value
-    return vector
+    return weight_table.check_vector(values, WEIGHT_NAMES, where)
 
 
 def as_dict(vector) -> dict:
-    return {name: int(value) for name, value in zip(WEIGHT_NAMES, vector)}
+    return weight_table.as_dict(WEIGHT_NAMES, vector)
 
 
 def load_tuned_file(path=None) -> dict:
     """The tuned weights document (shipped package data unless `path`)."""
-    where = str(path) if path is not None else "strategies/poker_duel/" + TUNED_FILE
-    try:
-        if path is None:
-            text = resources.files("strategies.poker_duel").joinpath(TUNED_FILE).read_text()
-        else:
-            text = open(path, encoding="utf-8").read()
-        document = json.loads(text)
-    except (OSError, ValueError) as error:
-        raise CardbalanceError("%s cannot be read as JSON: %s." % (where, error)) from None
+    document, where = weight_table.read_document("strategies.poker_duel", TUNED_FILE, path)
     if not isinstance(document, dict):
         raise CardbalanceError("%s must hold a 'weights' table (%s)." % (where, ", ".join(WEIGHT_NAMES)))
     check_weights(document.get("weights"), "%s: weights" % where)

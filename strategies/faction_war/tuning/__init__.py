@@ -33,7 +33,6 @@ import datetime
 import json
 from pathlib import Path
 
-from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.faction_war.game import PAIRINGS
 from sim.faction_war.layout import FACTION_NAMES, N_END_TYPES
@@ -65,19 +64,13 @@ def paired_result(rules_array, tuned_faction: int, opponent_faction: int, chunk_
     isolates one faction's weights (in a mixed pairing the faction advantage stays in,
     the same for every candidate)."""
     life0, life1 = DEFAULT_LIFE  # the designer's default starting life (the grid's single value)
-    wins = losses = draws = 0
-    for tuned_seat in (0, 1):
+
+    def play(strategies, tuned_seat, first):
         factions = [opponent_faction, opponent_faction]
         factions[tuned_seat] = tuned_faction
-        strategies = [STRATEGY_GREEDY, STRATEGY_GREEDY]
-        strategies[tuned_seat] = STRATEGY_TUNED
-        for first in (0, 1):
-            cell = B.cell_array(factions[0], factions[1], life0, life1, first, strategies[0], strategies[1])
-            by_winner = _by_winner(B.play_batch(rules_array, cell, chunk_seed, 0, deals))
-            wins += by_winner[tuned_seat]
-            losses += by_winner[1 - tuned_seat]
-            draws += by_winner[agg.DRAW]
-    return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
+        cell = B.cell_array(factions[0], factions[1], life0, life1, first, strategies[0], strategies[1])
+        return B.play_batch(rules_array, cell, chunk_seed, 0, deals)
+    return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
 
 
 def pairing_result(rules_array, faction0: int, faction1: int, chunk_seed: int, deals: int) -> dict:
@@ -86,23 +79,11 @@ def pairing_result(rules_array, faction0: int, faction1: int, chunk_seed: int, d
     players, so the pairing's faction and seat advantages cancel; counts of the tuned
     agent's wins, losses, draws."""
     life0, life1 = DEFAULT_LIFE  # the designer's default starting life (the grid's single value)
-    wins = losses = draws = 0
-    for tuned_seat in (0, 1):
-        strategies = [STRATEGY_GREEDY, STRATEGY_GREEDY]
-        strategies[tuned_seat] = STRATEGY_TUNED
-        for first in (0, 1):
-            cell = B.cell_array(faction0, faction1, life0, life1, first, strategies[0], strategies[1])
-            by_winner = _by_winner(B.play_batch(rules_array, cell, chunk_seed, 0, deals))
-            wins += by_winner[tuned_seat]
-            losses += by_winner[1 - tuned_seat]
-            draws += by_winner[agg.DRAW]
-    return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
 
-
-def _by_winner(vector) -> list[int]:
-    """Matches won by seat 0, seat 1, drawn, of an aggregate vector."""
-    return [int(vector[agg.A_OUTCOMES + w * N_END_TYPES: agg.A_OUTCOMES + (w + 1) * N_END_TYPES].sum())
-            for w in range(3)]
+    def play(strategies, tuned_seat, first):
+        cell = B.cell_array(faction0, faction1, life0, life1, first, strategies[0], strategies[1])
+        return B.play_batch(rules_array, cell, chunk_seed, 0, deals)
+    return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
 
 
 decided_share = shared.decided_share

@@ -26,7 +26,6 @@ import datetime
 import json
 from pathlib import Path
 
-from sim import aggregate as agg
 from sim.poker_duel.layout import N_END_TYPES
 from sim.poker_duel.rules import DEFAULT_HP, load_rules
 from sim.rng import match_seed
@@ -60,23 +59,10 @@ def paired_result(rules_array, chunk_seed: int, deals: int, hp=DEFAULT_HP) -> di
     deals, each played four ways (the tuned agent in both seats, both first players),
     so the seat and first-player advantages cancel; counts of the tuned agent's wins,
     losses, draws."""
-    wins = losses = draws = 0
-    for tuned_seat in (0, 1):
-        strategies = [STRATEGY_GREEDY, STRATEGY_GREEDY]
-        strategies[tuned_seat] = STRATEGY_TUNED
-        for first in (0, 1):
-            cell = cell_of({"hp": tuple(hp), "first": first}, strategies[0], strategies[1])
-            by_winner = _by_winner(KB.play_batch(rules_array, cell, chunk_seed, 0, deals))
-            wins += by_winner[tuned_seat]
-            losses += by_winner[1 - tuned_seat]
-            draws += by_winner[agg.DRAW]
-    return {"wins": wins, "losses": losses, "draws": draws, "matches": wins + losses + draws}
-
-
-def _by_winner(vector) -> list[int]:
-    """Matches won by seat 0, seat 1, drawn, of an aggregate vector."""
-    return [int(vector[agg.A_OUTCOMES + w * N_END_TYPES: agg.A_OUTCOMES + (w + 1) * N_END_TYPES].sum())
-            for w in range(3)]
+    def play(strategies, tuned_seat, first):
+        cell = cell_of({"hp": tuple(hp), "first": first}, strategies[0], strategies[1])
+        return KB.play_batch(rules_array, cell, chunk_seed, 0, deals)
+    return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
 
 
 def _rules_with(vector, preset: str = TUNING_RULES):
