@@ -10,7 +10,9 @@ cells, and their ratio; then matches per second on all cores (the one
 executor of sweep and compare, `sim/executor.py`, playing the sweep's own
 chunk task, workers already warm); the game's agents, if it declares them
 (`GameSpec.extra["bench_agents"]`: matches/s/core and decisions/s per agent,
-search agents at their default budgets, and the random-rollout speed); the
+search agents at their default budgets, and the random-rollout speed: the
+mean over fresh matches and the fastest repeat of the same rollouts,
+`sim/bench_timing.rollout_rates`); the
 numba compile time
 cold (a fresh interpreter with an empty `NUMBA_CACHE_DIR`) and cached (a
 fresh interpreter with the normal cache) of the first measured cell, and cold
@@ -293,8 +295,11 @@ def format_report(result: dict) -> str:
             lines.append("%-16s %-10s %14.1f %14.0f %12.4f" % (row["agent"], row["opponent"], row["matches_per_s"],
                                                               row["decisions_per_s"], row["s_per_match"]))
         rollout = agents["rollout"]
-        lines.append("random rollouts: %.2f million actions/s/core (%d rollouts, %d actions)" % (
-            rollout["actions_per_s"] / 1e6, rollout["rollouts"], rollout["actions"]))
+        lines.append("random rollouts: %.2f million actions/s/core (mean: %d rollouts, %d actions); "
+                     "%.2f million on the fastest of %d repeats of the same %d rollouts (the core undisturbed)" % (
+                         rollout["actions_per_s"] / 1e6, rollout["rollouts"], rollout["actions"],
+                         rollout["fastest_actions_per_s"] / 1e6, rollout["fastest_repeats"],
+                         rollout["fastest_batch_rollouts"]))
         lines.append("")
     for kind, info in result["compile"].items():  # cold, cached, then any "cold <strategy>"
         if "error" in info:

@@ -75,3 +75,46 @@ def test_bench_results_keep_raw_timings_and_only_the_report_rounds():
     assert json.dumps(result) == before  # the report does not round the stored values
     assert "12346" in text and "12.3" in text and "1000x" in text
     assert "scaling: 6000 matches in 0.0 s on 1 worker, 0.0 s on 2: 2.23x" in text
+
+
+def test_fastest_rate_repeats_the_same_work_and_keeps_its_fastest_repeat():
+    """The fastest repeat of identical work (timeit's minimum) is at least its mean rate."""
+    from sim.bench_timing import fastest_rate
+    import time
+    calls = []
+
+    def work():  # identical busy work; every third repeat does three times as much for the same units
+        calls.append(1)
+        slow = 3 if len(calls) % 3 == 0 else 1
+        started = time.process_time()
+        while time.process_time() - started < 0.002 * slow:
+            pass
+        return 1000
+
+    started = time.process_time()
+    repeats, units, fastest = fastest_rate(work, 0.03, least_repeats=7)
+    mean = repeats * units / (time.process_time() - started)
+    assert repeats == len(calls) >= 7 and units == 1000
+    assert fastest >= 1.5 * mean  # a third of the repeats took three times as long
+    assert fastest <= 1000 / 0.002 * 1.01  # never faster than the fastest repeat really ran
+
+
+def test_rollout_rates_gives_the_mean_over_fresh_seeds_and_the_fastest_same_seed_repeat():
+    from sim.bench_timing import FASTEST_BATCH, rollout_rates
+    import time
+    seen = []
+
+    def rollouts(seed, n):  # 10 actions a rollout, a few microseconds each
+        seen.append((seed, n))
+        started = time.process_time()
+        while time.process_time() - started < 2e-6 * n:
+            pass
+        return 10 * n
+
+    row = rollout_rates(rollouts, 2024, 0.01)
+    assert row["actions"] == 10 * row["rollouts"] > 0 and row["actions_per_s"] > 0
+    assert row["fastest_batch_rollouts"] == FASTEST_BATCH and row["fastest_batch_actions"] == 10 * FASTEST_BATCH
+    repeats = [call for call in seen if call == (2024, FASTEST_BATCH)]
+    assert len(repeats) >= row["fastest_repeats"] >= 5  # the same seed every repeat: identical work
+    assert len({seed for seed, _ in seen[:3]}) == 3  # the mean's batches start at ever new matches
+    assert row["fastest_actions_per_s"] > 0

@@ -191,7 +191,8 @@ def test_the_bench_counts_the_agents_decisions_and_lists_them():
     assert [row["agent"] for row in rows] == list(speed.BENCH_AGENTS)
     assert {"pimc", "pimc-random", "ismcts"} <= {row["agent"] for row in rows}
     assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)
-    assert speed.rollout_row(rules_array, 0.001)["actions_per_s"] > 0
+    rollout = speed.rollout_row(rules_array, 0.001)
+    assert rollout["actions_per_s"] > 0 and rollout["fastest_actions_per_s"] > 0 and rollout["fastest_repeats"] >= 5
 
 
 def test_the_play_log_narrates_search_decisions():

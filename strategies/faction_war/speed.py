@@ -7,7 +7,8 @@ and the speed of the random rollouts the search agents are built on.
   with at least two legal actions), each from whole matches played until a
   short time budget is spent (at least one match).
 - `rollout_row`: `pimc.random_rollout`, the loop inside every random rollout,
-  played from fresh matches: actions per second on this core.
+  played from fresh matches: actions per second on this core, the mean and the
+  fastest repeat (`bench_timing.rollout_rates`).
 
 Both are rates per second of this process's CPU time (`time.process_time`;
 the kernels are single-threaded), so other jobs on a shared machine lower
@@ -21,9 +22,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sim.bench_timing import timed
+from sim.bench_timing import rollout_rates, timed
 from sim.faction_war.layout import STATE_SIZE
-from sim.rng import MASK64, nb_match_seed
+from sim.rng import nb_match_seed
 from strategies.faction_war import strategy_id
 from strategies.faction_war.batch import (LEGAL_CAPACITY, SEATS, cell_array, cell_workspace, check_arrays, run_batch,
                                           start_match)
@@ -79,9 +80,7 @@ def bench_agents(rules_array, seconds: float) -> dict:
 
 
 def rollout_row(rules_array, seconds: float) -> dict:
-    """Random-rollout speed in actions per second on this core."""
+    """Random-rollout speed in actions per second on this core (`bench_timing.rollout_rates`)."""
     cell = cell_array(HUMAN, ALIEN, LIFE, LIFE, 0, strategy_id("random"), strategy_id("random"))
     _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
-    matches, actions, elapsed = timed(
-        lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & MASK64), n), seconds, 64)
-    return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}
+    return rollout_rates(lambda seed, n: _rollout_batch(rules_array, cell, np.uint64(seed), n), SEED, seconds)

@@ -7,7 +7,7 @@ and per decision, and the speed of the random rollouts the search agents use.
   i.e. with at least two legal actions), from whole matches played until a
   short time budget is spent (at least one match).
 - `rollout_row`: `search.random_rollout` from fresh matches: actions per
-  second on this core.
+  second on this core, the mean and the fastest repeat (`bench_timing.rollout_rates`).
 
 Rates per second of this process's CPU time (`time.process_time`), compile
 and cache load excluded by a first call (as Faction War's `speed.py`).
@@ -20,7 +20,7 @@ import numba as nb
 import numpy as np
 
 from sim import rng
-from sim.bench_timing import timed
+from sim.bench_timing import rollout_rates, timed
 from sim.poker_duel import layout as L
 from sim.poker_duel.rules import DEFAULT_HP
 from strategies import search_tree as T
@@ -84,13 +84,11 @@ def agent_rows(rules_array, seconds: float) -> list[dict]:
 
 
 def rollout_row(rules_array, seconds: float) -> dict:
-    """Random-rollout speed in actions per second on this core."""
+    """Random-rollout speed in actions per second on this core (`bench_timing.rollout_rates`)."""
     rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
     cell = _cell("random", "random")
     _rollout_batch(rules_array, cell, np.uint64(SEED), 1)
-    matches, actions, elapsed = timed(
-        lambda start, n: _rollout_batch(rules_array, cell, np.uint64((SEED + start) & rng.MASK64), n), seconds, 64)
-    return {"rollouts": matches, "actions": actions, "actions_per_s": actions / elapsed}
+    return rollout_rates(lambda seed, n: _rollout_batch(rules_array, cell, np.uint64(seed), n), SEED, seconds)
 
 
 def bench_agents(rules_array, seconds: float) -> dict:
