@@ -113,6 +113,39 @@ def _bounds_for_levels(fractions: tuple, levels: tuple) -> np.ndarray:
     return np.concatenate([_bounds_chunk(fractions, levels[i:i + chunk]) for i in range(0, len(levels), chunk)])
 
 
+def _next_density(grid, mass, new_grid, root_prev, root_now, gap):
+    """Density of Z_k at `new_grid` from the quadrature masses of Z_{k−1} at `grid`:
+    ∫ g_{k−1}(z) φ((z' √t_k − z √t_{k−1}) / gap) √t_k / gap dz, per level.
+
+    Only grid points within `_KERNEL_REACH` standard deviations of the kernel's
+    centre are summed (a window of each row's nearest old points): the rest
+    weigh less than e^-60 of the peak. With many looks the kernel is narrow
+    (200 looks: under 100 of 601 points after the first ten), so `compare
+    --batch 100` (200 looks) computes its bounds in 29 s instead of 85, equal
+    to the full (levels, points, points) sum to 4e-15.
+    """
+    n_levels, n_points = grid.shape
+    step = grid[:, 1] - grid[:, 0]  # old grid spacing per level (a linspace)
+    # the kernel's centre for each new point, in old-grid index units
+    centre = (new_grid * (root_now / root_prev) - grid[:, :1]) / step[:, None]
+    reach = _KERNEL_REACH * gap / root_prev / step  # half-width in old-grid points, per level
+    window = int(min(n_points, 2 * np.ceil(reach.max()) + 3))
+    if window * 3 > n_points:  # a wide kernel (the first looks, or few looks): the full sum is as cheap
+        argument = (new_grid[:, :, None] * root_now - grid[:, None, :] * root_prev) / gap
+        kernel = np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
+        return np.einsum("lij,lj->li", kernel, mass)
+    first = np.clip(np.rint(centre).astype(np.int64) - window // 2, 0, n_points - window)
+    index = first[:, :, None] + np.arange(window)  # (levels, points, window) old-grid indices
+    rows = np.arange(n_levels)[:, None, None] * n_points
+    old_points = grid.ravel()[rows + index]
+    argument = (new_grid[:, :, None] * root_now - old_points * root_prev) / gap
+    kernel = np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
+    return np.sum(kernel * mass.ravel()[rows + index], axis=2)
+
+
+_KERNEL_REACH = 11.0  # standard deviations of the density kernel that `_next_density` sums
+
+
 def _bounds_chunk(fractions: tuple, levels: tuple) -> np.ndarray:
     t = np.asarray(fractions, dtype=float)
     alphas = np.asarray(levels, dtype=float)
@@ -150,10 +183,7 @@ def _bounds_chunk(fractions: tuple, levels: tuple) -> np.ndarray:
         if k + 1 < n_looks:
             top = np.minimum(bounds[:, k], 12.0)
             new_grid = np.linspace(_LOWER, top, n_points).T
-            # density of Z_k at new_grid: ∫ g_{k−1}(z) φ((z' √t_k − z √t_{k−1}) / gap) √t_k / gap dz
-            argument = (new_grid[:, :, None] * root_now - grid[:, None, :] * root_prev) / gap
-            kernel = np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
-            density = np.einsum("lij,lj->li", kernel, mass)
+            density = _next_density(grid, mass, new_grid, root_prev, root_now, gap)
             grid = new_grid
             width = (grid[:, -1] - grid[:, 0]) / (n_points - 1)
     return bounds
