@@ -225,6 +225,16 @@ def test_the_documented_example_sweep_plans_with_the_agents_the_game_offers():
     assert len(plan.cells) == 3 * 3 * 4 * 2  # pairings x skill levels x lives 30, 50, 70, 100 x first player
 
 
+def test_the_documented_poker_duel_example_sweep_plans_three_levels_on_both_presets():
+    from pathlib import Path
+
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep(Path(__file__).resolve().parents[1] / "docs/examples/pd-skill-sweep.toml"))
+    assert {cell.strategy0 for cell in plan.cells} == {"random", "greedy", "ismcts:100"}
+    assert {cell.rules for cell in plan.cells} == {"core", "advanced"}
+    assert len(plan.cells) == 3 * 2 * 4 * 2  # skill levels x presets x HP 20, 40, 60, 30/50 x first player
+
+
 def test_a_skill_sweep_resumes_to_the_uninterrupted_result(tmp_path, toy_game, capsys):
     (tmp_path / "skill.toml").write_text(SKILL_SWEEP)
     whole = tmp_path / "whole"
