@@ -62,6 +62,7 @@ _LEVELS = np.unique(np.concatenate([np.geomspace(_P_FLOOR, 0.5, 46), [0.5]]))
 _NEVER = 38.0
 _LOWER = -8.0  # integration starts here: Φ(−8) is negligible
 SPACING_PER_SD = 2.0  # grid points per standard deviation of the step between two looks
+_KERNEL_REACH = 11.0  # standard deviations of the density kernel that `_next_density` sums
 
 
 def spent(alpha, fractions):
@@ -126,24 +127,21 @@ def _next_density(grid, mass, new_grid, root_prev, root_now, gap):
     """
     n_levels, n_points = grid.shape
     step = grid[:, 1] - grid[:, 0]  # old grid spacing per level (a linspace)
-    # the kernel's centre for each new point, in old-grid index units
-    centre = (new_grid * (root_now / root_prev) - grid[:, :1]) / step[:, None]
     reach = _KERNEL_REACH * gap / root_prev / step  # half-width in old-grid points, per level
     window = int(min(n_points, 2 * np.ceil(reach.max()) + 3))
+
+    def kernel(old_points):  # φ(...) √t_k / gap between every new point and `old_points`
+        argument = (new_grid[:, :, None] * root_now - old_points * root_prev) / gap
+        return np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
+
     if window * 3 > n_points:  # a wide kernel (the first looks, or few looks): the full sum is as cheap
-        argument = (new_grid[:, :, None] * root_now - grid[:, None, :] * root_prev) / gap
-        kernel = np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
-        return np.einsum("lij,lj->li", kernel, mass)
+        return np.einsum("lij,lj->li", kernel(grid[:, None, :]), mass)
+    # the kernel's centre for each new point, in old-grid index units
+    centre = (new_grid * (root_now / root_prev) - grid[:, :1]) / step[:, None]
     first = np.clip(np.rint(centre).astype(np.int64) - window // 2, 0, n_points - window)
     index = first[:, :, None] + np.arange(window)  # (levels, points, window) old-grid indices
-    rows = np.arange(n_levels)[:, None, None] * n_points
-    old_points = grid.ravel()[rows + index]
-    argument = (new_grid[:, :, None] * root_now - old_points * root_prev) / gap
-    kernel = np.exp(-0.5 * argument * argument) / np.sqrt(2.0 * np.pi) * (root_now / gap)
-    return np.sum(kernel * mass.ravel()[rows + index], axis=2)
-
-
-_KERNEL_REACH = 11.0  # standard deviations of the density kernel that `_next_density` sums
+    flat = np.arange(n_levels)[:, None, None] * n_points + index
+    return np.sum(kernel(grid.ravel()[flat]) * mass.ravel()[flat], axis=2)
 
 
 def _bounds_chunk(fractions: tuple, levels: tuple) -> np.ndarray:

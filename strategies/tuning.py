@@ -25,6 +25,7 @@ import json
 import os
 from pathlib import Path
 
+from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.rng import match_seed
 
@@ -136,7 +137,6 @@ def four_ways(play, tuned: int, greedy: int, n_end_types: int) -> dict:
     ways: strategy id `tuned` in seat 0 and in seat 1 against `greedy`, each with both
     first players. `play(strategies, tuned_seat, first)` plays the deals of one way and
     returns their aggregate vector (sim/aggregate.py, `n_end_types` end types)."""
-    from sim import aggregate as agg
     wins = losses = draws = 0
     for tuned_seat in (0, 1):
         strategies = [greedy, greedy]

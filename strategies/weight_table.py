@@ -34,6 +34,13 @@ def check_vector(values: dict, names: tuple[str, ...], where: str) -> np.ndarray
     return vector
 
 
+def with_block(rules_array, rules_size: int, block) -> np.ndarray:
+    """The first `rules_size` entries of `rules_array` (a plain rules array) with the
+    policy `block` appended: the array a `tuned` kernel reads its weights from."""
+    plain = np.asarray(rules_array, dtype=np.int64)[:rules_size]
+    return np.ascontiguousarray(np.concatenate([plain, np.asarray(block, dtype=np.int64)]))
+
+
 def as_dict(names: tuple[str, ...], vector) -> dict:
     return {name: int(value) for name, value in zip(names, vector)}
 

@@ -1,6 +1,7 @@
 """`cardbalance bench` on the toy game: every measurement is present and consistent (no timing asserts)."""
 
 import json
+import time
 
 import pytest
 
@@ -80,7 +81,6 @@ def test_bench_results_keep_raw_timings_and_only_the_report_rounds():
 def test_fastest_rate_repeats_the_same_work_and_keeps_its_fastest_repeat():
     """The fastest repeat of identical work (timeit's minimum) is at least its mean rate."""
     from sim.bench_timing import fastest_rate
-    import time
     calls = []
 
     def work():  # identical busy work; every third repeat does three times as much for the same units
@@ -101,7 +101,6 @@ def test_fastest_rate_repeats_the_same_work_and_keeps_its_fastest_repeat():
 
 def test_rollout_rates_gives_the_mean_over_fresh_seeds_and_the_fastest_same_seed_repeat():
     from sim.bench_timing import FASTEST_BATCH, rollout_rates
-    import time
     seen = []
 
     def rollouts(seed, n):  # 10 actions a rollout, a few microseconds each

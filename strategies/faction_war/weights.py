@@ -122,6 +122,4 @@ def policy_block(by_faction: dict) -> np.ndarray:
 
 def with_policy(rules_array, block=None) -> np.ndarray:
     """A plain rules array with a policy block appended (the shipped tuned weights unless `block`)."""
-    rules_array = np.asarray(rules_array, dtype=np.int64)[:RULES_ARRAY_SIZE]
-    block = shipped_policy_block() if block is None else np.asarray(block, dtype=np.int64)
-    return np.ascontiguousarray(np.concatenate([rules_array, block]))
+    return weight_table.with_block(rules_array, RULES_ARRAY_SIZE, shipped_policy_block() if block is None else block)

@@ -118,8 +118,7 @@ def policy_weights(rules_array) -> np.ndarray:
 
 def with_policy(rules_array, weights=None) -> np.ndarray:
     """A plain rules array with a policy block appended (the shipped tuned weights unless `weights`)."""
-    rules_array = np.asarray(rules_array, dtype=np.int64)[:RULES_ARRAY_SIZE]
     weights = shipped_weights() if weights is None else np.asarray(weights, dtype=np.int64)
     if weights.shape != (N_WEIGHTS,):
         raise CardbalanceError("a policy block must have %d weights (got shape %s)." % (N_WEIGHTS, weights.shape))
-    return np.ascontiguousarray(np.concatenate([rules_array, weights]))
+    return weight_table.with_block(rules_array, RULES_ARRAY_SIZE, weights)
