@@ -108,6 +108,8 @@ def scope_cells(cells) -> dict[str, list[int]]:
         if len(strategy_pairs) > 1:
             names.append("%s@%s:%s" % (series, cell["strategy0"], cell["strategy1"]))
         for name in names:
+            if name == "all":  # a game without a choice dimension names its one series "all": count once
+                continue
             scopes.setdefault(name, []).append(position)
     return scopes
 
