@@ -42,6 +42,7 @@ class Case:
     changed: float = 0.3
     confidence: float = 0.95
     operator: str = ">"
+    stat: str = "delta"             # or "abs_delta" (a two-sided fail side: α/2 per side)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def _pair_probabilities(case: Case) -> np.ndarray:
 
 
 def simulate(case: Case, runs: int = 2000, seed: int = 2024) -> Measured:
-    """Replay `runs` comparisons of one gate `all.<metric>.delta <op> threshold` on the source."""
+    """Replay `runs` comparisons of one gate `all.<metric>.<stat> <op> threshold` on the source."""
     generator = np.random.default_rng(seed)
     looks = looks_of(case)
     plan = sequential.Plan(looks, case.max_matches, 1.0 - case.confidence)
@@ -85,9 +86,9 @@ def simulate(case: Case, runs: int = 2000, seed: int = 2024) -> Measured:
     up, down = counts[..., 1], counts[..., 2]
     n = np.broadcast_to(np.asarray(looks, dtype=float)[None, :, None], up.shape)
     delta, se = paired.pooled_paired_rate(n, up - down, up + down)
-    comparison = gates.parse("all.metric.delta %s %r" % (case.operator, case.threshold))
+    comparison = gates.parse("all.metric.%s %s %r" % (case.stat, case.operator, case.threshold))
     z_fail, z_pass = decisions.statistics(comparison, delta, se)
-    code, look = decisions.first_decisions(z_fail, z_pass, plan)
+    code, look = decisions.first_decisions(z_fail, z_pass, plan, decisions.two_sided_sides(comparison))
     matches = np.asarray(looks)[look]
     return Measured(case, runs, float(np.mean(code == 1)), float(np.mean(code == -1)), float(np.mean(code == 0)),
                     float(np.mean(matches)))

@@ -23,8 +23,18 @@ Exact answers, no statistics needed:
   matches played*. That lets "must not move" gates such as
   `all.draws.delta > 0` pass for identical rules or a change that never
   touches draws. It is a statement about the n matches played: a change that
-  touches fewer than about 3/n of the matches can go unseen (rule of three),
-  which --min-matches controls.
+  touches fewer than about 3/N of the N matches of the scope can go unseen
+  (rule of three), which --min-matches controls. That limit is printed with
+  each such decision and in the family statement: identical-pairs decisions
+  are exact for the matches played and are *not* part of the 5 % claim.
+
+Two-sided claims spend α/2 per side: the `abs_delta` statement "|Δ| > t" is
+shown when Δ is beyond t *or* beyond −t, the union of two one-sided tests, so
+each is taken at α/2 (Bonferroni; its repeated p-value is twice the smaller
+side's). Without that, `abs_delta > 0` failed wrongly 10.1 % of the time at a
+true Δ = 0 (issue 27). The opposite claim "|Δ| ≤ t" needs both sides shown
+(two one-sided tests, an intersection-union test): each side at α keeps it at
+α (Berger 1982), so that side keeps the one-sided bounds.
 """
 
 from __future__ import annotations
@@ -67,6 +77,14 @@ def family_statement(m: int, alpha: float, adjust: str, what: str = "decisions")
             "(m·α; use the Holm option for %g %%)." % (m, what, 100 * alpha, min(100.0, 100 * m * alpha), 100 * alpha))
 
 
+def two_sided_sides(comparison: gates.Comparison) -> tuple[bool, bool]:
+    """(fail side, pass side): which of the two is a two-sided claim (α/2 per side)."""
+    if comparison.field.stat != "abs_delta":
+        return False, False
+    greater = comparison.operator in (">", ">=")
+    return greater, not greater  # "|Δ| beyond t" is the union claim
+
+
 def statistics(comparison: gates.Comparison, value: float, se: float):
     """(Z_fail, Z_pass) of one comparison: standardised distance of the estimate from the
     threshold in the direction that would show the statement true (fail) or false (pass).
@@ -88,6 +106,7 @@ class Decision:
     look: int | None = None           # index of the look that decided it
     matches: int | None = None        # matches per cell then
     how: str = ""                     # "sequential bound", "exact", "identical pairs"
+    scope_matches: int | None = None  # matches of the scope (both arms paired) at the last look
     p_fail: float = 1.0               # running repeated p-values (adjusted when a correction is on)
     p_pass: float = 1.0
     value: float = math.nan
@@ -97,13 +116,14 @@ class Decision:
     is_rate: bool = False
 
 
-def first_decisions(z_fail, z_pass, plan: Plan):
+def first_decisions(z_fail, z_pass, plan: Plan, two_sided=(False, False)):
     """Vectorised decision of one comparison replayed many times: z_* are (runs, looks).
     Returns (truth codes: 1 fail, −1 pass, 0 inconclusive; index of the deciding look, or
     the last look). The same rule as GateFamily without a correction: the first look at
-    which a statistic reaches its bound decides, fail before pass at the same look."""
-    fail = np.asarray(z_fail) >= plan.bounds
-    passing = np.asarray(z_pass) >= plan.bounds
+    which a statistic reaches its bound decides, fail before pass at the same look.
+    `two_sided` (`two_sided_sides`): a side that is a two-sided claim uses the α/2 bounds."""
+    fail = np.asarray(z_fail) >= (plan.half_bounds if two_sided[0] else plan.bounds)
+    passing = np.asarray(z_pass) >= (plan.half_bounds if two_sided[1] else plan.bounds)
     either = fail | passing
     decided = either.any(axis=1)
     look = np.where(decided, either.argmax(axis=1), plan.n_looks - 1)
@@ -124,6 +144,9 @@ class GateFamily:
             for comparison in gates.comparisons(spec.node):
                 self.decisions.setdefault(self.key(comparison), Decision(comparison))
         m = len(self.decisions)
+        sides = [two_sided_sides(d.comparison) for d in self.decisions.values()]
+        self._two_sided_fail = np.array([s[0] for s in sides], dtype=bool)
+        self._two_sided_pass = np.array([s[1] for s in sides], dtype=bool)
         self._raw_fail = np.ones(m)
         self._raw_pass = np.ones(m)
         self._crossed_fail = np.zeros(m, dtype=bool)
@@ -138,15 +161,23 @@ class GateFamily:
         return len(self.decisions)
 
     def statement(self) -> str:
-        return family_statement(self.size, self.plan.alpha, self.adjust if self.size > 1 else "none",
+        text = family_statement(self.size, self.plan.alpha, self.adjust if self.size > 1 else "none",
                                 "gate comparisons")
+        identical = [d for d in self.decisions.values() if d.how == "identical pairs"]
+        if identical:
+            text += (" %d of them decided on identical pairs: exact for the matches played, outside that error "
+                     "claim: %s." % (len(identical), "; ".join(
+                         "%s: %s" % (d.comparison.field, identical_limit(d.scope_matches)) for d in identical)))
+        return text
 
     def update(self, look: int, matches: int, lookup) -> None:
         """Decide what the table at look `look` shows. `lookup(field)` -> (value, se, identical, is_rate)."""
-        bound = float(self.plan.bounds[look])
+        bound, half_bound = float(self.plan.bounds[look]), float(self.plan.half_bounds[look])
         z_fail, z_pass, exact = [], [], []
         for decision in self.decisions.values():
-            value, se, identical, decision.is_rate = lookup(decision.comparison.field)
+            found = lookup(decision.comparison.field)
+            value, se, identical, decision.is_rate = found[:4]
+            decision.scope_matches = int(found[4]) if len(found) > 4 else decision.scope_matches
             stat = decision.comparison.field.stat
             if identical and stat in ("delta", "abs_delta"):
                 value, se = 0.0, 0.0
@@ -161,7 +192,10 @@ class GateFamily:
                 z_pass.append(math.inf if truth is gates.FALSE else -math.inf)
                 exact.append("identical pairs" if identical and stat in ("delta", "abs_delta") else "exact")
                 continue
-            low, high = value - bound * se, value + bound * se
+            if stat == "abs_delta":  # shown at the bounds of its two-sided claim (α/2 per side)
+                low, high = value - half_bound * se, value + half_bound * se
+            else:
+                low, high = value - bound * se, value + bound * se
             if stat == "abs_delta":  # shown as |delta| and the absolute value of its interval
                 decision.value = abs(value)
                 low, high = (0.0 if low <= 0.0 <= high else min(abs(low), abs(high))), max(abs(low), abs(high))
@@ -173,14 +207,14 @@ class GateFamily:
             z_pass.append(passing)
             exact.append("")
         z_fail, z_pass = np.asarray(z_fail), np.asarray(z_pass)
-        self._crossed_fail |= self.plan.crossed(z_fail, look)
-        self._crossed_pass |= self.plan.crossed(z_pass, look)
+        self._crossed_fail |= np.where(self._two_sided_fail, z_fail >= half_bound, self.plan.crossed(z_fail, look))
+        self._crossed_pass |= np.where(self._two_sided_pass, z_pass >= half_bound, self.plan.crossed(z_pass, look))
         method = ADJUSTMENTS[self.adjust] if self.size > 1 else None
         if method is None:
             reject_fail, reject_pass = self._crossed_fail, self._crossed_pass
         else:
-            self._raw_fail = np.minimum(self._raw_fail, np.where(np.isposinf(z_fail), 0.0, self.plan.p_value(z_fail, look)))
-            self._raw_pass = np.minimum(self._raw_pass, np.where(np.isposinf(z_pass), 0.0, self.plan.p_value(z_pass, look)))
+            self._raw_fail = np.minimum(self._raw_fail, self._p_value(z_fail, look, self._two_sided_fail))
+            self._raw_pass = np.minimum(self._raw_pass, self._p_value(z_pass, look, self._two_sided_pass))
             reject_fail = self._correct(self._raw_fail, method)
             reject_pass = self._correct(self._raw_pass, method)
         for index, decision in enumerate(self.decisions.values()):
@@ -190,6 +224,11 @@ class GateFamily:
             if truth is not gates.UNDECIDED:
                 decision.truth, decision.look, decision.matches = truth, look, int(matches)
                 decision.how = exact[index] or "sequential bound"
+
+    def _p_value(self, z: np.ndarray, look: int, two_sided: np.ndarray) -> np.ndarray:
+        """Repeated p-values at a look; a two-sided claim's is twice its side's (Bonferroni)."""
+        p = np.minimum(1.0, self.plan.p_value(z, look) * np.where(two_sided, 2.0, 1.0))
+        return np.where(np.isposinf(z), 0.0, p)
 
     def _correct(self, p: np.ndarray, method: str):
         """Which hypotheses the correction rejects (statsmodels). When no p-value reaches the
@@ -234,9 +273,12 @@ class GateFamily:
         comparison = decision.comparison
         relation = {gates.TRUE: "shown", gates.FALSE: "ruled out", gates.UNDECIDED: "not decided"}[decision.truth]
         if decision.how in ("identical pairs",):
-            detail = "every paired match identical in this metric"
+            detail = "every paired match identical in this metric; %s" % identical_limit(decision.scope_matches)
         elif decision.se == 0.0:
             detail = "exact: zero-width interval"
+        elif comparison.field.stat == "abs_delta":
+            detail = "%g %% two-sided sequential bounds %s to %s" % (
+                100 * confidence, gates._number(decision.low), gates._number(decision.high))
         else:
             detail = "%g %% one-sided sequential bounds %s to %s" % (
                 100 * confidence, gates._number(decision.low), gates._number(decision.high))
@@ -247,3 +289,11 @@ class GateFamily:
         if self.adjust != "none" and self.size > 1:
             text += " (%s p: fail %.3g, pass %.3g)" % (self.adjust, decision.p_fail, decision.p_pass)
         return text
+
+
+def identical_limit(matches: int | None) -> str:
+    """The rule of three in words: what identical pairs in N matches cannot rule out."""
+    if not matches:
+        return "a change in a small share of the matches can pass unseen (rule of three: about 3/N of N matches)"
+    return ("a change in fewer than about 3 in {:,} matches (3/N, N = {:,} paired matches of the scope) can pass "
+            "unseen".format(matches, matches))

@@ -303,16 +303,17 @@ def arm_sums_from_aggregate(aggregate, n_end_types: int) -> np.ndarray:
 
 
 def lookup_estimate(table: pd.DataFrame, scope: str, metric: str, stat: str):
-    """(value, standard error, identical pairs, is a rate) of a gate field; abs_delta reads
-    delta's (analysis/decisions.py turns it into |delta| comparisons)."""
+    """(value, standard error, identical pairs, is a rate, matches of the scope) of a gate field;
+    abs_delta reads delta's (analysis/decisions.py turns it into |delta| comparisons)."""
     row = table[(table["scope"] == scope) & (table["metric"] == metric)]
     if row.empty:
         raise KeyError("%s.%s" % (scope, metric))
     row = row.iloc[0]
     if stat in ("base", "tweak"):
-        return float(row[stat]), float(row[stat + "_se"]), False, row["kind"] == RATE
+        return float(row[stat]), float(row[stat + "_se"]), False, row["kind"] == RATE, int(row["n_" + stat])
     if stat in ("delta", "abs_delta"):
-        return float(row["delta"]), float(row["delta_se"]), bool(row["identical"]), row["kind"] == RATE
+        return (float(row["delta"]), float(row["delta_se"]), bool(row["identical"]), row["kind"] == RATE,
+                int(row["n_tweak"]))
     raise KeyError(stat)
 
 

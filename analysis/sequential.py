@@ -212,6 +212,7 @@ class Plan:
         critical = [self.alpha / j for j in range(1, m + 1)] + [self.alpha * j / m for j in range(1, m + 1)]
         self.levels = tuple(float(a) for a in np.unique(np.concatenate([_LEVELS, critical])))
         self._table = None  # (levels, looks), computed on the first p-value
+        self._half_bounds = None
 
     @property
     def table(self) -> np.ndarray:
@@ -242,6 +243,13 @@ class Plan:
         p = np.where(z < column[-1], 1.0, p)
         p = np.where(np.isnan(z), 1.0, p)
         return p
+
+    @property
+    def half_bounds(self) -> np.ndarray:
+        """The bounds at α/2: each side of a two-sided claim (analysis/decisions.py)."""
+        if self._half_bounds is None:
+            self._half_bounds = bounds(self.fractions, self.alpha / 2.0)
+        return self._half_bounds
 
     def crossed(self, z, look: int):
         """Whether statistic(s) z reach the unadjusted bound at `look`."""
