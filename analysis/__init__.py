@@ -37,6 +37,15 @@ def _points_interval(value, low, high) -> str:
     return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
 
 
+def _more_matches(row) -> str:
+    """About how many more matches would likely decide the row's undecided verdict(s) ('' when decided)."""
+    values = [v for v in (row["more_matches"], row["first_more_matches"]) if v == v]
+    if not values:
+        return ""
+    value = max(values)
+    return "no size decides (on the band edge)" if value == float("inf") else "+{:,.0f}".format(value)
+
+
 def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
     """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
     from analysis import skill
@@ -63,7 +72,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     several_variants = verdicts["variant"].nunique() > 1
     words = run.labels
     header = [words["series"], words["axis"] or "axis", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
-              "1st-player verdict"]
+              "1st-player verdict", "more matches"]
     if several_variants:
         header.insert(2, "strategies rules")
     rows, notes = [], []
@@ -77,7 +86,8 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
                                  _percent(row["seat0_share_high"]).strip()),
                 _percent(row["draw_rate"]).strip(),
                 _points_interval(adv["advantage"], adv["advantage_low"], adv["advantage_high"]),
-                verdict + (" *" if row["warning"] else ""), row["first_player_verdict"]]
+                verdict + (" *" if row["warning"] else ""), row["first_player_verdict"],
+                _more_matches(row)]
         if several_variants:
             line.insert(2, row["variant"])
         rows.append(line)

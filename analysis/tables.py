@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import stats, verdict_design
 from analysis.csv_cells import spreadsheet_safe
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import (DEFAULT_ADJUST, DEFAULT_DELTA, HANDICAP, check_adjust, check_delta, decide_family,
@@ -348,7 +348,19 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
                               np.where(not_judged, "handicap: unequal seats, no mirror in this sweep", "seat0 share"))
     frame.loc[frame["handicap"] & frame["mirror"], "basis"] = "handicap: mirror with unequal seats (the seat-0 share is the handicap's effect)"
     frame["adjust"] = adjust
-    frame["decisions"] = int(judged.sum()) + len(frame)
+    frame["decisions"] = m = int(judged.sum()) + len(frame)
+    # Undecided rows: about how many more matches would likely (80 %) decide them (analysis/verdict_design.py).
+    on_effect = judged_on_effect
+    estimate = np.where(on_effect, effect, frame["seat0_share"].to_numpy(dtype=float))
+    spread = np.where(on_effect, effect_se, np.sqrt(share_var))
+    needed = verdict_design.matches_to_decide(estimate, spread, frame["matches"], m, delta,
+                                              centre=np.where(on_effect, 0.0, 0.5))
+    frame["more_matches"] = np.where(frame["verdict"] == "undecided", np.maximum(needed - frame["matches"], 0), np.nan)
+    first_needed = verdict_design.matches_to_decide(
+        frame["first_share"], np.sqrt(_share_variance(frame["first_share"], frame["first_share_neff"])),
+        frame["matches"], m, delta)
+    frame["first_more_matches"] = np.where(frame["first_player_verdict"] == "undecided",
+                                           np.maximum(first_needed - frame["matches"], 0), np.nan)
     favoured = []
     for _, row in frame.iterrows():
         if row["verdict"] != "imbalanced":
@@ -366,7 +378,8 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
                "seat0_share", "seat0_share_low", "seat0_share_high", "draw_rate", "draw_rate_low", "draw_rate_high",
                "delta", "handicap", "reference", "vs_mirror", "vs_mirror_low", "vs_mirror_high",
                "basis", "verdict", "favoured", "p_imbalanced", "p_balanced", "first_share", "first_share_low",
-               "first_share_high", "first_player_verdict", "adjust", "decisions", "warning"]
+               "first_share_high", "first_player_verdict", "more_matches", "first_more_matches", "adjust", "decisions",
+               "warning"]
     return frame[columns]
 
 
@@ -415,8 +428,21 @@ def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
     handicap = int((verdict_table["verdict"] == HANDICAP).sum())
     text = statement(m, alpha, adjust, "verdicts (balance and first-player, each a balanced/imbalanced claim)")
     if adjust != "none" and m > 1:
+        text += (" That holds for each kind of label: some 'balanced' label wrong at most %g %%, some 'imbalanced' "
+                 "label wrong at most %g %% (both kinds can be wrong in one table only when rates sit exactly on a "
+                 "band edge)." % (100 * alpha, 100 * alpha))
+    text += (" 'balanced' is an equivalence test (TOST: both band edges ruled out, each one-sided at the "
+             "corrected level), 'imbalanced' needs the rate beyond an edge at half that level per side.")
+    if adjust != "none" and m > 1:
         text += (" The intervals shown are each row's own 95 %; a verdict needs the corrected evidence, so an "
                  "interval just outside the band can stay undecided.")
+    undecided = verdict_table[(verdict_table["verdict"] == "undecided") | (verdict_table["first_player_verdict"] == "undecided")]
+    if len(undecided):
+        more = np.fmax(undecided["more_matches"].to_numpy(dtype=float), undecided["first_more_matches"].to_numpy(dtype=float))
+        finite = more[np.isfinite(more)]
+        text += (" %d row(s) have an undecided verdict; each row says about how many more matches would likely "
+                 "(80 %%) decide it ('more matches'%s)." % (len(undecided), ", from {:,.0f} to {:,.0f} here".format(
+                     finite.min(), finite.max()) if len(finite) else ""))
     if handicap:
         text += (" %d row(s) with unequal seats (mirrors, or without a mirror to compare with) are labelled "
                  "'handicap' and make no claim about the seats' sides." % handicap)

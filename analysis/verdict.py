@@ -1,15 +1,21 @@
 """The per-cell balance verdict: balanced, imbalanced or undecided.
 
-A verdict compares a rate's 95 % Wilson interval with the band
-[½ − δ, ½ + δ] (δ = `DEFAULT_DELTA` unless the designer says otherwise):
+A verdict compares a rate with the band [½ − δ, ½ + δ] (δ = `DEFAULT_DELTA`
+unless the designer says otherwise). Without a multiplicity correction:
 
-- balanced    — the whole interval lies inside the band: the data show the
-                rate is within δ of a fair ½;
-- imbalanced  — the whole interval lies outside the band (entirely above
+- balanced    — the rate's 90 % Wilson interval lies inside the band: each
+                edge is ruled out by a one-sided test at 5 %, which is the
+                equivalence test TOST at α = 5 % (see below why that is a
+                5 % test): the data show the rate is within δ of a fair ½;
+- imbalanced  — the 95 % interval lies outside the band (entirely above
                 ½ + δ or entirely below ½ − δ): the data show an advantage
-                larger than δ;
-- undecided   — the interval overlaps an edge of the band: more matches are
-                needed to tell. Zero decisive matches is always undecided.
+                larger than δ (each side at 2.5 %, since either side would do);
+- undecided   — neither: more matches are needed to tell (the table says
+                about how many, `analysis/verdict_design.py`). Zero decisive
+                matches is always undecided.
+
+`classify` is that interval rule for one interval; a sweep's table decides
+with the p-values below, corrected over the whole table (Holm by default).
 
 Which rate ("relevant rate"), decided here once for every report:
 
@@ -75,14 +81,27 @@ def classify(low, high, delta: float = DEFAULT_DELTA) -> np.ndarray:
     return out
 
 
-# ---- verdicts as tests, for a family of cells (issue 17) ------------------------------
+# ---- verdicts as tests, for a family of cells (issues 17, 27) --------------------------
 #
-# The interval rule above is two one-sided tests per claim at 2.5 % each: "imbalanced"
-# rejects |p − ½| ≤ δ, "balanced" rejects |p − ½| ≥ δ (equivalence). A sweep makes one
-# such pair of claims per row and per verdict column, so with 30 rows some claim is wrong
-# far more often than 5 %. The p-values below reproduce the interval rule exactly at
-# α = 5 % (the Wilson interval is the inversion of the score test), and
-# `decide_family` corrects the whole table with Holm or Benjamini-Hochberg.
+# Each row makes two claims, each a test:
+#
+# - "imbalanced" rejects |p − ½| ≤ δ: the rate is above ½ + δ *or* below ½ − δ, a union
+#   of two one-sided claims, so each side is tested at α/2 (p = 2 · the smaller side's p,
+#   Bonferroni) — exactly the 95 % interval rule above;
+# - "balanced" rejects |p − ½| ≥ δ: the rate is above ½ − δ *and* below ½ + δ. That is
+#   an intersection of two one-sided claims, and the two one-sided tests (TOST,
+#   Schuirmann 1987) at α *each* make a level-α test: the null |p − ½| ≥ δ is two disjoint
+#   half-lines, at any point of it at most one of the two one-sided nulls is false-rejected
+#   with probability ≤ α, and the claim needs both rejected (intersection-union test,
+#   Berger 1982). So p = the larger side's p, with no factor 2 — the 90 % interval inside
+#   the band, not the 95 % one. Testing each side at α/2 (issue 17's rule) only cost
+#   matches: a fair row needed about 12,700 decided matches instead of about 11,000
+#   for the same 80 % chance of "balanced" in Faction War's default family.
+#
+# A sweep makes one such pair of claims per row and per verdict column, so with 30 rows
+# some claim would be wrong far more often than 5 %: `decide_family` corrects the whole
+# table with Holm or Benjamini-Hochberg (vectorised: a 2-D array is many tables at once,
+# which the calibration tests use).
 
 HANDICAP = "handicap"  # unequal seats and no mirror to compare with: no claim about the sides is made
 ADJUST_CHOICES = ("holm", "bh", "none")
@@ -117,8 +136,8 @@ def normal_p_values(effect, se, delta: float = DEFAULT_DELTA):
 def _two_claims(z_low_edge, z_high_edge, ndtr, estimate, size):
     # imbalanced: above ½+δ (large z_high_edge) or below ½−δ (very negative z_low_edge)
     p_imbalanced = np.minimum(1.0, 2.0 * np.minimum(1.0 - ndtr(z_high_edge), ndtr(z_low_edge)))
-    # balanced: above ½−δ and below ½+δ, both shown
-    p_balanced = np.minimum(1.0, 2.0 * np.maximum(1.0 - ndtr(z_low_edge), ndtr(z_high_edge)))
+    # balanced: above ½−δ and below ½+δ, both shown (TOST, each side at α)
+    p_balanced = np.minimum(1.0, np.maximum(1.0 - ndtr(z_low_edge), ndtr(z_high_edge)))
     unknown = ~np.isfinite(estimate) | ~(np.asarray(size) > 0)
     return np.where(unknown, 1.0, p_imbalanced), np.where(unknown, 1.0, p_balanced)
 
@@ -129,33 +148,42 @@ def check_adjust(adjust: str) -> str:
     return adjust
 
 
+def reject_family(p, adjust: str = DEFAULT_ADJUST, alpha: float = FAMILY_ALPHA) -> np.ndarray:
+    """Which p-values of a family (the last axis) are rejected by Holm, Benjamini-Hochberg or
+    no correction. The same rules as statsmodels' multipletests ("holm", "fdr_bh"; a test
+    compares them), vectorised so that many replayed tables are decided in one call."""
+    adjust = check_adjust(adjust)
+    p = np.asarray(p, dtype=float)
+    if adjust == "none" or p.shape[-1] == 0:
+        # the interval rule's tolerance: a p-value a rounding error above α still decides
+        return p <= alpha * (1 + 1e-9)
+    m = p.shape[-1]
+    order = np.argsort(p, axis=-1, kind="stable")
+    ordered = np.take_along_axis(p, order, axis=-1)
+    rank = np.arange(m)
+    if adjust == "holm":  # step down: reject while p_(j) ≤ α/(m − j)
+        passing = ordered <= alpha / (m - rank)
+        rejected_sorted = np.cumprod(passing, axis=-1).astype(bool)
+    else:  # BH step up: reject every p_(j) up to the largest j with p_(j) ≤ α(j+1)/m
+        passing = ordered <= alpha * (rank + 1) / m
+        last = np.where(passing.any(axis=-1), m - 1 - np.argmax(passing[..., ::-1], axis=-1), -1)
+        rejected_sorted = rank <= last[..., None]
+    rejected = np.empty_like(rejected_sorted)
+    np.put_along_axis(rejected, order, rejected_sorted, axis=-1)
+    return rejected
+
+
 def decide_family(p_imbalanced, p_balanced, adjust: str = DEFAULT_ADJUST, alpha: float = FAMILY_ALPHA):
-    """Verdict strings for a family of claims, corrected together (statsmodels multipletests).
+    """Verdict strings for a family of claims (the last axis), corrected together.
 
     Each family (the imbalanced claims, the balanced claims) is corrected on its own; a row
     whose two claims are both rejected cannot happen (the two need opposite evidence)."""
-    from statsmodels.stats.multitest import multipletests
-
     adjust = check_adjust(adjust)
     p_imbalanced = np.atleast_1d(np.asarray(p_imbalanced, dtype=float))
     p_balanced = np.atleast_1d(np.asarray(p_balanced, dtype=float))
     out = np.full(p_imbalanced.shape, UNDECIDED, dtype=object)
-    if len(out) == 0:
+    if p_imbalanced.shape[-1] == 0:
         return out
-    if adjust == "none":
-        # the interval rule's tolerance: a p-value a rounding error above α still decides
-        reject_imbalanced, reject_balanced = p_imbalanced <= alpha * (1 + 1e-9), p_balanced <= alpha * (1 + 1e-9)
-    else:
-        method = {"holm": "holm", "bh": "fdr_bh"}[adjust]
-        # Nothing can be rejected when no p-value reaches the first critical level (α/m for
-        # Holm, α for BH); skipping the call then saves its gc.collect() (Holm branch).
-        first_level = alpha / len(out) if adjust == "holm" else alpha
-
-        def reject(p):
-            if np.all(p > first_level):
-                return np.zeros(len(p), dtype=bool)
-            return multipletests(p, alpha=alpha, method=method)[0]
-        reject_imbalanced, reject_balanced = reject(p_imbalanced), reject(p_balanced)
-    out[reject_balanced] = BALANCED
-    out[reject_imbalanced] = IMBALANCED
+    out[reject_family(p_balanced, adjust, alpha)] = BALANCED
+    out[reject_family(p_imbalanced, adjust, alpha)] = IMBALANCED
     return out

@@ -12,12 +12,31 @@ from analysis.verdict import classify, decide_family, score_p_values
 
 
 def test_without_correction_the_p_values_reproduce_the_interval_rule():
+    """imbalanced: the 95 % interval outside the band; balanced (TOST at 5 % per side): the 90 % one inside."""
     generator = np.random.default_rng(8)
     n = generator.integers(20, 5000, size=3000)
     wins = generator.binomial(n, generator.uniform(0.4, 0.6, size=n.size))
-    low, high = wilson_interval(wins, n)
     p_imbalanced, p_balanced = score_p_values(wins / n, n, 0.02)
-    assert list(decide_family(p_imbalanced, p_balanced, "none")) == list(classify(low, high, 0.02))
+    labels = decide_family(p_imbalanced, p_balanced, "none")
+    outside = classify(*wilson_interval(wins, n), 0.02) == "imbalanced"
+    inside = classify(*wilson_interval(wins, n, 1.6448536269514722), 0.02) == "balanced"
+    assert list(labels == "imbalanced") == list(outside)
+    assert list(labels == "balanced") == list(inside)
+    assert inside.sum() > 100 and outside.sum() > 100
+
+
+def test_the_vectorised_corrections_reject_what_statsmodels_rejects():
+    from statsmodels.stats.multitest import multipletests
+    from analysis.verdict import reject_family
+
+    generator = np.random.default_rng(81)
+    p = np.where(generator.random((500, 12)) < 0.3, generator.uniform(0, 0.01, (500, 12)),
+                 generator.uniform(0, 1, (500, 12)))
+    p[:, 3] = p[:, 4]  # ties
+    for adjust, method in (("holm", "holm"), ("bh", "fdr_bh")):
+        expected = np.array([multipletests(row, alpha=0.05, method=method)[0] for row in p])
+        assert (reject_family(p, adjust) == expected).all()
+        assert expected.any() and not expected.all()
 
 
 def test_holm_keeps_a_thirty_cell_sweep_on_the_band_edge_at_five_percent():

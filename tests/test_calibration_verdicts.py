@@ -1,0 +1,92 @@
+"""Issue 27, part 1: the default sweep of every game can say "balanced", at the family rate it prints.
+
+Seeded, no engine: each replication draws the decided-match shares of a table of rows at the
+game's default design (the default sweep's matches per row and its number of claims m, from
+analysis/verdict_design.plan_family) and decides them with the shipped p-values and Holm
+correction (analysis/verdict.score_p_values, decide_family). 4,000 replications per case.
+
+Targets (issue 27): a truly fair row is labelled "balanced" with ≥ 80 % probability and a row
+4 points off "imbalanced" with ≥ 95 %, in the hardest family for each (the other claims of
+its family not rejected, so Holm starts at α/m); labels on the band edge are wrong at most
+5 % + 3 MC s.e. per kind of label (balanced, imbalanced).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from analysis import verdict_design
+from analysis.verdict import decide_family, score_p_values
+from sim.registry import get_game
+from sim.sweep.grid import build_plan, parse_sweep
+
+RUNS = 4000
+LIMIT = 0.05 + 3 * math.sqrt(0.05 * 0.95 / RUNS)
+GAMES = ("faction_war", "poker_duel")
+
+
+def default_design(name):
+    """(decided matches per row, claims m) of the game's default sweep (no draws assumed)."""
+    game = get_game(name)
+    plan = build_plan(parse_sweep(dict(game.default_sweep), "default"), game)
+    m, rows = verdict_design.plan_family(plan)
+    cells_per_row = len(plan.cells) // rows  # the first-player orders
+    return int(game.default_sweep["matches"]) * cells_per_row, m
+
+
+def labels(truths, n, m, seed):
+    """Labels of RUNS replayed tables: `truths` are the rows' rates (the first len(truths)
+    claims of the family); the family's other claims are given p-values that no correction
+    rejects (p = 1), which is the hardest case for the rows measured."""
+    generator = np.random.default_rng(seed)
+    shares = generator.binomial(n, np.asarray(truths, dtype=float), size=(RUNS, len(truths))) / n
+    p_imbalanced, p_balanced = score_p_values(shares, np.full(shares.shape, float(n)))
+    pad = np.ones((RUNS, m - len(truths)))
+    return decide_family(np.hstack([p_imbalanced, pad]), np.hstack([p_balanced, pad]))[:, :len(truths)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_fair_row_is_labelled_balanced_at_least_80_percent_at_the_default(name):
+    n, m = default_design(name)
+    measured = float(np.mean(labels([0.5], n, m, seed=2701)[:, 0] == "balanced"))
+    print("%s: n %d per row, m %d claims: fair row balanced %.4f (normal approx. %.3f)"
+          % (name, n, m, measured, verdict_design.power_balanced(n, m)))
+    assert measured >= 0.80
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("truth", [0.54, 0.46])
+def test_a_row_four_points_off_is_labelled_imbalanced_at_least_95_percent(name, truth):
+    n, m = default_design(name)
+    # the other rows fair: their imbalanced claims are not rejected, Holm stays at its first step
+    rows = labels([truth] + [0.5] * (m // 2 - 1), n, m, seed=2702 if truth > 0.5 else 2712)
+    measured = float(np.mean(rows[:, 0] == "imbalanced"))
+    print("%s: row at %.2f imbalanced %.4f (normal approx. %.3f)" % (name, truth, measured,
+                                                                       verdict_design.power_imbalanced(n, m, truth)))
+    assert measured >= 0.95
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_labels_on_the_band_edge_are_wrong_at_most_five_percent_per_kind(name):
+    n, m = default_design(name)
+    rows = labels([0.52] * m, n, m, seed=2703)  # every claim of the table on the edge: any label is wrong
+    wrong_balanced = float(np.mean((rows == "balanced").any(axis=1)))
+    wrong_imbalanced = float(np.mean((rows == "imbalanced").any(axis=1)))
+    print("%s: edge, some balanced label %.4f, some imbalanced %.4f" % (name, wrong_balanced, wrong_imbalanced))
+    assert wrong_balanced <= LIMIT and wrong_imbalanced <= LIMIT
+
+
+def test_the_old_default_could_not_say_balanced():
+    """Issue 27's finding, reproduced: at 4,000 per row and 56 claims a fair row is never balanced."""
+    assert float(np.mean(labels([0.5], 4000, 56, seed=2704)[:, 0] == "balanced")) == 0.0
+
+
+def test_more_matches_to_decide_is_about_what_the_power_formula_needs():
+    """An undecided fair-looking row at 4,000 told to play about 8,000 more then decides ≥ 80 % of the time."""
+    m = 56
+    more = verdict_design.matches_to_decide(0.5, math.sqrt(0.25 / 4000), 4000, m) - 4000
+    total = int(4000 + more)
+    measured = float(np.mean(labels([0.5], total, m, seed=2705)[:, 0] == "balanced"))
+    print("told +%d matches: balanced %.4f at %d" % (more, measured, total))
+    assert 0.78 <= measured <= 0.86
