@@ -10,15 +10,23 @@ the order the sweep lists them in.
 - `levels(verdicts, ratings)`: the levels, weakest first; the last one is the
   *strongest*, whose verdicts are the headline.
 - `robustness(verdicts, order)`: per series × axis value, the verdict at each level,
-  and a mark:
-    "holds"            every level gives the same verdict;
-    "skill-dependent"  the verdicts differ and two levels' seat-0 shares differ
-                       beyond their intervals (the 95 % interval of the
-                       difference excludes 0);
-    "unsettled"        the verdicts differ, but within the intervals (more
-                       matches would tell);
+  and a mark (issue 27: each with a stated error rate):
+    "skill-dependent"  the seat-0 share drifts with skill: a Cochran-Armitage
+                       trend test on the levels' decided-match shares (levels
+                       scored weakest 0 to strongest k − 1, two-sided),
+                       corrected across the table's cells
+                       with the verdicts' --adjust (Holm: the chance that any
+                       cell is marked wrongly is at most 5 %);
+    "holds"            not skill-dependent, and every level gives the same
+                       *decided* verdict (balanced, or imbalanced toward the same
+                       side): it is wrong only if one of those verdicts is,
+                       which the verdicts' own family rate bounds;
+    "undecided"        neither: the levels are not shown to differ, but not
+                       every verdict is decided (more matches would tell);
   and the drift: the seat-0 share at the strongest level minus the weakest,
-  in points, toward the side it moves to.
+  in points, toward the side it moves to. `marks_statement` says how many
+  marks were made at what rate, and the power to find a 10-point drift at the
+  run's matches (`drift_power`).
 - `metrics_by_skill(tables, order)`: seat-0 share, first-player advantage and
   special-victory frequency per level (the figures' data).
 - `handicap(verdicts, order)`: for mixed pairs "strong/weak", the weakest
@@ -30,13 +38,16 @@ Pure functions of the analysis tables; no plotting, no simulation.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from analysis.stats import Z95
 from sim.registry import SKILL_SEPARATOR
 
-HOLDS, DEPENDENT, UNSETTLED = "holds", "skill-dependent", "unsettled"
+HOLDS, DEPENDENT, UNSETTLED = "holds", "skill-dependent", "undecided"
+POWER_DRIFT = 0.10  # the drift whose power the statement gives: 10 points from weakest to strongest
 KEYS = ["series", "axis"]  # the neutral role labels (analysis/dimensions.py)
 
 
@@ -83,24 +94,69 @@ def _towards(row, drift: float) -> str:
     return row["seat0_name"] if drift > 0 else row["seat1_name"]
 
 
-def robustness(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Per series × axis value (one rules set and equal seats' strategies): verdicts at every level, mark, drift."""
+def trend_p_values(shares, decided) -> np.ndarray:
+    """Two-sided p-values of the Cochran-Armitage test for a trend in the levels' shares
+    (levels scored 0, 1, …, k − 1, weakest first), per row of (cells, k) arrays of shares
+    and decided matches; NaN shares and empty levels left out. One degree of freedom: a
+    drift as skill rises is found with more power than by a k − 1 degree homogeneity test."""
+    from scipy.special import ndtr
+
+    shares, decided = np.asarray(shares, dtype=float), np.asarray(decided, dtype=float)
+    used = np.isfinite(shares) & (decided > 0)
+    weight = np.where(used, decided, 0.0)
+    share = np.where(used, shares, 0.0)
+    score = np.broadcast_to(np.arange(shares.shape[-1], dtype=float), shares.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = weight.sum(axis=-1)
+        pooled = (weight * share).sum(axis=-1) / total
+        mean_score = (weight * score).sum(axis=-1) / total
+        centred = score - mean_score[..., None]
+        numerator = (weight * share * centred).sum(axis=-1)
+        variance = pooled * (1.0 - pooled) * (weight * centred ** 2).sum(axis=-1)
+        z = numerator / np.sqrt(variance)
+    p = 2.0 * ndtr(-np.abs(np.where(variance > 0, z, 0.0)))  # every level at 0 or 1 alike: no drift seen
+    return np.where(used.sum(axis=-1) >= 2, p, 1.0)
+
+
+def drift_power(decided_per_level, levels: int, cells: int, adjust: str = "holm", alpha: float = 0.05,
+                drift: float = POWER_DRIFT, centre: float = 0.5) -> float:
+    """Chance (normal approximation) that a drift of `drift` spread evenly from the weakest
+    to the strongest of `levels` levels (e.g. 0.45, 0.50, 0.55) is marked skill-dependent,
+    at `decided_per_level` matches per level, at the Bonferroni level of `cells` marks
+    (Holm's first step; "none": α): the trend test's z has mean drift · √(n Σ(x − x̄)²
+    / (p(1 − p))) / (k − 1)."""
+    from scipy.special import ndtr, ndtri
+
+    if levels < 2 or decided_per_level <= 0:
+        return 0.0
+    level = alpha / (max(cells, 1) if adjust != "none" else 1)
+    scores = np.arange(levels, dtype=float)
+    spread = float(np.sum((scores - scores.mean()) ** 2))
+    mean_z = drift / (levels - 1) * math.sqrt(decided_per_level * spread / (centre * (1 - centre)))
+    c = -ndtri(level / 2.0)
+    return float(ndtr(mean_z - c) + ndtr(-mean_z - c))
+
+
+def robustness(verdicts: pd.DataFrame, order: list[str], adjust: str | None = None) -> pd.DataFrame:
+    """Per series × axis value (one rules set and equal seats' strategies): verdicts at every level, mark, drift.
+
+    `adjust` (default: the verdict table's own) corrects the skill-dependent marks across the cells."""
+    from analysis.verdict import BALANCED, IMBALANCED, reject_family
+
+    if adjust is None:
+        adjust = str(verdicts["adjust"].iloc[0]) if "adjust" in verdicts and len(verdicts) else "holm"
     table = verdicts[verdicts["skill"].isin(order)]
-    rows = []
+    rows, shares, decided = [], [], []
     for (series, axis, rules), part in table.groupby([*KEYS, "rules"], sort=False):
         by_level = {row["skill"]: row for _, row in part.iterrows()}
         present = [level for level in order if level in by_level]
         if len(present) < 2:
             continue
+        shares.append([by_level[level]["seat0_share"] if level in by_level else np.nan for level in order])
+        decided.append([by_level[level]["decisive"] if level in by_level else 0 for level in order])
         verdict_set = {_verdict_words(by_level[level]) for level in present}
-        beyond = False
-        for i, a in enumerate(present):
-            for b in present[i + 1:]:
-                ra, rb = by_level[a], by_level[b]
-                difference = rb["seat0_share"] - ra["seat0_share"]
-                if abs(difference) > Z95 * np.hypot(_se(ra), _se(rb)):
-                    beyond = True
-        mark = HOLDS if len(verdict_set) == 1 else DEPENDENT if beyond else UNSETTLED
+        all_decided = all(by_level[level]["verdict"] in (BALANCED, IMBALANCED) for level in present)
+        mark = HOLDS if len(verdict_set) == 1 and all_decided else UNSETTLED
         weakest, strongest = by_level[present[0]], by_level[present[-1]]
         drift = float(strongest["seat0_share"] - weakest["seat0_share"])
         row = {"series": series, "axis": axis, "rules": rules, "mark": mark, "strongest": present[-1],
@@ -110,7 +166,32 @@ def robustness(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
             row["verdict@" + level] = _verdict_words(by_level[level])
             row["share@" + level] = float(by_level[level]["seat0_share"])
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    if len(frame):
+        frame["p_drift"] = trend_p_values(np.array(shares, dtype=float), np.array(decided, dtype=float))
+        frame.loc[reject_family(frame["p_drift"].to_numpy(), adjust), "mark"] = DEPENDENT
+        frame["adjust"] = adjust
+        frame["marks"] = len(frame)
+        frame["decided_per_level"] = np.array(decided, dtype=float).min(axis=1)
+    return frame
+
+
+def marks_statement(table: pd.DataFrame, levels: int, alpha: float = 0.05) -> str:
+    """How many skill marks were made, at what family rate, and the power for a 10-point drift."""
+    if not len(table):
+        return ""
+    adjust, m = str(table["adjust"].iloc[0]), len(table)
+    from analysis.decisions import ADJUST_NAMES
+    rate = ("family-wise error at most %g %% (%s over %d cells)" % (100 * alpha, ADJUST_NAMES[adjust], m)
+            if adjust == "holm" else
+            "false-discovery rate at most %g %% (%s over %d cells)" % (100 * alpha, ADJUST_NAMES[adjust], m)
+            if adjust == "bh" else "each at %g %% with no correction (up to %d × that over the table)" % (100 * alpha, m))
+    n = float(np.median(table["decided_per_level"]))
+    power = drift_power(n, levels, m, adjust, alpha)
+    return ("%d skill marks: 'skill-dependent' is a trend test of the seat-0 share across the %d levels, %s; 'holds' "
+            "needs the same decided verdict at every level, so it is as sure as the verdicts. Power to mark a "
+            "%.0f-point drift (weakest to strongest) at this run's {:,.0f} decided matches per level: %.0f %%."
+            .format(n) % (m, levels, rate, 100 * POWER_DRIFT, 100 * power))
 
 
 def headline(verdicts: pd.DataFrame, order: list[str]) -> pd.DataFrame:
@@ -184,9 +265,11 @@ def skill_words(verdicts: pd.DataFrame, order: list[str], ratings: dict | None =
         lines.append("Skill: %d levels, weakest to strongest by %s: %s. Headline verdicts use the strongest, %s."
                      % (len(order), basis, " < ".join(order), order[-1]))
         counts = table["mark"].value_counts() if len(table) else {}
-        lines.append("%d of %d %s verdicts hold across skill, %d are skill-dependent, %d unsettled."
+        lines.append("%d of %d %s verdicts hold across skill, %d are skill-dependent, %d undecided."
                      % (counts.get(HOLDS, 0), len(table), " x ".join(w for w in (series_word, axis_word) if w),
                         counts.get(DEPENDENT, 0), counts.get(UNSETTLED, 0)))
+        if len(table):
+            lines.append(marks_statement(table, len(order)))
         for _, row in table[table["mark"] != HOLDS].iterrows() if len(table) else ():
             steps = ", ".join("%s at %s" % (row["verdict@" + level], level) for level in order
                               if "verdict@" + level in row and row["verdict@" + level] == row["verdict@" + level])

@@ -22,9 +22,9 @@ METRICS = (("seat0_share", "seat-0 share of decided matches", 0.5),
            ("advantage", "first-player advantage", 0.0),
            ("special_rate", "special-victory frequency", None))
 SKILL_CAPTION = ("The verdict of each {series} and {axis_description} at every skill level (both seats play that agent), "
-                 "weakest first. holds: every level gives the same verdict; skill-dependent: the verdicts differ and "
-                 "two levels' seat-0 shares differ beyond their 95 % intervals; unsettled: the verdicts differ within "
-                 "the intervals. Drift: seat-0 share at the strongest level minus the weakest. The figure shows the "
+                 "weakest first. skill-dependent: a trend test shows the seat-0 share drifting with skill (corrected "
+                 "across the cells, as the verdicts are); holds: not that, and every level gives the same decided "
+                 "verdict; undecided: otherwise (more matches would tell). Drift: seat-0 share at the strongest level minus the weakest. The figure shows the "
                  "rates against skill with 95 % Wilson bands.")
 HANDICAP_CAPTION = ("Mixed pairs 'strong/weak' (seat 0's agent / seat 1's): the weakest mixed pair, by strength gap, "
                     "whose seat-0 share interval contains ½ — how much stronger seat 0 must be to make the match even.")
@@ -123,9 +123,10 @@ def skill_report(tables: dict[str, pd.DataFrame], folder: Path, ratings: dict | 
         skill_figure(metrics, order, ratings, found).savefig(path, format="png", dpi=DPI)
         counts = robust["mark"].value_counts() if len(robust) else {}
         out["headline"] = ("Headline verdicts are those of the strongest skill level, %s (levels weakest first: %s). "
-                           "%d of %d verdicts hold across skill, %d are skill-dependent, %d unsettled."
+                           "%d of %d verdicts hold across skill, %d are skill-dependent, %d undecided. %s"
                            % (order[-1], " < ".join(order), counts.get(skill.HOLDS, 0), len(robust),
-                              counts.get(skill.DEPENDENT, 0), counts.get(skill.UNSETTLED, 0)))
+                              counts.get(skill.DEPENDENT, 0), counts.get(skill.UNSETTLED, 0),
+                              skill.marks_statement(robust, len(order))))
         out["sections"].append({"id": "skill", "title": "Does the verdict hold as skill rises?",
                                 "caption": SKILL_CAPTION.format(**found), "image": data_uri(path),
                                 "table": robustness_display(robust, order, found)})

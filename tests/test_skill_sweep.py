@@ -107,7 +107,7 @@ def test_summary_and_report_headline_use_the_strongest_level_and_name_it(levels_
     text = analysis.summary_text(levels_run)
     assert "At the strongest skill level, greedy:" in text
     assert "Headline verdicts use the strongest, greedy" in text
-    assert "1 of 3 pairing x life verdicts hold across skill, 1 are skill-dependent, 1 unsettled" in text
+    assert "1 of 3 pairing x life verdicts hold across skill, 1 are skill-dependent, 1 undecided" in text
     assert "skill-dependent red_vs_blue at life 10: imbalanced (blue) at cautious, balanced at greedy; " \
            "seat-0 share drifts +10.0 pts toward red from cautious to greedy" in text
     page = build_report(levels_run, out=tmp_path / "report").read_text()
@@ -115,7 +115,7 @@ def test_summary_and_report_headline_use_the_strongest_level_and_name_it(levels_
     assert "skill-dependent" in page
     assert (tmp_path / "report" / "skill.png").is_file()
     robust = pd.read_csv(tmp_path / "report" / "tables" / "skill_robustness.csv")
-    assert sorted(robust["mark"]) == ["holds", "skill-dependent", "unsettled"]
+    assert sorted(robust["mark"]) == ["holds", "skill-dependent", "undecided"]
 
 
 def test_a_run_with_one_level_gets_no_skill_section(tmp_path, toy_game):
