@@ -19,7 +19,12 @@ turns its results into:
   a scale. Seat names are the first choice dimension's per-seat columns
   (analysis/dimensions.py); a game without one has none, and no such ratings.
 - `rungs(...)`: the agents by rating, each against the one below: does it
-  beat it with the interval of its score excluding 50 %?
+  beat it? Each rung is a two-sided score test of its pair's score against
+  50 % (two-sided because the rating order that picks the pair comes from
+  the same matches), the rungs corrected together by Holm (`RUNG_ADJUST`):
+  some "beats" wrong in at most 5 % of ladders. Each rung also carries the
+  rating difference to the agent below with its percentile bootstrap 95 %
+  interval (the same bootstrap fits as the ratings).
 - `cycles(...)`: intransitive cycles (A beats B beats C beats A, every step
   with its interval above 50 %).
 
@@ -41,6 +46,8 @@ ELO_PER_UNIT = 400.0 / math.log(10.0)  # a Bradley–Terry log-strength differen
 BT_ALPHA = 0.01  # choix's regulariser: keeps an agent that won every match finite, negligible otherwise
 DEFAULT_BOOTSTRAP = 200
 BOOTSTRAP_STREAM = 0x1ADDE5  # mixed into the root seed, so the bootstrap draws never reuse match seeds
+RUNG_ADJUST = "holm"  # the rungs' family correction (analysis/verdict.reject_family)
+RUNG_ALPHA = 0.05
 
 
 @dataclass
@@ -96,9 +103,11 @@ def bradley_terry(points: np.ndarray) -> np.ndarray:
 
 
 def _fit_with_bootstrap(items: list, item0, item1, frame: pd.DataFrame, draws: int, seed) -> pd.DataFrame:
+    """Ratings with percentile intervals; the bootstrap fits (draws, items) in `.attrs["samples"]`."""
     wins0, wins1, ties = (frame[c].to_numpy() for c in ("wins0", "wins1", "draws"))
     elo = bradley_terry(_points_matrix(items, item0, item1, wins0, wins1, ties))
     low = high = np.full(len(items), np.nan)
+    samples = None
     if draws > 0:
         generator = np.random.default_rng(seed)
         n = wins0 + wins1 + ties
@@ -108,7 +117,9 @@ def _fit_with_bootstrap(items: list, item0, item1, frame: pd.DataFrame, draws: i
             counts = generator.multinomial(n, shares)  # one row per cell: resampled wins0, wins1, draws
             samples[b] = bradley_terry(_points_matrix(items, item0, item1, counts[:, 0], counts[:, 1], counts[:, 2]))
         low, high = np.percentile(samples, [2.5, 97.5], axis=0)
-    return pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
+    out = pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
+    out.attrs["samples"] = samples
+    return out
 
 
 def bootstrap_seed(root_seed: int, part: int) -> np.random.SeedSequence:
@@ -155,15 +166,57 @@ def pair_score(table: pd.DataFrame, a: str, b: str) -> tuple[float, float, float
     return float("nan"), 0.0, 1.0, 0
 
 
+def rung_p_values(score, matches) -> np.ndarray:
+    """Two-sided p-values of rung scores against 50 % (score test: variance ¼/n, which a draw
+    only lowers); 1 where no match was played."""
+    from scipy.special import ndtr
+    score, matches = np.asarray(score, dtype=float), np.asarray(matches, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (score - 0.5) / np.sqrt(0.25 / matches)
+    return np.where((matches > 0) & np.isfinite(z), np.minimum(1.0, 2.0 * ndtr(-np.abs(z))), 1.0)
+
+
+def rung_beats(score, matches, adjust: str = RUNG_ADJUST, alpha: float = RUNG_ALPHA) -> np.ndarray:
+    """Which rungs (the last axis) show the upper agent beating the lower one, corrected together."""
+    from analysis.verdict import reject_family
+    return reject_family(rung_p_values(score, matches), adjust, alpha) & (np.asarray(score, dtype=float) > 0.5)
+
+
 def rung_table(ratings: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """Strongest first; each agent against the next one down."""
+    """Strongest first; each agent against the next one down, with the Holm-corrected 'beats'
+    and the rating gap to it with its bootstrap interval (`ratings.attrs["samples"]`)."""
     ordered = ratings.sort_values("elo", ascending=False, kind="stable")["agent"].tolist()
+    position = {agent: k for k, agent in enumerate(ratings["agent"])}
+    samples = ratings.attrs.get("samples")
     rows = []
     for rank, agent in enumerate(ordered, start=1):
         below = ordered[rank] if rank < len(ordered) else ""
         score, low, high, n = pair_score(table, agent, below) if below else (float("nan"), float("nan"), float("nan"), 0)
-        rows.append((rank, agent, below, n, score, low, high, bool(below) and low > 0.5))
-    return pd.DataFrame(rows, columns=["rank", "agent", "below", "matches", "score", "score_low", "score_high", "beats"])
+        gap = gap_low = gap_high = float("nan")
+        if below:
+            gap = float(ratings["elo"].iloc[position[agent]] - ratings["elo"].iloc[position[below]])
+            if samples is not None:
+                gap_low, gap_high = np.percentile(samples[:, position[agent]] - samples[:, position[below]], [2.5, 97.5])
+        rows.append((rank, agent, below, n, score, low, high, gap, gap_low, gap_high))
+    frame = pd.DataFrame(rows, columns=["rank", "agent", "below", "matches", "score", "score_low", "score_high",
+                                        "elo_gap", "elo_gap_low", "elo_gap_high"])
+    has_below = frame["below"] != ""
+    frame["p_rung"] = np.nan
+    frame["beats"] = False
+    if has_below.any():
+        frame.loc[has_below, "p_rung"] = rung_p_values(frame.loc[has_below, "score"], frame.loc[has_below, "matches"])
+        frame.loc[has_below, "beats"] = rung_beats(frame.loc[has_below, "score"].to_numpy(),
+                                                   frame.loc[has_below, "matches"].to_numpy())
+    frame["beats"] = frame["beats"].astype(bool)
+    return frame
+
+
+def rungs_statement(rungs: pd.DataFrame) -> str:
+    """How many rung decisions, at what rate."""
+    from analysis.decisions import family_statement
+    m = int((rungs["below"] != "").sum())
+    return family_statement(m, RUNG_ALPHA, RUNG_ADJUST if m > 1 else "none",
+                            "rung decisions ('beats the agent below': two-sided score test of the pair's score)")
 
 
 def find_cycles(table: pd.DataFrame, agents: list[str]) -> list[list[str]]:

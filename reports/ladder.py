@@ -19,7 +19,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from analysis.ladder import Ladder, load_ladder
+from analysis.ladder import Ladder, load_ladder, rungs_statement
 from analysis.runs import load_run
 from sim.safe_output import atomic_folder, write_text_atomic
 
@@ -53,8 +53,9 @@ def rung_rows(lad: Ladder) -> list[list[str]]:
         if not row.below:
             continue
         rows.append([row.agent, row.below, str(row.matches), _pct(row.score), _interval(row.score_low, row.score_high),
-                     "yes" if row.beats else "no (interval contains 50%)" if row.score_low <= 0.5 <= row.score_high
-                     else "no"])
+                     "%+.0f %s" % (row.elo_gap, _interval(row.elo_gap_low, row.elo_gap_high, pct=False))
+                     if row.elo_gap_low == row.elo_gap_low else "%+.0f" % row.elo_gap,
+                     "yes" if row.beats else "not shown (Holm p %.2g)" % row.p_rung])
     return rows
 
 
@@ -102,7 +103,8 @@ def cycle_words(lad: Ladder) -> str:
 
 
 RATING_HEADER = ["rank", "agent", "Elo", "95% bootstrap CI"]
-RUNG_HEADER = ["agent", "vs the rung below", "matches", "score", "95% Wilson CI", "beats it?"]
+RUNG_HEADER = ["agent", "vs the rung below", "matches", "score", "95% Wilson CI", "Elo gap [95% bootstrap CI]",
+               "beats it?"]
 PAIR_HEADER = ["agent A", "agent B", "matches", "A wins", "B wins", "draws", "A score", "95% Wilson CI"]
 
 
@@ -122,6 +124,7 @@ def ladder_text(lad: Ladder, run) -> str:
         lines.append("WARNING: this run is incomplete; ratings cover the matches played.")
     lines += _plain_table(RATING_HEADER, rating_rows(lad))
     lines += ["", "Rungs (each agent against the next one down):"] + _plain_table(RUNG_HEADER, rung_rows(lad))
+    lines += [rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
     named = seat_name_lines(lad, lambda title: [title + ":"] + _plain_table(seat_name_header(lad), seat_name_rows(lad)))
     lines += [""] + named if named else []
@@ -142,7 +145,7 @@ def ladder_markdown(lad: Ladder, run) -> str:
              "with 95 %% Wilson intervals." % (len(lad.agents), int(run.results["matches"].sum()), lad.bootstrap or "no"),
              "", "## Ratings", ""]
     lines += _markdown_table(RATING_HEADER, rating_rows(lad))
-    lines += ["", "## Rungs", ""] + _markdown_table(RUNG_HEADER, rung_rows(lad))
+    lines += ["", "## Rungs", ""] + _markdown_table(RUNG_HEADER, rung_rows(lad)) + ["", rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
     named = seat_name_lines(lad, lambda title: ["## " + title, ""] + _markdown_table(seat_name_header(lad),
                                                                                     seat_name_rows(lad)))
@@ -268,8 +271,8 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     parts += ['<section id="ratings"><h2>Ratings</h2>',
               '<figure><img src="%s" alt="ladder"><figcaption>Strongest on top; bars are 95 %% bootstrap intervals%s.'
               "</figcaption></figure>" % (data_uri(figures["ratings"]), escape(squares)), _html_table(RATING_HEADER, rating_rows(lad)), "</section>",
-              '<section id="rungs"><h2>Rungs</h2><p>Does each agent beat the next one down, with the 95 % interval '
-              "of its score excluding 50 %?</p>", _html_table(RUNG_HEADER, rung_rows(lad)), "</section>"]
+              '<section id="rungs"><h2>Rungs</h2><p>Does each agent beat the next one down? %s</p>'
+              % escape(rungs_statement(lad.rungs)), _html_table(RUNG_HEADER, rung_rows(lad)), "</section>"]
     if len(lad.by_seat_name):
         parts += ['<section id="seat_names"><h2>By %s played</h2>' % escape(word),
                   _html_table(seat_name_header(lad), seat_name_rows(lad)), "</section>"]
