@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from analysis import stats
+from analysis import stats, vary_effects
 
 
 @dataclass
@@ -98,6 +98,8 @@ class Kit:
     flat_rules: Callable = flat_rules
     one_key_pairs: Callable = one_key_pairs
     Section: type = Section
+    chunk_frame: Callable = vary_effects.chunk_frame                    # run -> per-(cell, chunk) rows, or None
+    clustered_difference: Callable = vary_effects.frame_difference      # (rows A, rows B, successes, trials)
 
 
 def game_sections(run, tables: dict) -> list[Section]:

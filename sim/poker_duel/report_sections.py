@@ -49,8 +49,9 @@ def _straight_flush_on(entry: dict) -> bool:
         return bool((entry.get("values") or {}).get("advanced_rules"))
 
 
-def _frame(run) -> pd.DataFrame:
-    frame = run.results.copy()
+def _frame(run, rows: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The results (or `rows` of the same columns, e.g. the run's chunks) with the derived columns."""
+    frame = (run.results if rows is None else rows).copy()
     frame["decided"] = frame["matches"] - frame[["draw_%s" % end for end in run.end_types]].sum(axis=1)
     frame["hp"] = ["%d" % a if a == b else "%d/%d" % (a, b) for a, b in zip(frame["axis0"], frame["axis1"])]
     frame["pair"] = frame["strategy0"] + ":" + frame["strategy1"]
@@ -257,6 +258,15 @@ def _pooled(frame: pd.DataFrame, end_types) -> dict:
             "turns": float(frame["turns_sum"].sum()) / max(int(frame["matches"].sum()), 1)}
 
 
+def _with_totals(frame: pd.DataFrame, end_types) -> pd.DataFrame:
+    """Per-row sums `_pooled` takes over a whole arm, kept per row (chunk) for clustering."""
+    frame = frame.copy()
+    frame["seat0_wins"] = frame[["seat0_%s" % end for end in end_types]].sum(axis=1)
+    frame["sf"] = frame["first_straight_flush"] + frame["second_straight_flush"]
+    frame["deck_out"] = frame["first_deck_out"] + frame["second_deck_out"]
+    return frame
+
+
 METRICS = 4  # tests per effect row: first-player share, seat-0 share, straight-flush wins, deck-out wins
 
 
@@ -266,6 +276,8 @@ def _effects(run, kit, key: str):
     base) and strategy pair are pooled — the other varied values balanced in both arms — all starting HP
     pooled (the same cells in both arms). Each row keeps its tests' z scores for the family correction."""
     frame = _frame(run)
+    chunks = kit.chunk_frame(run)  # per (cell, chunk): intervals clustered by deal (analysis/vary_effects.py)
+    chunks = _frame(run, chunks) if chunks is not None else None
     groups: dict = {}
     for base, other, base_value, other_value in kit.one_key_pairs(run.meta, key, _default(key)):
         preset = frame.loc[frame["rules"] == base, "preset"]
@@ -275,10 +287,18 @@ def _effects(run, kit, key: str):
         for pair, part in frame.groupby("pair", sort=False):
             a = _pooled(part[part["rules"].isin([x for x, _ in pairs])], run.end_types)
             b = _pooled(part[part["rules"].isin([y for _, y in pairs])], run.end_types)
-            tests = (kit.difference(a["first_wins"], a["decided"], b["first_wins"], b["decided"]),
-                     kit.difference(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"]),
-                     kit.difference(a["sf"], a["matches"], b["sf"], b["matches"]),
-                     kit.difference(a["deck_out"], a["matches"], b["deck_out"], b["matches"]))
+            if chunks is not None:
+                mine = chunks[chunks["pair"] == pair]
+                arm_a = _with_totals(mine[mine["rules"].isin([x for x, _ in pairs])], run.end_types)
+                arm_b = _with_totals(mine[mine["rules"].isin([y for _, y in pairs])], run.end_types)
+                tests = tuple(kit.clustered_difference(arm_a, arm_b, k, n) for k, n in (
+                    ("first_player_wins", "decided"), ("seat0_wins", "decided"), ("sf", "matches"),
+                    ("deck_out", "matches")))
+            else:  # a run folder without its chunks: independent arms (conservative on common deals)
+                tests = (kit.difference(a["first_wins"], a["decided"], b["first_wins"], b["decided"]),
+                         kit.difference(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"]),
+                         kit.difference(a["sf"], a["matches"], b["sf"], b["matches"]),
+                         kit.difference(a["deck_out"], a["matches"], b["deck_out"], b["matches"]))
             z = [abs(d) / ((high - low) / 2 / 1.959963984540054) if high > low else 0.0 for d, low, high in tests]
             rows.append({"switch": _describe(key), "change": "%s → %s" % (base_value, other_value),
                          "on": preset, "rule-set pairs": len(pairs), "strategies": pair,
@@ -312,8 +332,9 @@ def _club(run, tables, kit):
     return kit.Section("pd_club", "The club multiplier's effect (D-AMB-01)",
                        "The source's club damage digit is lost (D-ADV-3, D-AMB-01): the effect of each multiplier "
                        "against the default 2, from rule sets that differ in it only (a preset's [vary] variants "
-                       "pooled, all starting HP pooled), with 95 % intervals (difference of two proportions; "
-                       "conservative with common_deals, whose arms are positively correlated). 'changes outcomes': "
+                       "pooled, all starting HP pooled), with 95 % intervals clustered by deal (every match of one deal "
+                       "and chunk, in any arm, is one cluster: valid for paired arms on common deals and when pooled "
+                       "pairs repeat deals). 'changes outcomes': "
                        "some difference beyond the Bonferroni-corrected level of the table. The club rule belongs to "
                        "the advanced module: on core rule sets it cannot change anything.", table, None, lines)
 
