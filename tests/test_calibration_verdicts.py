@@ -90,3 +90,19 @@ def test_more_matches_to_decide_is_about_what_the_power_formula_needs():
     measured = float(np.mean(labels([0.5], total, m, seed=2705)[:, 0] == "balanced"))
     print("told +%d matches: balanced %.4f at %d" % (more, measured, total))
     assert 0.78 <= measured <= 0.86
+
+
+def test_the_design_counts_the_claims_the_verdict_table_makes(tmp_path, toy_game):
+    """plan_family (which the tests above use for m) agrees with tables.verdicts on a real run."""
+    from analysis import load_run, tables
+    from sim.cli import main
+
+    sweep = tmp_path / "toy.toml"
+    sweep.write_text('game = "toy"\npairings = ["red_vs_blue", "red_vs_red", "blue_vs_blue"]\nlife = [10, 20]\n'
+                     'life_pairs = [[10, 20]]\nmatches = 20\nchunk_size = 20\nseed = 3\n')
+    assert main(["sweep", str(sweep), "--out", str(tmp_path / "run"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    game = get_game("toy")
+    plan = build_plan(parse_sweep({"game": "toy", "pairings": ["red_vs_blue", "red_vs_red", "blue_vs_blue"],
+                                   "life": [10, 20], "life_pairs": [[10, 20]], "matches": 20}, "toy"), game)
+    table = tables.verdicts(load_run(tmp_path / "run"))
+    assert verdict_design.plan_family(plan) == (int(table["decisions"].iloc[0]), len(table))
