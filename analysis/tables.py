@@ -350,11 +350,10 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     frame["adjust"] = adjust
     frame["decisions"] = m = int(judged.sum()) + len(frame)
     # Undecided rows: about how many more matches would likely (80 %) decide them (analysis/verdict_design.py).
-    on_effect = judged_on_effect
-    estimate = np.where(on_effect, effect, frame["seat0_share"].to_numpy(dtype=float))
-    spread = np.where(on_effect, effect_se, np.sqrt(share_var))
+    estimate = np.where(judged_on_effect, effect, frame["seat0_share"].to_numpy(dtype=float))
+    spread = np.where(judged_on_effect, effect_se, np.sqrt(share_var))
     needed = verdict_design.matches_to_decide(estimate, spread, frame["matches"], m, delta,
-                                              centre=np.where(on_effect, 0.0, 0.5))
+                                              centre=np.where(judged_on_effect, 0.0, 0.5))
     frame["more_matches"] = np.where(frame["verdict"] == "undecided", np.maximum(needed - frame["matches"], 0), np.nan)
     first_needed = verdict_design.matches_to_decide(
         frame["first_share"], np.sqrt(_share_variance(frame["first_share"], frame["first_share_neff"])),
