@@ -382,6 +382,7 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
     overflow_at = None
     for axes, key in zip(panels, keys):
         part = table[(series == key).to_numpy()]
+        best = None  # the tallest lone spike of the panel: (turn, share, axis value)
         for value in positions:
             rows = part[(part["axis"] == value).to_numpy()].sort_values("turns")
             if rows.empty:
@@ -390,17 +391,58 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
             turns = np.arange(int(rows["turns"].min()), int(rows["turns"].max()) + 1)
             shares = pd.Series(rows["share"].to_numpy(), index=rows["turns"].to_numpy()).reindex(turns, fill_value=0.0)
             axes.step(turns, shares.to_numpy(), where="mid", color=colours[value], label=value, linewidth=1.2)
+            spike = _spike(shares)
+            if spike is not None and (best is None or spike[1] > best[1]):
+                best = (spike[0], spike[1], value)
             if rows["overflow"].any():
                 overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
+        if best is not None:
+            _label_spike(axes, best, _end_shares(tables.get("win_types"), key, best[2]), found["axis"])
         if overflow_at is not None:
             axes.axvline(overflow_at, color="red", linewidth=0.6, linestyle=":")
         axes.set_title(key, fontsize=10)
         axes.set_xlabel("turns")
         axes.set_ylabel("share of matches")
-        axes.legend(title=found["axis"], fontsize=6, title_fontsize=7, loc="best", ncols=2)
+    handles, labels = panels[0].get_legend_handles_labels()  # one colour per axis value in every panel
+    if handles:
+        figure.legend(handles, labels, title=found["axis"], loc="outside lower center", ncols=min(len(labels), 12),
+                      fontsize=7, title_fontsize=8)
     note = "" if overflow_at is None else " (red dotted: overflow bin, %d turns or more)" % overflow_at
     figure.suptitle(title + note, fontsize=11)
     return figure
+
+
+def _spike(shares: pd.Series):
+    """(turn, share) of a bin at least twice its neighbours' median and 3 % of matches, or None:
+    many matches ending on one turn, e.g. the turn a deck runs out."""
+    values = shares.to_numpy()
+    best = None
+    for i, value in enumerate(values):
+        around = np.concatenate([values[max(0, i - 3):i], values[i + 1:i + 4]])
+        if value >= 0.03 and len(around) and value > 2 * max(float(np.median(around)), 1e-9):
+            if best is None or value > best[1]:
+                best = (int(shares.index[i]), float(value))
+    return best
+
+
+def _end_shares(win_types: pd.DataFrame | None, key: str, value: str) -> str:
+    """'deck_out 16.8 %': the non-life end types' share of that series and axis value's matches."""
+    if win_types is None or win_types.empty:
+        return ""
+    part = win_types[(_series_key(win_types) == key).to_numpy() & (win_types["axis"] == value).to_numpy()]
+    part = part[~part["end_type"].isin(("life", "none"))]
+    shares = part.groupby("end_type", sort=False)["rate"].sum()
+    return ", ".join("%s %.1f %%" % (end, 100 * share) for end, share in shares.items() if share >= 0.01)
+
+
+def _label_spike(axes, spike, ends: str, axis_word: str) -> None:
+    turn, share, value = spike
+    text = "turn %d: %.1f %% of\n%s %s matches" % (turn, 100 * share, axis_word, value)
+    if ends:
+        text += "\n(all its matches: %s)" % ends
+    axes.annotate(text, xy=(turn, share), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
+                  fontsize=6.5, color="#333333", bbox={"facecolor": "white", "edgecolor": "#bbbbbb", "linewidth": 0.5,
+                                                       "alpha": 0.9, "boxstyle": "round,pad=0.2"})
 
 
 def _seat_label(name: str, seat: int) -> str:
