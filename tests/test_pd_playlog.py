@@ -84,3 +84,15 @@ def test_each_boost_states_what_it_adds_and_the_multiplier_rule():
         found = re.search(r"\(\+(\d+) ATK: value (\d+), .* (×\d, D-DS-\d)\)", line)
         assert found, line
         assert int(found.group(1)) == int(found.group(2)) * factors[found.group(3)], line
+
+
+def test_the_sandbox_log_names_cards_not_slots():
+    # the reference's worked example §14.3 (2): S7 attacks H9, D3 boosts S7, H3 boosts H9 (same suit x2)
+    from pathlib import Path
+    from sim.poker_duel.position import run_scenario
+    example = Path(__file__).resolve().parents[1] / "docs" / "examples" / "pd_boost_contest.json"
+    _, events = run_scenario(example)
+    assert "player 0: attacks H9 (ATK 9) with S7 (ATK 7)" in events
+    assert "player 1: boosts with D3 on the attacker (+3 ATK: value 3, no suit or number in common ×1, D-DS-7)" in events
+    assert "player 0: boosts with H3 on the defender (+6 ATK: value 3, same suit ×2, D-DS-5)" in events
+    assert not any(line.endswith(("attack 0 0", "boost 0 0", "boost 0 1")) for line in events)

@@ -9,72 +9,14 @@ designer reading a match, not a seat's view. Effects that happen inside an
 action (the turn's draw, a Q's cards, destroyed monsters, the battle's
 result) are found by comparing the table before and after that action."""
 
-from sim.cards import code_text
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from sim.poker_duel.narration import atk_words as _atk_words, describe as _describe, name as _name, names as _names
 from sim.poker_duel.reference import colour
 from strategies.poker_duel import strategy_name
 from strategies.poker_duel.batch import play_match
 
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
-
-
-def _name(card: int) -> str:
-    return code_text(card % L.N_CODES)
-
-
-def _names(cards) -> str:
-    return " ".join(_name(c) for c in sorted(cards)) or "-"
-
-
-def _describe(m, action) -> str:
-    kind, a, b = A.decode(action)
-    p = m.decider
-    if kind == A.ATTACK:
-        attacker = m.monster[p][a]
-        if b == L.DIRECT:
-            return "attacks the player directly with %s (ATK %d)" % (_name(attacker), m.atk(attacker))
-        defender = m.monster[1 - p][b]
-        return "attacks %s (ATK %d) with %s (ATK %d)" % (_name(defender), m.atk(defender),
-                                                        _name(attacker), m.atk(attacker))
-    if kind in (A.ACT_SET, A.BOOST):
-        card = m.back[p][a]
-        if kind == A.ACT_SET:
-            what = "activates set %s" % _name(card)
-        else:
-            target = m.attacker if b == 0 else m.target if b == 1 else m.monster[(b - 2) // 5][(b - 2) % 5]
-            what = "boosts with %s on the %s%s" % (_name(card), "attacker" if b == 0 else "defender" if b == 1
-                                                   else _name(target), _boost_reason(m, card, target))
-        return what + (" (response)" if m.pend_kind == L.PK_RESPONSE else "")
-    if kind == A.PASS and m.pend_kind == L.PK_RESPONSE:
-        return "does not respond"
-    if kind == A.PASS and m.pend_kind == L.PK_DRAW:
-        return "does not draw (D-AMB-11)"
-    if kind == A.PASS and m.pend_kind == L.PK_MULLIGAN:
-        return "keeps the opening hand"
-    if kind == A.ACT_HAND:
-        return "activates %s from hand" % code_text(a)
-    if kind == A.BUMP:
-        return "bumps %s" % _name(m.monster[p][a])
-    return A.to_text(action)
-
-
-MULTIPLIER_REASONS = {6: "same suit and number ×6, D-DS-6", 3: "same number ×3, D-DS-4",
-                      2: "same suit ×2, D-DS-5", 1: "no suit or number in common ×1, D-DS-7"}
-
-
-def _boost_reason(m, card: int, target: int) -> str:
-    """' (+10 ATK: value 5, same suit ×2, D-DS-5)': what the boost adds and which rule multiplies it."""
-    if target < 0:
-        return ""
-    amount, value = m.boost_amount(card, target), m.value(card)
-    factor = amount // value if value and amount % value == 0 else None
-    return " (+%d ATK: value %d, %s)" % (amount, value, MULTIPLIER_REASONS.get(factor, "×%s" % factor))
-
-
-def _atk_words(m, card: int, atk: int) -> str:
-    boost = atk - m.value(card)
-    return "ATK %d" % atk + (" (value %d %+d boost)" % (m.value(card), boost) if boost else "")
 
 
 class _Before:
