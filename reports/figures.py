@@ -206,11 +206,12 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = N
     keys = _ordered_keys(table, order)
     series = _series_key(table).to_numpy()
     mirrors = dict(zip(series, table["mirror"].astype(bool)))
-    width = max(6.0, 1.0 + 0.8 * len(positions)) * 2
-    height = 2.2 + 0.55 * len(keys)
+    # the two panels one above the other, so that the page shows them near full size
+    width = max(7.5, 3.0 + 0.75 * len(positions) + 0.06 * max(len(key) for key in keys))
+    height = 1.6 + 2 * (0.9 + 0.5 * len(keys))
     figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
-    panels = figure.subplots(1, 2, squeeze=False).ravel()
+    panels = figure.subplots(2, 1, squeeze=False).ravel()
     delta = float(table["delta"].iloc[0])
     used = []
     for axes, (cell_of, panel_title) in zip(panels, (
@@ -226,7 +227,7 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = N
                                      edgecolor="#bbbbbb", linewidth=0.5,
                                      hatch="///" if category == "handicap" else None))
             dark = category in ("seat0", "seat1", "first", "second")
-            axes.text(j, i, text, ha="center", va="center", fontsize=7, color="white" if dark else "black",
+            axes.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black",
                       linespacing=0.95)
         axes.set_yticks(range(len(keys)))
         axes.set_yticklabels([key + (" (mirror)" if mirrors.get(key) else "") for key in keys], fontsize=8)
@@ -235,7 +236,7 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = N
     handles = [Patch(facecolor=SIDE_COLOURS[c], edgecolor="#999999", hatch="///" if c == "handicap" else None,
                      label=SIDE_LABELS[c])
                for c in ("seat0", "seat1", "first", "second", BALANCED, UNDECIDED, "handicap") if c in used]
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(4, len(handles)), fontsize=8)
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(3, len(handles)), fontsize=8)
     figure.suptitle("%s (δ = %g; %s)" % (title, delta, decision_rule_short(table)), fontsize=11)
     return figure
 

@@ -96,6 +96,13 @@ def _first_words(row) -> str:
     return "imbalanced — the %s player wins %.1f %%" % (side, 100 * value)
 
 
+def _first_css(row) -> str:
+    """The first-player verdict's colour: the favoured order's (as in the heatmap), else the verdict's."""
+    if row["first_player_verdict"] == "imbalanced" and row["first_share"] == row["first_share"]:
+        return "verdict-first" if row["first_share"] > 0.5 else "verdict-second"
+    return "verdict-" + row["first_player_verdict"]
+
+
 def _by_level(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows of a table in series order, skill levels weakest first within a series
     (`attrs["skill_order"]` of the verdicts, set by reports.build_report), else as given."""
@@ -143,7 +150,7 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         table.add(_key_cells(row, several) + [
             int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
             (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
-            (_first_words(row), "verdict-" + row["first_player_verdict"])])
+            (_first_words(row), _first_css(row))])
     out["verdicts"] = table
 
     table = _Table("win_rates", _keys(tables["win_rates"], several) + [
