@@ -340,7 +340,7 @@ def badges(verdicts: pd.DataFrame, found: dict) -> list[dict]:
     out = [{"group": "Balance (%d non-mirror rows)" % len(balance), "items": [
         (css, "%d %s" % (int(counts.get(name, 0)), name)) for name, css in (
             ("imbalanced", "verdict-imbalanced"), ("balanced", "verdict-balanced"), ("undecided", "verdict-undecided"),
-            ("handicap", "verdict-handicap")) if name != "handicap" or counts.get(name, 0)]}]
+            ("handicap", "verdict-handicap")) if name != "handicap" or counts.get(name, 0)]}] if len(balance) else []
     first = verdicts["first_player_verdict"]
     share = verdicts["first_share"]
     out.append({"group": "First player (%d rows, mirrors included)" % len(verdicts), "items": [
