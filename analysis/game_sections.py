@@ -33,6 +33,7 @@ class Section:
     table: pd.DataFrame | None = None
     figure: Callable[[], object] | None = None  # -> matplotlib Figure
     lines: list[str] = field(default_factory=list)  # the terminal summary's words
+    page: bool = True  # False: the terminal summary only (the shared report already shows it)
 
 
 def difference_interval(k_a, n_a, k_b, n_b, z: float = stats.Z95):

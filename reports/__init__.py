@@ -55,6 +55,10 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     _check_output(out_dir)
     tables = analysis_tables.all_tables(run, delta, adjust)
     ratings = ladder_ratings(ladder)
+    from analysis.skill import levels
+    # skill levels weakest first, for every figure and table that lists levels
+    tables["verdicts"].attrs["skill_order"] = levels(tables["verdicts"], ratings, listed_levels(run.meta)) \
+        if len(tables["verdicts"]) else []
     with atomic_folder(out_dir, replace_existing=True) as building:
         figure_paths = write_figures(tables, building, delta)
         skill = skill_report(tables, building, ratings, listed_levels(run.meta))

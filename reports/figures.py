@@ -24,16 +24,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch
+from matplotlib.patches import Patch, Rectangle
 
 from analysis.verdict import BALANCED, DEFAULT_DELTA, IMBALANCED, UNDECIDED
 from sim.errors import CardbalanceError
 
 DPI = 100
 PANEL_SIZE = (4.6, 3.3)
-VERDICT_COLOURS = {BALANCED: "#4daf4a", UNDECIDED: "#d9d9d9", IMBALANCED: "#e41a1c"}
 FIGURES = ("verdict_heatmap", "win_rates_vs_axis", "first_player_advantage", "special_victories",
            "win_types", "match_lengths")
 TITLE_FORMATS = {
@@ -104,8 +102,16 @@ def _series_key(frame: pd.DataFrame) -> pd.Series:
     return frame["series"].astype(str)
 
 
-def _ordered_keys(frame: pd.DataFrame) -> list[str]:
-    return list(dict.fromkeys(_series_key(frame)))
+def _ordered_keys(frame: pd.DataFrame, order: list[str] | None = None) -> list[str]:
+    """Panel / line keys in the run's series order; within a series, skill levels weakest first
+    (`order`: analysis.skill.levels), then mixed pairs, then the rest as the run lists them."""
+    keys = list(dict.fromkeys(_series_key(frame)))
+    if not order or frame.empty:
+        return keys
+    rank = {level: k for k, level in enumerate(order)}
+    first = dict(zip(_series_key(frame), zip(frame["series"], frame["skill"])))
+    series_rank = {name: k for k, name in enumerate(dict.fromkeys(frame["series"]))}
+    return sorted(keys, key=lambda key: (series_rank[first[key][0]], rank.get(first[key][1], len(rank))))
 
 
 def _prepare_axis(axes, positions: dict[str, int]) -> None:
@@ -151,41 +157,87 @@ def _fair_band(axes, centre: float, delta: float) -> None:
 
 # ---- the figures ----------------------------------------------------------------------------
 
-def verdict_heatmap(tables: dict[str, pd.DataFrame]) -> Figure:
-    """Axis × series grid coloured by verdict; two panels: balance and first player."""
+# Diverging by favoured side: seat 0's side blue, seat 1's red; the first player purple, the second
+# orange; the claims of no side in the pale middle. Every category has a legend entry.
+SIDE_COLOURS = {"seat0": "#4575b4", "seat1": "#d73027", "first": "#762a83", "second": "#e08214",
+                BALANCED: "#d9f0d3", UNDECIDED: "#e6e6e6", "handicap": "#ffffff"}
+SIDE_LABELS = {"seat0": "imbalanced: favours seat 0's side (named in the cell)",
+               "seat1": "imbalanced: favours seat 1's side (named in the cell)",
+               "first": "first player favoured", "second": "second player favoured",
+               BALANCED: "balanced: within ½ ± δ", UNDECIDED: "undecided: more matches needed",
+               "handicap": "handicap: unequal seats, no balance claim (table: vs the mirror)"}
+
+
+def _balance_cell(row) -> tuple[str, str]:
+    """(category, text) of a balance cell: the side ahead and its share of decided matches."""
+    share = row["seat0_share"]
+    if row["verdict"] == "handicap":
+        category = "handicap"
+    elif row["verdict"] == IMBALANCED:
+        category = "seat0" if share > 0.5 else "seat1"
+    else:
+        category = row["verdict"]
+    if share != share:
+        return category, "-"
+    ahead = 0 if share >= 0.5 else 1
+    name = row["seat%d_name" % ahead]
+    if not name or row["seat0_name"] == row["seat1_name"]:
+        name = "seat %d" % ahead
+    return category, "%s\n%.0f%%" % (name, 100 * max(share, 1 - share))
+
+
+def _first_cell(row) -> tuple[str, str]:
+    share = row["first_share"]
+    verdict = row["first_player_verdict"]
+    category = ("first" if share > 0.5 else "second") if verdict == IMBALANCED else verdict
+    if share != share:
+        return category, "-"
+    return category, "%s\n%.0f%%" % ("1st" if share >= 0.5 else "2nd", 100 * max(share, 1 - share))
+
+
+def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = None) -> Figure:
+    """Axis × series grid coloured by verdict and favoured side; two panels: balance and first player.
+    Each cell names the side ahead and its share of decided matches."""
+    from reports.headline import decision_rule_short
     table, title, description = tables["verdicts"], titles(tables)["verdict_heatmap"], words(tables)["axis_description"]
     if table.empty:
         return _empty(title, "no cells in this run")
     positions = _axis_positions(table)
-    keys = _ordered_keys(table)
+    keys = _ordered_keys(table, order)
     series = _series_key(table).to_numpy()
-    codes = {BALANCED: 0, UNDECIDED: 1, IMBALANCED: 2}
-    colour_map = ListedColormap([VERDICT_COLOURS[BALANCED], VERDICT_COLOURS[UNDECIDED], VERDICT_COLOURS[IMBALANCED]])
-    width = max(6.0, 1.0 + 0.75 * len(positions)) * 2
-    height = 1.4 + 0.45 * len(keys)
+    mirrors = dict(zip(series, table["mirror"].astype(bool)))
+    # the two panels one above the other, so that the page shows them near full size
+    width = max(7.5, 3.0 + 0.75 * len(positions) + 0.06 * max(len(key) for key in keys))
+    height = 1.6 + 2 * (0.9 + 0.5 * len(keys))
     figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
-    panels = figure.subplots(1, 2, squeeze=False).ravel()
+    panels = figure.subplots(2, 1, squeeze=False).ravel()
     delta = float(table["delta"].iloc[0])
-    for axes, (verdict_column, share_column, panel_title) in zip(panels, (
-            ("verdict", "seat0_share", "balance: seat-0 share of decided matches"),
-            ("first_player_verdict", "first_share", "first player's share of decided matches"))):
-        grid = np.full((len(keys), len(positions)), np.nan)
+    used = []
+    for axes, (cell_of, panel_title) in zip(panels, (
+            (_balance_cell, "balance: side ahead, its share of decided matches"),
+            (_first_cell, "first player: 1st or 2nd ahead, its share"))):
+        axes.set_xlim(-0.5, len(positions) - 0.5)
+        axes.set_ylim(len(keys) - 0.5, -0.5)
         for row_index, (_, row) in enumerate(table.iterrows()):
             i, j = keys.index(series[row_index]), positions[row["axis"]]
-            grid[i, j] = codes.get(row[verdict_column], np.nan)  # "handicap": no claim, left blank
-            value = row[share_column]
-            axes.text(j, i, "-" if value != value else "%.0f%%" % (100 * value), ha="center", va="center", fontsize=8)
-        axes.imshow(np.ma.masked_invalid(grid), cmap=colour_map, vmin=-0.5, vmax=2.5, aspect="auto")
+            category, text = cell_of(row)
+            used.append(category)
+            axes.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=SIDE_COLOURS.get(category, "#ffffff"),
+                                     edgecolor="#bbbbbb", linewidth=0.5,
+                                     hatch="///" if category == "handicap" else None))
+            dark = category in ("seat0", "seat1", "first", "second")
+            axes.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black",
+                      linespacing=0.95)
         axes.set_yticks(range(len(keys)))
-        axes.set_yticklabels(keys, fontsize=8)
+        axes.set_yticklabels([key + (" (mirror)" if mirrors.get(key) else "") for key in keys], fontsize=8)
         _axis(axes, positions, description)
         axes.set_title(panel_title, fontsize=10)
-    handles = [Patch(color=VERDICT_COLOURS[v], label=v)
-               for v in (BALANCED, UNDECIDED, IMBALANCED)]
-    figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8)
-    figure.suptitle("%s (δ = %g; cell text: the share, 95 %% interval decides)" % (title, delta),
-                    fontsize=11)
+    handles = [Patch(facecolor=SIDE_COLOURS[c], edgecolor="#999999", hatch="///" if c == "handicap" else None,
+                     label=SIDE_LABELS[c])
+               for c in ("seat0", "seat1", "first", "second", BALANCED, UNDECIDED, "handicap") if c in used]
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(3, len(handles)), fontsize=8)
+    figure.suptitle("%s (δ = %g; %s)" % (title, delta, decision_rule_short(table)), fontsize=11)
     return figure
 
 
@@ -331,6 +383,7 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
     overflow_at = None
     for axes, key in zip(panels, keys):
         part = table[(series == key).to_numpy()]
+        best = None  # the tallest lone spike of the panel: (turn, share, axis value)
         for value in positions:
             rows = part[(part["axis"] == value).to_numpy()].sort_values("turns")
             if rows.empty:
@@ -339,17 +392,58 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
             turns = np.arange(int(rows["turns"].min()), int(rows["turns"].max()) + 1)
             shares = pd.Series(rows["share"].to_numpy(), index=rows["turns"].to_numpy()).reindex(turns, fill_value=0.0)
             axes.step(turns, shares.to_numpy(), where="mid", color=colours[value], label=value, linewidth=1.2)
+            spike = _spike(shares)
+            if spike is not None and (best is None or spike[1] > best[1]):
+                best = (spike[0], spike[1], value)
             if rows["overflow"].any():
                 overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
+        if best is not None:
+            _label_spike(axes, best, _end_shares(tables.get("win_types"), key, best[2]), found["axis"])
         if overflow_at is not None:
             axes.axvline(overflow_at, color="red", linewidth=0.6, linestyle=":")
         axes.set_title(key, fontsize=10)
         axes.set_xlabel("turns")
         axes.set_ylabel("share of matches")
-        axes.legend(title=found["axis"], fontsize=6, title_fontsize=7, loc="best", ncols=2)
+    handles, labels = panels[0].get_legend_handles_labels()  # one colour per axis value in every panel
+    if handles:
+        figure.legend(handles, labels, title=found["axis"], loc="outside lower center", ncols=min(len(labels), 12),
+                      fontsize=7, title_fontsize=8)
     note = "" if overflow_at is None else " (red dotted: overflow bin, %d turns or more)" % overflow_at
     figure.suptitle(title + note, fontsize=11)
     return figure
+
+
+def _spike(shares: pd.Series):
+    """(turn, share) of a bin at least twice its neighbours' median and 3 % of matches, or None:
+    many matches ending on one turn, e.g. the turn a deck runs out."""
+    values = shares.to_numpy()
+    best = None
+    for i, value in enumerate(values):
+        around = np.concatenate([values[max(0, i - 3):i], values[i + 1:i + 4]])
+        if value >= 0.03 and len(around) and value > 2 * max(float(np.median(around)), 1e-9):
+            if best is None or value > best[1]:
+                best = (int(shares.index[i]), float(value))
+    return best
+
+
+def _end_shares(win_types: pd.DataFrame | None, key: str, value: str) -> str:
+    """'deck_out 16.8 %': the non-life end types' share of that series and axis value's matches."""
+    if win_types is None or win_types.empty:
+        return ""
+    part = win_types[(_series_key(win_types) == key).to_numpy() & (win_types["axis"] == value).to_numpy()]
+    part = part[~part["end_type"].isin(("life", "none"))]
+    shares = part.groupby("end_type", sort=False)["rate"].sum()
+    return ", ".join("%s %.1f %%" % (end, 100 * share) for end, share in shares.items() if share >= 0.01)
+
+
+def _label_spike(axes, spike, ends: str, axis_word: str) -> None:
+    turn, share, value = spike
+    text = "turn %d: %.1f %% of\n%s %s matches" % (turn, 100 * share, axis_word, value)
+    if ends:
+        text += "\n(all its matches: %s)" % ends
+    axes.annotate(text, xy=(turn, share), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
+                  fontsize=6.5, color="#333333", bbox={"facecolor": "white", "edgecolor": "#bbbbbb", "linewidth": 0.5,
+                                                       "alpha": 0.9, "boxstyle": "round,pad=0.2"})
 
 
 def _seat_label(name: str, seat: int) -> str:
@@ -376,8 +470,10 @@ def _shades(name: str, present, outcome: str) -> dict:
 # ---- writing -------------------------------------------------------------------------------------
 
 def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
+    """Every figure. The heatmap's rows follow the skill levels weakest first when the
+    verdict table carries them (`attrs["skill_order"]`, set by reports.build_report)."""
     return {
-        "verdict_heatmap": verdict_heatmap(tables),
+        "verdict_heatmap": verdict_heatmap(tables, tables["verdicts"].attrs.get("skill_order")),
         "win_rates_vs_axis": win_rates_vs_axis(tables, delta),
         "first_player_advantage": first_player_advantage(tables, delta),
         "special_victories": special_victories(tables),

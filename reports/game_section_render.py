@@ -15,6 +15,8 @@ def render_game_sections(run, tables: dict, folder: Path) -> dict:
     from reports.html import _Table, data_uri
     out = {"sections": [], "csv": {}}
     for section in game_sections(run, tables):
+        if not section.page:
+            continue
         image = None
         if section.figure is not None:
             path = Path(folder) / ("%s.png" % section.id)

@@ -15,6 +15,7 @@ import math
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -24,12 +25,12 @@ from reports.figures import FIGURES, titles, words
 
 # Captions in the run's words ({series}, {axis_description}: analysis.dimensions.labels).
 CAPTIONS = {
-    "verdict_heatmap": "Balance verdict per {series} and {axis_description}, from seat 0's share of decided matches "
+    "verdict_heatmap": "Balance verdict per {series} and {axis_description}: seat 0's share of decided matches "
                        "(both first-player orders pooled; draws excluded and shown separately), and the same for "
-                       "the first player. Balanced: the 95 % interval lies inside ½ ± δ; imbalanced: entirely "
-                       "outside; undecided: more matches needed. In a mirror (the same side in both "
-                       "seats) the seat-0 share is ½ by symmetry when the seats start equal, so "
-                       "there it checks the set-up and the first-player verdict is the balance question.",
+                       "the first player. The colour is the verdict and the favoured side; the cell names the side "
+                       "ahead and its share. How a verdict is decided: {decision_rule}. In a mirror (the same side "
+                       "in both seats) the seat-0 share is ½ by symmetry when the seats start equal, so there the "
+                       "first-player verdict is the balance question and the seat-0 one checks the set-up.",
     "win_rates_vs_axis": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
                               "(so an advantage of either side cancels out).",
@@ -86,6 +87,34 @@ class _Table:
         self.rows.append(row)
 
 
+def _first_words(row) -> str:
+    """'imbalanced — the first player wins 56.4 %' (of decided matches), or the verdict alone."""
+    share = row["first_share"]
+    if row["first_player_verdict"] != "imbalanced" or share != share:
+        return row["first_player_verdict"]
+    side, value = ("first", share) if share > 0.5 else ("second", 1 - share)
+    return "imbalanced — the %s player wins %.1f %%" % (side, 100 * value)
+
+
+def _first_css(row) -> str:
+    """The first-player verdict's colour: the favoured order's (as in the heatmap), else the verdict's."""
+    if row["first_player_verdict"] == "imbalanced" and row["first_share"] == row["first_share"]:
+        return "verdict-first" if row["first_share"] > 0.5 else "verdict-second"
+    return "verdict-" + row["first_player_verdict"]
+
+
+def _by_level(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of a table in series order, skill levels weakest first within a series
+    (`attrs["skill_order"]` of the verdicts, set by reports.build_report), else as given."""
+    order = frame.attrs.get("skill_order") or []
+    if len(order) < 2 or frame.empty or "skill" not in frame:
+        return frame
+    rank = {level: k for k, level in enumerate(order)}
+    series_rank = {name: k for k, name in enumerate(dict.fromkeys(frame["series"]))}
+    key = frame["series"].map(series_rank) * (len(rank) + 1) + frame["skill"].map(rank).fillna(len(rank))
+    return frame.iloc[np.argsort(key.to_numpy(), kind="stable")]
+
+
 def _keys(frame: pd.DataFrame, several_variants: bool) -> list[str]:
     found = words({"table": frame})
     return [found["series"], found["axis"]] + (["strategies · rules"] if several_variants else [])
@@ -104,8 +133,11 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
     table = _Table("verdicts", _keys(tables["verdicts"], several) + [
         "matches", "seat 0 share of decided [95 % CI]", "draws [95 % CI]", "verdict",
         "first player's share [95 % CI]", "first-player verdict"], {k})
-    for _, row in tables["verdicts"].iterrows():
+    for _, row in _by_level(tables["verdicts"]).iterrows():
         verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
+        if row["mirror"]:  # a mirror's question is the first player's; its seat-0 share checks the set-up
+            verdict = "mirror — first player %s; seat 0 vs seat 1 (set-up check): %s" % (
+                _first_words(row), verdict)
         if row["handicap"]:
             if row["reference"]:
                 verdict += " (difference from the mirror %s: %+.1f pts [%+.1f, %+.1f])" % (
@@ -118,7 +150,7 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         table.add(_key_cells(row, several) + [
             int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
             (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
-            (row["first_player_verdict"], "verdict-" + row["first_player_verdict"])])
+            (_first_words(row), _first_css(row))])
     out["verdicts"] = table
 
     table = _Table("win_rates", _keys(tables["win_rates"], several) + [
@@ -292,6 +324,38 @@ def _package_version() -> str:
     return str(__version__)
 
 
+def _game_agents(game_name: str) -> tuple:
+    try:
+        from sim.registry import get_game
+        return tuple(get_game(game_name).ladder_agents or ())
+    except Exception:  # a report of a game this install does not have: no agent to suggest
+        return ()
+
+
+def badges(verdicts: pd.DataFrame, found: dict) -> list[dict]:
+    """The counts at the top, in two groups: the balance of the non-mirror rows and the first
+    player over every row (in a mirror the first player is the balance question)."""
+    balance = verdicts[~verdicts["mirror"].astype(bool)]
+    counts = balance["verdict"].value_counts()
+    out = [{"group": "Balance (%d non-mirror rows)" % len(balance), "items": [
+        (css, "%d %s" % (int(counts.get(name, 0)), name)) for name, css in (
+            ("imbalanced", "verdict-imbalanced"), ("balanced", "verdict-balanced"), ("undecided", "verdict-undecided"),
+            ("handicap", "verdict-handicap")) if name != "handicap" or counts.get(name, 0)]}] if len(balance) else []
+    first = verdicts["first_player_verdict"]
+    share = verdicts["first_share"]
+    out.append({"group": "First player (%d rows, mirrors included)" % len(verdicts), "items": [
+        ("verdict-first", "%d favour the first player" % int(((first == "imbalanced") & (share > 0.5)).sum())),
+        ("verdict-second", "%d favour the second" % int(((first == "imbalanced") & (share < 0.5)).sum())),
+        ("verdict-balanced", "%d balanced" % int((first == "balanced").sum())),
+        ("verdict-undecided", "%d undecided" % int((first == "undecided").sum()))]})
+    mirrors = verdicts[verdicts["mirror"].astype(bool) & ~verdicts["handicap"].astype(bool)]
+    broken = int((mirrors["verdict"] == "imbalanced").sum())
+    if broken:
+        out.append({"group": "Set-up check", "items": [(
+            "verdict-imbalanced", "%d mirror row(s) with equal seats favour a seat: check the set-up" % broken)]})
+    return out
+
+
 def data_uri(path: Path) -> str:
     return "data:image/png;base64," + base64.b64encode(Path(path).read_bytes()).decode("ascii")
 
@@ -302,14 +366,16 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     """The report page as a string. `skill` (reports/skill_section.py): its sections are
     added, and with two or more skill levels the headline counts are the strongest level's."""
     from analysis.skill import headline
+    from reports.headline import decision_rule, headline as headline_sentences
     display = display_tables(tables)
     skill = skill or {"sections": [], "headline": "", "order": []}
     verdicts = headline(tables["verdicts"], skill["order"])
-    counts = verdicts["verdict"].value_counts()
     sections, names, found = [], titles(tables), words(tables)
+    rule = decision_rule(tables["verdicts"])
     for name in FIGURES:
         table_name = {"verdict_heatmap": "verdicts"}.get(name, name)
-        sections.append({"id": name, "title": names[name], "caption": CAPTIONS[name].format(**found),
+        sections.append({"id": name, "title": names[name],
+                         "caption": CAPTIONS[name].format(decision_rule=rule, **found),
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
     sections[1:1] = skill["sections"]  # right after the verdicts: the skill question is about them
@@ -324,7 +390,8 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     context = {
         "title": "Balance report — %s (%s)" % (run.meta.get("name") or run.path.name, run.game),
         "run": run, "complete": run.complete, "delta": delta,
-        "counts": {v: int(counts.get(v, 0)) for v in ("balanced", "undecided", "imbalanced", "handicap")},
+        "headline": headline_sentences(tables["verdicts"], run.labels, skill["order"], _game_agents(run.game)),
+        "badges": badges(verdicts, found),
         "family": family_statement(verdicts),
         "n_groups": len(verdicts), "group_words": "%s × %s" % (found["series"], found["axis"]), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],

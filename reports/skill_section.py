@@ -36,40 +36,88 @@ def x_positions(order: list[str], ratings: dict | None) -> tuple[list[float], st
     return list(range(len(order))), "skill level (the sweep's order, weakest left)"
 
 
+def _axis_sort_key(label) -> tuple:
+    """Numeric order of an axis label ("30", "30/50"): equal values first, then unequal pairs."""
+    try:
+        parts = tuple(int(part) for part in str(label).split("/"))
+    except ValueError:
+        return (2, (), str(label))
+    return (len(parts) > 1, parts, "")
+
+
+def _set_level_ticks(axes, order: list[str], xs: list[float], ratings: dict | None) -> None:
+    """Level names (with their rating) as x labels; a label closer than 1/8 of the axis to the
+    previous one drops to a second row, so close ratings (greedy +203, tuned +224) do not overprint."""
+    labels = list(order) if not ratings else ["%s\n%+.0f" % (o, x) for o, x in zip(order, xs)]
+    axes.set_xticks(xs, labels, fontsize=7)
+    span = (max(xs) - min(xs)) or 1.0
+    ticks = axes.xaxis.get_major_ticks()
+    previous, lowered = None, False
+    for index in sorted(range(len(xs)), key=lambda i: xs[i]):
+        lowered = previous is not None and xs[index] - previous < span / 8 and not lowered
+        if lowered:
+            ticks[index].set_pad(ticks[index].get_pad() + 20)
+        previous = xs[index]
+
+
 def skill_figure(metrics: pd.DataFrame, order: list[str], ratings: dict | None, found: dict | None = None) -> Figure:
-    """One column per series, one row per metric, one line per axis value (`found`: the run's words)."""
+    """One column per series, one row per metric; one line per (rules, axis value), never joining
+    two rules presets; unequal seats (handicaps) dashed. `found`: the run's words."""
     found = found or {"axis": "axis"}
     series_list = list(dict.fromkeys(metrics["series"]))
-    figure = Figure(figsize=(4.2 * max(len(series_list), 2), 3.0 * len(METRICS) + 0.4), dpi=DPI, layout="constrained")
+    figure = Figure(figsize=(4.2 * max(len(series_list), 2), 3.0 * len(METRICS) + 0.6), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
     grid = figure.subplots(len(METRICS), len(series_list), squeeze=False)
     xs, label = x_positions(order, ratings)
     position = dict(zip(order, xs))
-    values = list(dict.fromkeys(metrics["axis"]))
+    values = sorted(dict.fromkeys(metrics["axis"]), key=_axis_sort_key)
+    rules_list = list(dict.fromkeys(metrics["rules"])) if "rules" in metrics else [None]
+    several_rules = len(rules_list) > 1
     from matplotlib import colormaps
     cmap = colormaps["viridis"]
+    markers = "osD^v<>p"
+
+    def text_of(rules, value) -> str:
+        return "%s %s" % (found["axis"], value) + (" · %s" % rules if several_rules else "")
     for column, series in enumerate(series_list):
         part = metrics[metrics["series"] == series]
         for row, (name, title, fair) in enumerate(METRICS):
             axes = grid[row][column]
-            for k, value in enumerate(values):
-                line = part[part["axis"] == value].sort_values("level")
-                if line.empty or line[name].isna().all():
-                    continue
-                x = line["skill"].map(position).to_numpy(dtype=float)
-                colour = cmap(k / max(len(values) - 1, 1))
-                axes.plot(x, line[name], "o-", color=colour, label="%s %s" % (found["axis"], value), markersize=3)
-                axes.fill_between(x, line[name + "_low"], line[name + "_high"], color=colour, alpha=0.12)
+            drawn, never = 0, []
+            for r, rules in enumerate(rules_list):
+                for k, value in enumerate(values):
+                    line = part[(part["axis"] == value) & ((part["rules"] == rules) if rules is not None else True)]
+                    line = line.sort_values("level")
+                    if line.empty or line[name].isna().all():
+                        continue
+                    if name == "special_rate" and not (line[name].fillna(0) > 0).any():
+                        never.append(text_of(rules, value))
+                        continue  # a band from 0 to its upper bound would read as a solid block
+                    x = line["skill"].map(position).to_numpy(dtype=float)
+                    colour = cmap(0.9 * k / max(len(values) - 1, 1))
+                    text = text_of(rules, value)
+                    axes.plot(x, line[name], color=colour, marker=markers[r % len(markers)], markersize=3.5,
+                              linestyle="--" if "/" in str(value) else "-", label=text, gid="%s|%s" % (rules, value))
+                    axes.fill_between(x, line[name + "_low"], line[name + "_high"], color=colour, alpha=0.10,
+                                      linewidth=0)
+                    drawn += 1
+            if never and not drawn:
+                axes.text(0.5, 0.5, "none: no special victory at any level", ha="center", va="center",
+                          transform=axes.transAxes, fontsize=8, color="#555555")
+                axes.set_yticks([])
+            elif never:
+                axes.text(0.02, 0.97, "none at any level: " + ", ".join(never), va="top", fontsize=6,
+                          transform=axes.transAxes, color="#555555", wrap=True)
             if fair is not None:
                 axes.axhline(fair, color="#999", linewidth=0.8, linestyle="--")
-            axes.set_xticks(xs, order if not ratings else ["%s\n%+.0f" % (o, x) for o, x in zip(order, xs)],
-                            fontsize=7, rotation=20)
+            _set_level_ticks(axes, order, xs, ratings)
             axes.set_title("%s — %s" % (series, title), fontsize=9)
             if row == len(METRICS) - 1:
                 axes.set_xlabel(label, fontsize=8)
     handles, labels = grid[0][0].get_legend_handles_labels()
     if handles:
-        figure.legend(handles, labels, loc="outside right center", fontsize="small")
+        figure.legend(handles, labels, loc="outside right center", fontsize="small",
+                      title="dashed: unequal seats" if any("/" in str(v) for v in values) else None)
     figure.suptitle("Balance vs skill")
     return figure
 

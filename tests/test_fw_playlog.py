@@ -42,3 +42,24 @@ def test_reference_record_takes_a_rules_object_or_its_array():
     rules = Rules()
     cell = batch.cell_array(0, 1, 50, 50, 0, strategy_id("greedy"), strategy_id("greedy"))
     assert np.array_equal(reference_record(rules, cell, 11), reference_record(rules.to_array(), cell, 11))
+
+
+def test_the_log_gives_the_rule_behind_each_attack_and_each_human_face_card_cost():
+    from strategies.faction_war.playlog import with_reasons
+    from sim.faction_war.layout import ALIEN, HUMAN
+    lines = ["p1 attacks p0 row1 with row2: 4 vs 1", "  DA leaves the field", "  p0 takes 1: life 29 / 30",
+             "p0 attacks p1 row3 with row1: 9 vs 3", "  C3 leaves the field", "  p1 takes 6: life 30 / 24",
+             "p0 uses HJ: removes p1:SK", "  p0 takes 1: life 28 / 30",
+             "p1 uses HQ: removes p0:DK", "  p1 takes 1: life 28 / 29",
+             "p1 attacks p0 row2 with row1: 0 vs 12", "  S5 leaves the field", "  S6 leaves the field",
+             "  both take damage: life 20 / 20"]
+    out = with_reasons(lines, (HUMAN, ALIEN))
+    assert out[0].endswith("(sum 4 > 1: a row may attack a row of smaller sum, F-ATK-3)")
+    assert out[1].endswith("(the attacked row's smallest normal card, F-ATK-4/5)")
+    assert out[2].endswith("(the removed card's number, F-ATK-4)")
+    assert out[5].endswith("(twice the removed card's number: row 1 reaching row 3, F-TGT-1)")
+    assert out[7].endswith("(a Human face card used up costs 1 life, F-HUP-1)")
+    assert out[9] == lines[9]  # the Alien pays nothing for a used face card: no reason invented
+    assert out[10].endswith("(its big joker wins regardless of the sums, F-JOK-2)")
+    assert out[11:] == lines[11:]  # not an ordinary removal: left as the engine told it
+    assert len(out) == len(lines)

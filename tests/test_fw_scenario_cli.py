@@ -17,17 +17,17 @@ def run_cli(*args):
 
 
 def test_scenario_example_applies_actions_and_lists_legal(capsys):
-    assert main(["scenario", str(ROOT / "docs/examples/attack.json"), "--legal"]) == 0
+    assert main(["scenario", str(ROOT / "docs/examples/attack.json"), "--legal", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"][1]["life"] == 46 and "D4" in out["players"][1]["graveyard"]
     assert out["turn"] == 4 and out["active"] == 1 and out["legal"]
 
 
 def test_scenario_output_is_a_loadable_position(tmp_path, capsys):
-    assert main(["scenario", str(ROOT / "docs/examples/placement.json")]) == 0
+    assert main(["scenario", str(ROOT / "docs/examples/placement.json"), "--json"]) == 0
     dumped = capsys.readouterr().out
     (tmp_path / "again.json").write_text(dumped)
-    assert main(["scenario", str(tmp_path / "again.json")]) == 0
+    assert main(["scenario", str(tmp_path / "again.json"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(dumped)
 
 

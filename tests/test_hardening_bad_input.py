@@ -152,7 +152,7 @@ def test_scenario_numbers_out_of_range_are_errors_not_wrapped(tmp_path, capsys, 
 def test_scenario_top_of_the_ranges_is_accepted(tmp_path, capsys):
     path = tmp_path / "position.json"
     path.write_text(json.dumps({"rng": 2**64 - 1, "players": [{"life": 1_000_000, "start_life": 1_000_000}, {"life": 0}]}))
-    assert main(["scenario", str(path)]) == 0
+    assert main(["scenario", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["players"][0]["life"] == 1_000_000
 
 

@@ -114,11 +114,11 @@ def test_play_takes_the_games_dimensions_and_replays_a_sweep_match(duel_run, cap
 def test_scenario_applies_actions_in_the_games_position_format(tmp_path, capsys):
     position = tmp_path / "p.json"
     position.write_text(json.dumps({"hp": [30, 20], "active": 1, "rng": 9, "actions": ["attack", "heal"]}))
-    code, out, err = _run(capsys, "scenario", str(position), *GAME, "--legal", "--log")
+    code, out, err = _run(capsys, "scenario", str(position), *GAME, "--legal", "--log", "--json")
     state = json.loads(out)
     assert code == 0 and state["turn"] == 3 and state["active"] == 1 and 24 <= state["hp"][0] <= 30
     assert state["hp"][1] == 20 and state["legal"] == ["attack", "heal"] and "seat 1 attacks" in err
-    assert _run(capsys, "scenario", str(position), *GAME, "--legal")[1] == out  # deterministic from "rng"
+    assert _run(capsys, "scenario", str(position), *GAME, "--legal", "--json")[1] == out  # deterministic from "rng"
     position.write_text(json.dumps({"hp": [3, 20], "actions": ["fly"]}))
     code, out, err = _run(capsys, "scenario", str(position), *GAME)
     assert code == 2 and "allowed: attack, heal" in err and out == ""

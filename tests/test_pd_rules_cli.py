@@ -69,7 +69,7 @@ def test_rules_command_prints_every_key(capsys):
 
 
 def test_scenario_example_is_the_reference_worked_example(capsys):
-    assert main(["scenario", "--game", "poker_duel", str(ROOT / "docs/examples/pd_boost_contest.json"), "--legal"]) == 0
+    assert main(["scenario", "--game", "poker_duel", str(ROOT / "docs/examples/pd_boost_contest.json"), "--legal", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["players"][1]["hp"] == 35 and out["players"][1]["graveyard"] == ["D3", "H9"]  # §14.3 example 2
     assert out["players"][0]["monsters"][0] == "S7" and out["legal"]

@@ -113,7 +113,9 @@ def test_one_key_pairs_finds_the_rules_that_differ_in_that_key_only(run_dir):
 
 def test_report_page_and_summary_show_the_sections(run_dir, tmp_path):
     page = build_report(run_dir, out=tmp_path / "report").read_text(encoding="utf-8")
-    for title in ("First-player advantage by starting HP", "How matches end, by seat order and turn",
+    # one first-player section: the shared one (its figure keeps handicaps off the equal-HP line)
+    assert page.count('<section id="first_player_advantage">') == 1 and 'id="pd_first_player"' not in page
+    for title in ("How matches end, by seat order and turn",
                   "Straight flush: how often", "The club multiplier", "Sensitivity to the low-confidence switches"):
         assert title in page
     assert "advanced+club_multiplier=3+D-AMB-42=nothing" in page  # the variant labels every table

@@ -42,6 +42,7 @@ from sim.cards import SUIT_LETTERS, code_text, parse_code
 from sim.errors import CardbalanceError
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from sim.poker_duel.narration import describe
 from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import DEFAULT_HP, HP_MAX, load_rules, rules_from_mapping
 
@@ -238,9 +239,10 @@ def apply_texts(m: Match, texts, events: list[str] | None = None) -> Match:
                   % (index, text, m.decider, L.PHASE_NAMES[m.phase], ", ".join(A.to_text(a) for a in m.legal_actions())))
         before = tuple(m.hp)
         decider = m.decider
+        words = describe(m, action) if events is not None else ""  # cards by name, before they move
         m.apply(action)
         if events is not None:
-            events.append("player %d: %s" % (decider, text))
+            events.append("player %d: %s" % (decider, words if words != text else text))
             if tuple(m.hp) != before:
                 events.append("  HP now %d / %d" % tuple(m.hp))
     return m

@@ -5,7 +5,8 @@ report (analysis/game_sections.py) with the run, the shared tables and a kit
 of statistics, so this module imports nothing above the game's package.
 
 Sections (each a table, most a figure, and lines for the terminal summary):
-1. first-player advantage by starting HP, per rule set (§17 Q1, Q2);
+1. first-player advantage by starting HP, per rule set (§17 Q1, Q2): terminal lines only, as the
+   shared report's first-player section already shows it on the page;
 2. how matches end — life, deck-out, straight flush — by the winner's seat
    order (first / second player) and turn (§17 Q2, Q5);
 3. straight-flush frequency and how much it decides matches with the
@@ -94,27 +95,13 @@ def _first_player(run, tables, kit):
             preset, " (its %d variants pooled)" % part["rules"].nunique() if part["rules"].nunique() > 1 else "",
             "; ".join(cells)))
 
-    def figure():
-        from matplotlib.figure import Figure
-        fig = Figure(figsize=(7, 3.6), dpi=100, layout="constrained")
-        axes = fig.subplots()
-        for rules, part in adv.assign(label=table["rules"].to_numpy()).groupby("label", sort=False):
-            x = np.arange(len(part))
-            axes.errorbar(x, 100 * part["advantage"], yerr=[100 * (part["advantage"] - part["advantage_low"]),
-                                                             100 * (part["advantage_high"] - part["advantage"])],
-                          marker="o", capsize=3, label=rules)
-            axes.set_xticks(x, part["axis"])
-        axes.axhline(0, color="#999", linestyle="--", linewidth=0.8)
-        axes.set_xlabel("starting HP (seat 0 / seat 1 when unequal)")
-        axes.set_ylabel("first-player advantage (pts)")
-        axes.legend(fontsize="small")
-        return fig
-
+    # The page's one first-player section is the shared report's (figure and table, handicaps
+    # apart from the equal-HP trend); this one adds the terminal lines, pooled per preset.
     return kit.Section("pd_first_player", "First-player advantage by starting HP",
                        "P(first player wins | decided) − ½ for each rule set and starting HP, both first-player "
                        "orders pooled, with 95 % intervals (§17 Q1: the first player draws 1 and may not battle on "
                        "turn 1, but wins pure deck-out stalls). 'shown': the side favoured beyond the interval.",
-                       table, figure, lines)
+                       table, None, lines, page=False)
 
 
 # ---- 2. how matches end, by seat order and turn ----------------------------------------------

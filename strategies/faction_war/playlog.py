@@ -9,6 +9,8 @@ inside a sweep; `tests/test_fw_playlog.py` checks that.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from sim import rng as rng_module
@@ -97,11 +99,57 @@ def reference_record(rules, cell_array, match_seed: int) -> np.ndarray:
     return record
 
 
+ATTACK_LINE = re.compile(r"^p(\d) attacks p(\d) (row\d) with (row\d): (-?\d+) vs (-?\d+)$")
+DIRECT_LINE = re.compile(r"^p(\d) attacks p(\d) directly with (row\d) \(sum (-?\d+)\)$")
+DAMAGE_LINE = re.compile(r"^  p(\d) takes (\d+): life")
+FACE_USE_LINE = re.compile(r"^p(\d) uses (\S+)")
+
+
+def _attack_reasons(head: str, details: list[str]) -> list[str]:
+    """An ordinary row attack ('X leaves the field', 'pN takes D') gets its rules; anything
+    else (a joker's attack, a Q's exile) is left as the engine told it."""
+    found = ATTACK_LINE.match(head)
+    mine, theirs = int(found.group(5)), int(found.group(6))
+    head += (" (sum %d > %d: a row may attack a row of smaller sum, F-ATK-3)" % (mine, theirs)
+             if mine > theirs else " (its big joker wins regardless of the sums, F-JOK-2)")
+    if len(details) == 2 and details[0].endswith(" leaves the field") and DAMAGE_LINE.match(details[1]):
+        doubled = found.group(3) == "row3" and found.group(4) == "row1"
+        details = [details[0] + " (the attacked row's smallest normal card, F-ATK-4/5)",
+                   details[1] + (" (twice the removed card's number: row 1 reaching row 3, F-TGT-1)" if doubled
+                                 else " (the removed card's number, F-ATK-4)")]
+    return [head, *details]
+
+
+def with_reasons(lines: list[str], factions: tuple[int, int]) -> list[str]:
+    """The engine's log with the rule behind each attack, its damage and a Human face card's cost:
+    'p0 attacks p1 row2 with row2: 19 vs 4 (sum 19 > 4: a row may attack a row of smaller sum, F-ATK-3)'."""
+    out, index = [], 0
+    while index < len(lines):
+        line = lines[index]
+        details_end = index + 1
+        while details_end < len(lines) and lines[details_end].startswith("  "):
+            details_end += 1
+        details = lines[index + 1:details_end]
+        if ATTACK_LINE.match(line):
+            out += _attack_reasons(line, details)
+        elif DIRECT_LINE.match(line):
+            out += [line + " (damage: the attacking row's sum, F-ATK-7)", *details]
+        elif FACE_USE_LINE.match(line) and factions[int(FACE_USE_LINE.match(line).group(1))] == L.HUMAN:
+            user = FACE_USE_LINE.match(line).group(1)
+            out += [line, *[d + (" (a Human face card used up costs 1 life, F-HUP-1)"
+                                 if d.startswith("  p%s takes 1:" % user) else "") for d in details]]
+        else:
+            out += [line, *details]
+        index = details_end
+    return out
+
+
 def replay_log(rules: Rules, cell_array, match_seed: int) -> list[str]:
-    """The narrated log of one match of a cell (`cardbalance play --from`)."""
+    """The narrated log of one match of a cell (`cardbalance play --from`), with the rule behind
+    each attack and each cost (`with_reasons`)."""
     factions, lives, first, strategies = _cell_parameters(cell_array)
     match = play_logged(rules, factions, lives, first, strategies, int(match_seed))
-    lines = list(match.events)
+    lines = with_reasons(list(match.events), factions)
     if not lines or not lines[-1].startswith("match over"):
         lines.append("match over: %s" % match.outcome_text())
     return lines

@@ -1,56 +1,22 @@
 """`cardbalance play --game poker_duel`: one match narrated action by action
-(draws, summons, sets, activations and responses, each battle with the values
-compared, HP after each change).
+(draws, summons, sets, activations and responses; each battle with the values
+compared and the rule that decided it — the colour rule or the tie reading —,
+each boost with its multiplier and clause, HP after each change), in the order
+things happened: a battle's result before the next turn's header and draw.
 
 The narrator sees everything (both hands, every draw): the log is for a
 designer reading a match, not a seat's view. Effects that happen inside an
 action (the turn's draw, a Q's cards, destroyed monsters, the battle's
 result) are found by comparing the table before and after that action."""
 
-from sim.cards import code_text
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
+from sim.poker_duel.narration import atk_words as _atk_words, describe as _describe, name as _name, names as _names
+from sim.poker_duel.reference import colour
 from strategies.poker_duel import strategy_name
 from strategies.poker_duel.batch import play_match
 
 END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
-
-
-def _name(card: int) -> str:
-    return code_text(card % L.N_CODES)
-
-
-def _names(cards) -> str:
-    return " ".join(_name(c) for c in sorted(cards)) or "-"
-
-
-def _describe(m, action) -> str:
-    kind, a, b = A.decode(action)
-    p = m.decider
-    if kind == A.ATTACK:
-        attacker = m.monster[p][a]
-        if b == L.DIRECT:
-            return "attacks the player directly with %s (ATK %d)" % (_name(attacker), m.atk(attacker))
-        defender = m.monster[1 - p][b]
-        return "attacks %s (ATK %d) with %s (ATK %d)" % (_name(defender), m.atk(defender),
-                                                        _name(attacker), m.atk(attacker))
-    if kind in (A.ACT_SET, A.BOOST):
-        card = m.back[p][a]
-        what = "activates set %s" % _name(card) if kind == A.ACT_SET else "boosts with %s on the %s" % (
-            _name(card), "attacker" if b == 0 else "defender" if b == 1
-            else _name(m.monster[(b - 2) // 5][(b - 2) % 5]))
-        return what + (" (response)" if m.pend_kind == L.PK_RESPONSE else "")
-    if kind == A.PASS and m.pend_kind == L.PK_RESPONSE:
-        return "does not respond"
-    if kind == A.PASS and m.pend_kind == L.PK_DRAW:
-        return "does not draw (D-AMB-11)"
-    if kind == A.PASS and m.pend_kind == L.PK_MULLIGAN:
-        return "keeps the opening hand"
-    if kind == A.ACT_HAND:
-        return "activates %s from hand" % code_text(a)
-    if kind == A.BUMP:
-        return "bumps %s" % _name(m.monster[p][a])
-    return A.to_text(action)
 
 
 class _Before:
@@ -61,15 +27,41 @@ class _Before:
         self.hp = tuple(m.hp)
         self.turn = m.turn
         self.attacker, self.target = m.attacker, m.target
-        self.values = None
+        self.values = self.words = None
         if (m.phase in (L.PH_BATTLE, L.PH_DAMAGE) and m.attacker >= 0 and m.target >= 0
                 and m.zone[m.attacker] == L.Z_MONSTER and m.zone[m.target] == L.Z_MONSTER):
             self.values = (m.atk(m.attacker), m.atk(m.target))  # compared if this action ends the attack
+            self.words = (_atk_words(m, m.attacker, self.values[0]), _atk_words(m, m.target, self.values[1]))
+            self.same_colour = colour(m.attacker) == colour(m.target)
+            self.tie_reading = m.rules.reading("D-AMB-42")
+
+
+def _battle_reason(before: _Before) -> str:
+    """Which rule compared the two ATK values: the colour rule, or the tie reading."""
+    a, d = before.values
+    if a == d:
+        return "equal ATK: D-AMB-42 reading '%s'" % before.tie_reading
+    if before.same_colour:
+        return "same colour, so the higher ATK wins (D-DC-2)"
+    return "different colours, so the lower ATK wins (D-DC-3)"
 
 
 def _effects(before: _Before, m) -> list[str]:
-    """Lines for what one action caused: draws, the battle's values, cards destroyed, HP."""
+    """Lines for what one action caused, in the order it happened: the battle's values and the
+    rule that decided it, cards destroyed, HP; then a new turn's header and its draws."""
     lines = []
+    if before.values is not None and m.attacker != before.attacker:
+        lines.append("    battle: %s %s vs %s %s — %s" % (_name(before.attacker), before.words[0],
+                                                         _name(before.target), before.words[1],
+                                                         _battle_reason(before)))
+    elif before.target == L.DIRECT_TARGET and m.attacker != before.attacker and m.hp != before.hp:
+        lines.append("    direct attack by %s" % _name(before.attacker))
+    destroyed = [c for c in range(L.N_CARDS) if before.zone[c] == L.Z_MONSTER and m.zone[c] == L.Z_GRAVE]
+    if destroyed:
+        lines.append("    to the graveyard from the field: %s" % _names(destroyed))
+    if tuple(m.hp) != before.hp:
+        change = ", ".join("p%d %+d" % (p, m.hp[p] - before.hp[p]) for p in (0, 1) if m.hp[p] != before.hp[p])
+        lines.append("    HP now %d / %d (%s)" % (*m.hp, change))
     if m.turn != before.turn:
         lines.append("turn %d: player %d (hand %d, deck %d) HP %d / %d"
                      % (m.turn, m.active, len(m.hand(m.active)), len(m.deck[m.active]), *m.hp))
@@ -82,16 +74,6 @@ def _effects(before: _Before, m) -> list[str]:
                    if before.zone[c] == L.Z_HAND and m.zone[c] == L.Z_DECK]
         if redrawn:
             lines.append("    p%d shuffles %s back into the deck" % (p, _names(redrawn)))
-    if before.values is not None and m.attacker != before.attacker:
-        lines.append("    battle: %s ATK %d vs %s ATK %d" % (_name(before.attacker), before.values[0],
-                                                             _name(before.target), before.values[1]))
-    elif before.target == L.DIRECT_TARGET and m.attacker != before.attacker and m.hp != before.hp:
-        lines.append("    direct attack by %s" % _name(before.attacker))
-    destroyed = [c for c in range(L.N_CARDS) if before.zone[c] == L.Z_MONSTER and m.zone[c] == L.Z_GRAVE]
-    if destroyed:
-        lines.append("    to the graveyard from the field: %s" % _names(destroyed))
-    if tuple(m.hp) != before.hp:
-        lines.append("    HP now %d / %d" % tuple(m.hp))
     return lines
 
 

@@ -1,0 +1,62 @@
+"""The report's headline is generated from the verdict table: its sides, edges, axis spans and the
+first-player question come from the rows, and a change of the rows changes the sentence."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.headline import decision_rule, headline, spans
+
+LABELS = {"series": "pairing", "axis": "life"}
+
+
+def _row(series, a, b, life, verdict, share, first_verdict, first_share, favoured="", mirror=False, life1=None):
+    life1 = life if life1 is None else life1
+    return {"series": series, "seat0_name": a, "seat1_name": b, "axis0": life, "axis1": life1,
+            "axis": str(life) if life == life1 else "%d/%d" % (life, life1), "handicap": life != life1,
+            "mirror": mirror, "verdict": verdict, "favoured": favoured, "seat0_share": share, "delta": 0.02,
+            "first_player_verdict": first_verdict, "first_share": first_share, "skill": "greedy",
+            "variant": "greedy:greedy default", "adjust": "holm", "decisions": 12}
+
+
+def _table(edge_at_70=0.45):
+    rows = [_row("human_vs_alien", "human", "alien", 30, "imbalanced", 0.41, "imbalanced", 0.56, "alien"),
+            _row("human_vs_alien", "human", "alien", 50, "imbalanced", 0.38, "imbalanced", 0.57, "alien"),
+            _row("human_vs_alien", "human", "alien", 70, "imbalanced" if edge_at_70 < 0.48 else "balanced",
+                 edge_at_70, "undecided", 0.52, "alien" if edge_at_70 < 0.48 else ""),
+            _row("human_vs_alien", "human", "alien", 100, "imbalanced", 0.57, "imbalanced", 0.44, "human"),
+            _row("human_vs_human", "human", "human", 30, "undecided", 0.50, "imbalanced", 0.55, mirror=True),
+            _row("human_vs_human", "human", "human", 50, "undecided", 0.50, "imbalanced", 0.56, mirror=True),
+            _row("human_vs_human", "human", "human", 70, "undecided", 0.50, "undecided", 0.51, mirror=True),
+            _row("human_vs_human", "human", "human", 100, "undecided", 0.50, "undecided", 0.49, mirror=True),
+            _row("human_vs_human", "human", "human", 40, "handicap", 0.22, "imbalanced", 0.55, mirror=True,
+                 life1=60)]
+    return pd.DataFrame(rows)
+
+
+def test_the_headline_says_who_is_favoured_by_how_much_where_and_the_first_player():
+    text, agents = headline(_table(), LABELS, [], ("random", "greedy", "pimc:64"))
+    assert text.startswith("Under greedy play, Human vs Alien favours the Alien by 5–12 points at life 30–70")
+    assert "favours the Human by 7 points at life 100" in text
+    assert "the first player wins 55–57 % of decided matches at life 30–50 in every pairing" in text
+    assert "the second player wins 56 % of decided matches at life 100 in Human vs Alien" in text
+    assert "the seat with less life wins 22 % of decided matches" in text
+    assert "greedy agent only" in agents and "--skills random greedy pimc:64" in agents
+
+
+def test_the_headline_follows_the_rows():
+    text = headline(_table(edge_at_70=0.49), LABELS, [])[0]
+    assert "favours the Alien by 9–12 points at life 30–50" in text
+    assert "is within ±2 points of even at life 70" in text
+
+
+def test_spans_join_consecutive_values_of_the_run():
+    assert spans([30, 40, 50, 100], [30, 40, 50, 60, 100]) == "30–50 and 100"
+    assert spans([60], [30, 60]) == "60"
+
+
+def test_the_decision_rule_is_worded_from_the_table():
+    table = _table()
+    assert "all 12 verdicts" in decision_rule(table) and "Holm" in decision_rule(table)
+    table.attrs["decision_rule"] = "a sequential test decides"
+    assert decision_rule(table) == "a sequential test decides"
