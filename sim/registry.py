@@ -322,6 +322,8 @@ class GameSpec:
       first (empty: every strategy name).
     - `modules`: modules a fresh interpreter imports to register and compile
       the game (the bench's compile probe).
+    - `engine`: a factory of the game's `sim.contract.GameEngine` (the engine contract as
+      code; tests/test_contract.py holds every registered game to it).
     - `examples`: words the command-line help of the default game uses (keys
       p0, p1, setup, scope, choices, end_type; see sim/cli/options.py).
     """
@@ -351,6 +353,7 @@ class GameSpec:
     default_sweep: dict = field(default_factory=dict)
     ladder_agents: tuple[str, ...] = ()  # `cardbalance ladder`'s default agents (empty: every strategy name)
     modules: tuple[str, ...] = ()
+    engine: Callable[[], Any] | None = None
     examples: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 

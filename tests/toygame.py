@@ -299,6 +299,199 @@ def replay_log(rules, cell, match_seed) -> list[str]:
     return lines
 
 
+# ---- the engine contract, step by step (sim/contract.py) ---------------------------------
+# The same game as `_play_match`, cut into the contract's steps over a small state array
+# (numba kernels + a plain-Python twin); `tests/test_contract.py` holds it to the contract and
+# checks that stepping it with the strategies gives `reference_play_match`'s records.
+T_RULE_RNG, T_LIFE, T_START, T_BONUS, T_ACTIVE, T_TURN, T_WINNER, T_END, T_OVER, T_COUNTERS = 0, 1, 3, 5, 7, 8, 9, 10, 11, 12
+T_SIZE = T_COUNTERS + len(COUNTER_NAMES)
+ACT_ATTACK, ACT_HEAL = 0, 1
+
+
+@nb.njit(cache=True)
+def _step_new(rules, cell, seed, state):
+    state[:] = 0
+    state[T_RULE_RNG] = np.int64(seed)
+    for p in range(2):
+        state[T_LIFE + p] = cell[C_LIFE0 + p]
+        state[T_START + p] = cell[C_LIFE0 + p]
+        state[T_BONUS + p] = cell[C_FACTION0 + p]
+    state[T_ACTIVE] = cell[C_FIRST]
+    state[T_TURN] = 1
+    state[T_WINNER] = agg.DRAW
+    state[T_END] = END_TURN_CAP
+
+
+@nb.njit(cache=True)
+def _step_apply(rules, state, action):
+    active = state[T_ACTIVE]
+    other = 1 - active
+    if action == ACT_ATTACK:
+        sides = rules[R_DIE_SIDES] + state[T_BONUS + active]
+        roll = rng.nb_below(state, T_RULE_RNG, sides) + 1
+        state[T_COUNTERS + COUNTER_ATTACKS] += 1
+        if roll == sides:
+            state[T_COUNTERS + COUNTER_MAX_ROLLS] += 1
+        exact = roll == state[T_LIFE + other]
+        state[T_LIFE + other] -= roll
+        if state[T_LIFE + other] <= 0:
+            state[T_WINNER] = active
+            state[T_END] = END_EXACT if exact else END_KNOCKOUT
+            state[T_OVER] = 1
+            return
+    else:
+        state[T_COUNTERS + COUNTER_HEALS] += 1
+        state[T_LIFE + active] = min(state[T_LIFE + active] + rules[R_HEAL], state[T_START + active])
+    state[T_ACTIVE] = other
+    state[T_TURN] += 1
+    if state[T_TURN] > rules[R_TURN_CAP]:
+        state[T_TURN] = rules[R_TURN_CAP]
+        state[T_OVER] = 1
+
+
+class ToyMatch:
+    """The plain-Python twin of `_step_new` / `_step_apply` (the contract's reference engine)."""
+
+    def __init__(self, rules, state):
+        self.rules, self.state = rules, list(state)
+
+    @classmethod
+    def new(cls, rules, cell, seed):
+        cell = [int(x) for x in cell]
+        state = [0] * T_SIZE
+        state[T_RULE_RNG] = rng.to_signed(int(seed) & rng.MASK64)
+        state[T_LIFE:T_LIFE + 2] = state[T_START:T_START + 2] = cell[C_LIFE0:C_LIFE0 + 2]
+        state[T_BONUS:T_BONUS + 2] = cell[C_FACTION0:C_FACTION0 + 2]
+        state[T_ACTIVE], state[T_TURN], state[T_WINNER], state[T_END] = cell[C_FIRST], 1, agg.DRAW, END_TURN_CAP
+        return cls(rules, state)
+
+    def is_over(self) -> bool:
+        return bool(self.state[T_OVER])
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_over() else [ACT_ATTACK, ACT_HEAL]
+
+    def apply(self, action: int) -> None:
+        s, active = self.state, self.state[T_ACTIVE]
+        other = 1 - active
+        if action == ACT_ATTACK:
+            generator = rng.PyRng(s[T_RULE_RNG] & rng.MASK64)
+            sides = self.rules.die_sides + s[T_BONUS + active]
+            roll = generator.below(sides) + 1
+            s[T_RULE_RNG] = rng.to_signed(generator.state)
+            s[T_COUNTERS + COUNTER_ATTACKS] += 1
+            s[T_COUNTERS + COUNTER_MAX_ROLLS] += roll == sides
+            exact = roll == s[T_LIFE + other]
+            s[T_LIFE + other] -= roll
+            if s[T_LIFE + other] <= 0:
+                s[T_WINNER], s[T_END], s[T_OVER] = active, END_EXACT if exact else END_KNOCKOUT, 1
+                return
+        else:
+            s[T_COUNTERS + COUNTER_HEALS] += 1
+            s[T_LIFE + active] = min(s[T_LIFE + active] + self.rules.heal, s[T_START + active])
+        s[T_ACTIVE], s[T_TURN] = other, s[T_TURN] + 1
+        if s[T_TURN] > self.rules.turn_cap:
+            s[T_TURN], s[T_OVER] = self.rules.turn_cap, 1
+
+    def to_array(self) -> np.ndarray:
+        return np.array(self.state, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _step_choose(strategy, view, legal, n_legal, policy_words, seat):
+    """The strategies of `_choose_attack`, reading only the view (an index into `legal`)."""
+    if strategy == STRATEGY_RANDOM:
+        return 0 if rng.nb_below(policy_words, seat, 2) == 0 else 1
+    if strategy == STRATEGY_CAUTIOUS and view[T_LIFE + seat] <= 5 and view[T_LIFE + seat] < view[T_START + seat]:
+        return 1
+    return 0
+
+
+class ToyEngine:
+    """Dice Duel's face of the engine contract (`sim.contract.GameEngine`). No card is
+    hidden; a view hides only the rule generator (future rolls)."""
+
+    def rules_array(self, rules):
+        return rules.to_array()
+
+    def new_match(self, rules_array, cell, seed):
+        state = np.zeros(T_SIZE, dtype=np.int64)
+        _step_new(rules_array, np.asarray(cell, dtype=np.int64), np.int64(rng.to_signed(int(seed) & rng.MASK64)), state)
+        return state
+
+    def legal_actions(self, state, rules_array):
+        return np.zeros(0, dtype=np.int64) if state[T_OVER] else np.array([ACT_ATTACK, ACT_HEAL], dtype=np.int64)
+
+    def apply_action(self, state, rules_array, action):
+        _step_apply(rules_array, state, np.int64(action))
+
+    def is_over(self, state):
+        return bool(state[T_OVER])
+
+    def decider(self, state):
+        return int(state[T_ACTIVE])
+
+    def result(self, state):
+        return int(state[T_WINNER]), int(state[T_END])
+
+    def invariant_errors(self, state, rules_array):
+        errors = []
+        for p in (0, 1):
+            if state[T_LIFE + p] > state[T_START + p]:
+                errors.append("seat %d's life %d above its start %d" % (p, state[T_LIFE + p], state[T_START + p]))
+        if not 1 <= state[T_TURN] <= rules_array[R_TURN_CAP]:
+            errors.append("turn %d outside 1..turn_cap" % state[T_TURN])
+        if (state[T_COUNTERS:T_SIZE] < 0).any():
+            errors.append("a negative counter")
+        return errors
+
+    def view(self, state, rules_array, seat):
+        view = state.copy()
+        view[T_RULE_RNG] = 0
+        return view
+
+    def hidden_cards(self, state, rules_array, seat):
+        return frozenset()  # a game of dice: no cards
+
+    def hidden_in_view(self, view, rules_array):
+        return frozenset()
+
+    def sample_world(self, view, rules_array, seat, rng_word):
+        world = view.copy()
+        world[T_RULE_RNG] = rng.to_signed(rng.splitmix_next(int(rng_word) & rng.MASK64)[1])
+        return world
+
+    def reference_new(self, rules, cell, seed):
+        return ToyMatch.new(rules, cell, seed)
+
+    def action_text(self, state, action):
+        return ACTIONS[int(action)]
+
+    def dump_position(self, reference):
+        s = reference.state
+        return {"rules": reference.rules.as_dict(), "life": s[T_LIFE:T_LIFE + 2], "start": s[T_START:T_START + 2],
+                "bonus": s[T_BONUS:T_BONUS + 2], "active": s[T_ACTIVE], "turn": s[T_TURN], "rng": s[T_RULE_RNG],
+                "counters": s[T_COUNTERS:T_SIZE],
+                "result": None if not s[T_OVER] else [s[T_WINNER], END_TYPES[s[T_END]]]}
+
+    def load_position(self, data, rules):
+        state = [0] * T_SIZE
+        state[T_LIFE:T_LIFE + 2], state[T_START:T_START + 2] = data["life"], data["start"]
+        state[T_BONUS:T_BONUS + 2], state[T_COUNTERS:T_SIZE] = data["bonus"], data["counters"]
+        state[T_ACTIVE], state[T_TURN], state[T_RULE_RNG] = data["active"], data["turn"], data["rng"]
+        state[T_WINNER], state[T_END] = agg.DRAW, END_TURN_CAP
+        if data["result"] is not None:
+            state[T_WINNER], state[T_END], state[T_OVER] = data["result"][0], END_TYPES.index(data["result"][1]), 1
+        return ToyMatch(ToyRules(**data["rules"]), state)
+
+    def agent_names(self):
+        return STRATEGIES
+
+    def decide(self, agent, state, rules_array, legal, seat, policy_words):
+        view = self.view(state, rules_array, seat)
+        return int(_step_choose(np.int64(strategy_id(agent)), view, legal, np.int64(len(legal)), policy_words, np.int64(seat)))
+
+
 def make_spec() -> GameSpec:
     return GameSpec(
         name=GAME_NAME, dimensions=(PAIRING, LIFE, FIRST), end_types=END_TYPES,
@@ -306,7 +499,7 @@ def make_spec() -> GameSpec:
         behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
         strategy_names=strategy_names, strategy_id=strategy_id, cell_array=cell_of, play_batch=play_batch,
         play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
-        modules=(__name__,),
+        modules=(__name__,), engine=ToyEngine,
     )
 
 
@@ -388,7 +581,7 @@ DUEL_SPEC = GameSpec(
     behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
     strategy_names=strategy_names, strategy_id=strategy_id, cell_array=duel_cell, play_batch=play_batch,
     play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
-    run_scenario=duel_scenario, modules=(__name__,),
+    run_scenario=duel_scenario, modules=(__name__,), engine=ToyEngine,
     default_sweep={"name": "duel", "game": "toy_duel", "bonus": ["none", "seat1"], "hp": [8, 12],
                    "strategies": ["greedy:cautious"], "matches": 400, "chunk_size": 200},
 )

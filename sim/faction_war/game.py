@@ -64,6 +64,114 @@ DEFAULT_SWEEP = {
 LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc:64", "ismcts:100", "ismcts")
 
 
+
+# ---- the engine contract (sim/contract.py) ---------------------------------------------------
+class FactionWarEngine:
+    """Faction War's face of `sim.contract.GameEngine`: the kernel, the reference engine,
+    the view and agents of the match loop (named by dotted path: one layer up), the sampler."""
+
+    LEGAL_CAPACITY = 1024
+
+    def __init__(self):
+        from sim.faction_war import actions, kernel, position, reference, sampler
+        self.K, self.actions, self.position, self.sampler, self.Match = kernel, actions, position, sampler, reference.Match
+        self._with_policy = lazy("strategies.faction_war.weights:with_policy")
+        self._build_view = lazy("strategies.faction_war.view:build_view")
+        self._strategy_id = lazy("strategies.faction_war:strategy_id")
+        self._cell_workspace = lazy("strategies.faction_war.batch:cell_workspace")
+        self._choose = lazy("strategies.faction_war.dispatch:choose_in_loop")
+
+    def rules_array(self, rules):
+        return self._with_policy(rules.to_array())  # as a batch plays it (tuned's weights appended)
+
+    def new_match(self, rules_array, cell, seed):
+        import numpy as np
+        state = np.zeros(layout.STATE_SIZE, dtype=np.int64)
+        self.K.new_match(state, rules_array, *(int(v) for v in cell[:5]), np.uint64(seed))
+        return state
+
+    def legal_actions(self, state, rules_array):
+        import numpy as np
+        out = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        return out[:self.K.legal_actions(state, rules_array, out)].copy()
+
+    def apply_action(self, state, rules_array, action):
+        self.K.apply_action(state, rules_array, action)
+
+    def is_over(self, state):
+        return bool(self.K.is_over(state))
+
+    def decider(self, state):
+        return int(state[layout.S_DECIDER])
+
+    def result(self, state):
+        winner = int(state[layout.S_WINNER])
+        return (winner if winner in (0, 1) else 2), int(state[layout.S_END_TYPE])  # 2 = sim.aggregate.DRAW
+
+    def invariant_errors(self, state, rules_array):
+        L, errors = layout, []
+        zones, ctrl = state[L.C_ZONE:L.C_ZONE + L.N_CARDS], state[L.C_CTRL:L.C_CTRL + L.N_CARDS]
+        for p in (0, 1):
+            count = int(state[L.S_DECK_COUNT + p])
+            deck = [int(c) for c in state[L.S_DECK + p * L.CARDS_PER_PLAYER:][:count]]
+            in_deck = sorted(c for c in range(L.N_CARDS) if zones[c] == L.Z_DECK and ctrl[c] == p)
+            if sorted(deck) != in_deck or len(set(deck)) != count:
+                errors.append("seat %d's deck list disagrees with the cards in its deck zone" % p)
+            if state[L.S_DECK + p * L.CARDS_PER_PLAYER + count:L.S_DECK + (p + 1) * L.CARDS_PER_PLAYER].any():
+                errors.append("seat %d's deck list has slots above its count" % p)
+            own = range(p * L.CARDS_PER_PLAYER, (p + 1) * L.CARDS_PER_PLAYER)
+            if any(zones[c] in (L.Z_DECK, L.Z_HAND) and ctrl[c] != p for c in own):
+                errors.append("a card in seat %d's hand or deck is controlled by the other seat" % p)
+        if not ((zones >= L.Z_NONE) & (zones < L.Z_HIDDEN)).all():
+            errors.append("a card's zone is out of range (or hidden in a real state)")
+        if not (layout.fill_masks(state.copy()) == state).all():
+            errors.append("the zone masks disagree with the cards' zones")
+        if (state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] < 0).any():
+            errors.append("a negative counter")
+        return errors
+
+    def view(self, state, rules_array, seat):
+        import numpy as np
+        return self._build_view(state, rules_array, seat, np.zeros(layout.STATE_SIZE, dtype=np.int64))
+
+    def hidden_cards(self, state, rules_array, seat):
+        """The opponent's hand and deck (F-rules §10); which own deck cards remain is known."""
+        L = layout
+        return frozenset(c for c in range(L.N_CARDS) if state[L.C_CTRL + c] == 1 - seat
+                         and state[L.C_ZONE + c] in (L.Z_HAND, L.Z_DECK))
+
+    def hidden_in_view(self, view, rules_array):
+        return frozenset(c for c in range(layout.N_CARDS) if view[layout.C_ZONE + c] == layout.Z_HIDDEN)
+
+    def sample_world(self, view, rules_array, seat, rng_word):
+        import numpy as np
+        out = np.zeros(layout.STATE_SIZE, dtype=np.int64)
+        return self.sampler.sample_world(view, rules_array, seat, np.array([rng_word], dtype=np.int64), 0, out)
+
+    def reference_new(self, rules, cell, seed):
+        return self.Match.new(rules, *(int(v) for v in cell[:5]), int(seed))
+
+    def action_text(self, state, action):
+        return self.actions.to_text(int(action), int(state[layout.S_DECIDER]))
+
+    def dump_position(self, reference):
+        return self.position.dump_position(reference)
+
+    def load_position(self, data, rules):
+        return self.position.load_position(data, rules)[0]
+
+    def agent_names(self):
+        return ("random", "greedy", "tuned", "destiny", "exile", "pimc-random:8", "pimc:8", "ismcts:8")
+
+    def decide(self, agent, state, rules_array, legal, seat, policy_words):
+        import numpy as np
+        view = self.view(state, rules_array, seat)
+        strategy = self._strategy_id(agent)
+        workspace = self._cell_workspace(np.array([0, 0, 50, 50, 0, strategy, strategy], dtype=np.int64))
+        buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        buffer[:len(legal)] = legal
+        return int(self._choose(strategy, view.copy(), rules_array, buffer, len(legal), policy_words, seat, workspace))
+
 GAME_SPEC = GameSpec(
     name="faction_war",
     dimensions=(PAIRING, LIFE, FIRST),
@@ -92,6 +200,7 @@ GAME_SPEC = GameSpec(
            "bench_agents": lazy("strategies.faction_war.speed:bench_agents"),  # `cardbalance bench`'s agent rows
            "bench_compile_strategies": ("ismcts",)},  # the search loop compiles apart (strategies/faction_war/dispatch.py)
     ladder_agents=LADDER_AGENTS,
+    engine=FactionWarEngine,
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",
               "end_type": "destiny", "series": "pairing", "axis": "life", "preset": "two-packs"},

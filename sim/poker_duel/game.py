@@ -31,6 +31,129 @@ DEFAULT_SWEEP = {
 }
 
 
+
+# ---- the engine contract (sim/contract.py) ---------------------------------------------------
+class PokerDuelEngine:
+    """Poker Duel's face of `sim.contract.GameEngine`: the kernel (`kernel_chain`'s entry
+    points), the reference engine, the sampler, and the view and agents of the match loop
+    (named by dotted path: one layer up)."""
+
+    LEGAL_CAPACITY = 512
+
+    def __init__(self):
+        from sim.poker_duel import actions, kernel, kernel_chain, position, reference, sampler
+        self.K, self.KC, self.actions, self.position = kernel, kernel_chain, actions, position
+        self.sampler, self.Match = sampler, reference.Match
+        self._checked_rules = lazy("strategies.poker_duel.kernel_batch:checked_rules")
+        self._nb_view = lazy("strategies.poker_duel.kernel_policies:nb_view")
+        self._strategy_id = lazy("strategies.poker_duel:strategy_id")
+        self._workspace = lazy("strategies.poker_duel.dispatch:loop_workspace")
+        self._choose = lazy("strategies.poker_duel.dispatch:choose")
+
+    def rules_array(self, rules):
+        return self._checked_rules(rules.to_array())  # as a batch plays it (tuned's weights appended)
+
+    def new_match(self, rules_array, cell, seed):
+        import numpy as np
+        from sim.rng import MASK64, to_signed
+        state = layout.new_state()
+        self.K.new_match(rules_array, int(cell[0]), int(cell[1]), int(cell[2]), np.int64(to_signed(int(seed) & MASK64)),
+                         state)
+        return state
+
+    def legal_actions(self, state, rules_array):
+        import numpy as np
+        out = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        return out[:self.KC.legal_actions(state, rules_array, out)].copy()
+
+    def apply_action(self, state, rules_array, action):
+        self.KC.apply_action(state, rules_array, action)
+
+    def is_over(self, state):
+        return int(state[layout.S_PHASE]) == layout.PH_OVER
+
+    def decider(self, state):
+        return int(state[layout.S_DECIDER])
+
+    def result(self, state):
+        winner = int(state[layout.S_WINNER])
+        return (winner if winner in (0, 1) else 2), int(state[layout.S_END_TYPE])  # 2 = sim.aggregate.DRAW
+
+    def _controllers(self, state):
+        import numpy as np
+        L = layout
+        flags = state[L.C_FLAGS:L.C_FLAGS + L.N_CARDS]
+        return (np.arange(L.N_CARDS) // L.N_CODES) ^ ((flags & L.F_TAKEN) != 0)
+
+    def invariant_errors(self, state, rules_array):
+        L, errors = layout, []
+        zones, controllers = state[L.C_ZONE:L.C_ZONE + L.N_CARDS], self._controllers(state)
+        for p in (0, 1):
+            count = int(state[L.S_DECK_COUNT + p])
+            deck = [int(c) for c in state[L.S_DECK + p * L.N_CODES:][:count]]
+            in_deck = sorted(c for c in range(L.N_CARDS) if zones[c] == L.Z_DECK and controllers[c] == p)
+            if sorted(deck) != in_deck or len(set(deck)) != count:
+                errors.append("seat %d's deck list disagrees with the cards in its deck zone" % p)
+            for base, allowed, name in ((L.S_MONSTER, (L.Z_MONSTER,), "monster zone"),
+                                        (L.S_BACK, (L.Z_BACK, L.Z_CHAIN), "back row")):
+                slots = [int(c) for c in state[base + p * L.ZONE_SLOTS:base + (p + 1) * L.ZONE_SLOTS] if c >= 0]
+                held = sorted(c for c in range(L.N_CARDS) if zones[c] in allowed and controllers[c] == p)
+                if sorted(slots) != held:
+                    errors.append("seat %d's %s slots disagree with the cards' zones" % (p, name))
+        if not ((zones >= L.Z_DECK) & (zones < L.Z_HIDDEN)).all():
+            errors.append("a card's zone is out of range (or hidden in a real state)")
+        if (state[L.S_COUNTERS:L.S_COUNTERS + L.N_COUNTERS] < 0).any():
+            errors.append("a negative counter")
+        return errors
+
+    def view(self, state, rules_array, seat):
+        import numpy as np
+        open_info = int(rules_array[rules.amb_slot("D-AMB-08")]) == 1
+        view = np.zeros(layout.STATE_SIZE, dtype=np.int64)
+        self._nb_view(state, seat, open_info, view)
+        return view
+
+    def hidden_cards(self, state, rules_array, seat):
+        """Both decks (their order; D-DS-8) and, under D-AMB-08 "hidden", the cards in the
+        opponent's hand and back row."""
+        L = layout
+        open_info = int(rules_array[rules.amb_slot("D-AMB-08")]) == 1
+        controllers = self._controllers(state)
+        return frozenset(c for c in range(L.N_CARDS) if state[L.C_ZONE + c] == L.Z_DECK or (
+            not open_info and controllers[c] == 1 - seat and state[L.C_ZONE + c] in (L.Z_HAND, L.Z_BACK)))
+
+    def hidden_in_view(self, view, rules_array):
+        return frozenset(c for c in range(layout.N_CARDS) if view[layout.C_ZONE + c] == layout.Z_HIDDEN)
+
+    def sample_world(self, view, rules_array, seat, rng_word):
+        import numpy as np
+        out = np.zeros(layout.STATE_SIZE, dtype=np.int64)
+        return self.sampler.sample_world(view, rules_array, seat, np.array([rng_word], dtype=np.int64), 0, out)
+
+    def reference_new(self, rules, cell, seed):
+        return self.Match.new(rules, int(cell[0]), int(cell[1]), int(cell[2]), int(seed))
+
+    def action_text(self, state, action):
+        return self.actions.to_text(int(action))
+
+    def dump_position(self, reference):
+        return self.position.dump_position(reference)
+
+    def load_position(self, data, rules):
+        return self.position.load_position(data)
+
+    def agent_names(self):
+        return ("random", "greedy", "tuned", "pimc-random:8", "pimc:8", "ismcts:8")
+
+    def decide(self, agent, state, rules_array, legal, seat, policy_words):
+        import numpy as np
+        view = self.view(state, rules_array, seat)
+        strategy = self._strategy_id(agent)
+        buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        buffer[:len(legal)] = legal
+        return int(self._choose(strategy, view.copy(), rules_array, buffer, len(legal), policy_words, seat,
+                                self._workspace(strategy, strategy)))
+
 GAME_SPEC = GameSpec(
     name="poker_duel",
     dimensions=(HP, FIRST),
@@ -52,6 +175,7 @@ GAME_SPEC = GameSpec(
     players=("greedy", "greedy"),
     run_scenario=lazy("sim.poker_duel.position:run_scenario"),
     default_sweep=DEFAULT_SWEEP,
+    engine=PokerDuelEngine,
     modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
     ladder_agents=("random", "greedy", "pimc-random", "pimc:32", "pimc", "ismcts:50", "ismcts"),
     examples={"p0": "greedy", "p1": "random", "setup": "--hp 40", "setup2": "--hp 30,50 --first 1",
