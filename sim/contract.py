@@ -96,3 +96,56 @@ CONTRACT_METHODS = tuple(name for name in GameEngine.__dict__
 def missing_methods(engine) -> list[str]:
     """The contract's methods `engine` lacks (empty: it offers them all)."""
     return [name for name in CONTRACT_METHODS if not callable(getattr(engine, name, None))]
+
+
+class CardEngine:
+    """The plumbing most games' `GameEngine` share: a kernel over one int64 state array whose
+    per-card zones sit at `C_ZONE` (a view marks hidden cards `Z_HIDDEN`), a decider / winner /
+    end-type slot, a sampler `sample(view, rules, seat, rng, slot, out)` and a compiled
+    strategy switch `choose(strategy, view, rules, legal, n, policy, seat, workspace)`.
+    A game subclasses it, sets the layout constants and the callables, and writes the rest."""
+
+    STATE_SIZE = LEGAL_CAPACITY = N_CARDS = C_ZONE = Z_HIDDEN = S_DECIDER = S_WINNER = S_END_TYPE = 0
+    DRAW = 2  # sim.aggregate.DRAW: a record's winner of a drawn match
+
+    def _legal(self, state, rules_array, out) -> int:
+        raise NotImplementedError
+
+    def _sample(self, view, rules_array, seat, rng, slot, out):
+        raise NotImplementedError
+
+    def _choose(self, strategy, view, rules_array, legal, n, policy_words, seat, workspace) -> int:
+        raise NotImplementedError
+
+    def _workspace(self, strategy):
+        raise NotImplementedError
+
+    def _strategy_id(self, agent: str) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self, state, rules_array):
+        out = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        return out[:self._legal(state, rules_array, out)].copy()
+
+    def decider(self, state):
+        return int(state[self.S_DECIDER])
+
+    def result(self, state):
+        winner = int(state[self.S_WINNER])
+        return (winner if winner in (0, 1) else self.DRAW), int(state[self.S_END_TYPE])
+
+    def hidden_in_view(self, view, rules_array):
+        zones = view[self.C_ZONE:self.C_ZONE + self.N_CARDS]
+        return frozenset(int(c) for c in np.nonzero(zones == self.Z_HIDDEN)[0])
+
+    def sample_world(self, view, rules_array, seat, rng_word):
+        out = np.zeros(self.STATE_SIZE, dtype=np.int64)
+        self._sample(view, rules_array, seat, np.array([rng_word], dtype=np.int64), 0, out)
+        return out
+
+    def decide(self, agent, state, rules_array, legal, seat, policy_words):
+        strategy = self._strategy_id(agent)
+        buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
+        buffer[:len(legal)] = legal
+        return int(self._choose(strategy, self.view(state, rules_array, seat), rules_array, buffer, len(legal),
+                                policy_words, seat, self._workspace(strategy)))

@@ -9,6 +9,9 @@ The match loop and strategies live one layer up, in `strategies/faction_war/`
 dotted path (`lazy`), so no module of `sim/faction_war/` imports `strategies/`.
 """
 
+import numpy as np
+
+from sim.contract import CardEngine
 from sim.faction_war import layout, rules
 from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
@@ -66,15 +69,18 @@ LADDER_AGENTS = ("random", "greedy", "tuned", "destiny", "exile", "pimc:64", "is
 
 
 # ---- the engine contract (sim/contract.py) ---------------------------------------------------
-class FactionWarEngine:
+class FactionWarEngine(CardEngine):
     """Faction War's face of `sim.contract.GameEngine`: the kernel, the reference engine,
-    the view and agents of the match loop (named by dotted path: one layer up), the sampler."""
+    the sampler, and the view and agents of the match loop (named by dotted path: one layer up)."""
 
-    LEGAL_CAPACITY = 1024
+    STATE_SIZE, LEGAL_CAPACITY, N_CARDS = layout.STATE_SIZE, 1024, layout.N_CARDS
+    C_ZONE, Z_HIDDEN, S_DECIDER, S_WINNER, S_END_TYPE = (layout.C_ZONE, layout.Z_HIDDEN, layout.S_DECIDER,
+                                                         layout.S_WINNER, layout.S_END_TYPE)
 
     def __init__(self):
         from sim.faction_war import actions, kernel, position, reference, sampler
-        self.K, self.actions, self.position, self.sampler, self.Match = kernel, actions, position, sampler, reference.Match
+        self.K, self.actions, self.position, self.Match = kernel, actions, position, reference.Match
+        self._legal, self._sample = kernel.legal_actions, sampler.sample_world
         self._with_policy = lazy("strategies.faction_war.weights:with_policy")
         self._build_view = lazy("strategies.faction_war.view:build_view")
         self._strategy_id = lazy("strategies.faction_war:strategy_id")
@@ -85,28 +91,15 @@ class FactionWarEngine:
         return self._with_policy(rules.to_array())  # as a batch plays it (tuned's weights appended)
 
     def new_match(self, rules_array, cell, seed):
-        import numpy as np
         state = np.zeros(layout.STATE_SIZE, dtype=np.int64)
         self.K.new_match(state, rules_array, *(int(v) for v in cell[:5]), np.uint64(seed))
         return state
-
-    def legal_actions(self, state, rules_array):
-        import numpy as np
-        out = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
-        return out[:self.K.legal_actions(state, rules_array, out)].copy()
 
     def apply_action(self, state, rules_array, action):
         self.K.apply_action(state, rules_array, action)
 
     def is_over(self, state):
         return bool(self.K.is_over(state))
-
-    def decider(self, state):
-        return int(state[layout.S_DECIDER])
-
-    def result(self, state):
-        winner = int(state[layout.S_WINNER])
-        return (winner if winner in (0, 1) else 2), int(state[layout.S_END_TYPE])  # 2 = sim.aggregate.DRAW
 
     def invariant_errors(self, state, rules_array):
         L, errors = layout, []
@@ -131,7 +124,6 @@ class FactionWarEngine:
         return errors
 
     def view(self, state, rules_array, seat):
-        import numpy as np
         return self._build_view(state, rules_array, seat, np.zeros(layout.STATE_SIZE, dtype=np.int64))
 
     def hidden_cards(self, state, rules_array, seat):
@@ -139,14 +131,6 @@ class FactionWarEngine:
         L = layout
         return frozenset(c for c in range(L.N_CARDS) if state[L.C_CTRL + c] == 1 - seat
                          and state[L.C_ZONE + c] in (L.Z_HAND, L.Z_DECK))
-
-    def hidden_in_view(self, view, rules_array):
-        return frozenset(c for c in range(layout.N_CARDS) if view[layout.C_ZONE + c] == layout.Z_HIDDEN)
-
-    def sample_world(self, view, rules_array, seat, rng_word):
-        import numpy as np
-        out = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-        return self.sampler.sample_world(view, rules_array, seat, np.array([rng_word], dtype=np.int64), 0, out)
 
     def reference_new(self, rules, cell, seed):
         return self.Match.new(rules, *(int(v) for v in cell[:5]), int(seed))
@@ -163,14 +147,9 @@ class FactionWarEngine:
     def agent_names(self):
         return ("random", "greedy", "tuned", "destiny", "exile", "pimc-random:8", "pimc:8", "ismcts:8")
 
-    def decide(self, agent, state, rules_array, legal, seat, policy_words):
-        import numpy as np
-        view = self.view(state, rules_array, seat)
-        strategy = self._strategy_id(agent)
-        workspace = self._cell_workspace(np.array([0, 0, 50, 50, 0, strategy, strategy], dtype=np.int64))
-        buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
-        buffer[:len(legal)] = legal
-        return int(self._choose(strategy, view.copy(), rules_array, buffer, len(legal), policy_words, seat, workspace))
+    def _workspace(self, strategy):
+        return self._cell_workspace(np.array([0, 0, 50, 50, 0, strategy, strategy], dtype=np.int64))
+
 
 GAME_SPEC = GameSpec(
     name="faction_war",

@@ -7,7 +7,11 @@ batches run on the numba kernel (`kernel_batch`), one-match commands (play,
 bench's reference column) on the reference engine (`batch`, `playlog`).
 """
 
+import numpy as np
+
+from sim.contract import CardEngine
 from sim.poker_duel import layout, rules
+from sim.rng import MASK64, to_signed
 from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
 END_TYPE_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
@@ -33,38 +37,36 @@ DEFAULT_SWEEP = {
 
 
 # ---- the engine contract (sim/contract.py) ---------------------------------------------------
-class PokerDuelEngine:
+R08 = rules.amb_slot("D-AMB-08")  # "open": nothing in hand or back row is hidden
+
+
+class PokerDuelEngine(CardEngine):
     """Poker Duel's face of `sim.contract.GameEngine`: the kernel (`kernel_chain`'s entry
     points), the reference engine, the sampler, and the view and agents of the match loop
     (named by dotted path: one layer up)."""
 
-    LEGAL_CAPACITY = 512
+    STATE_SIZE, LEGAL_CAPACITY, N_CARDS = layout.STATE_SIZE, 512, layout.N_CARDS
+    C_ZONE, Z_HIDDEN, S_DECIDER, S_WINNER, S_END_TYPE = (layout.C_ZONE, layout.Z_HIDDEN, layout.S_DECIDER,
+                                                         layout.S_WINNER, layout.S_END_TYPE)
 
     def __init__(self):
         from sim.poker_duel import actions, kernel, kernel_chain, position, reference, sampler
-        self.K, self.KC, self.actions, self.position = kernel, kernel_chain, actions, position
-        self.sampler, self.Match = sampler, reference.Match
+        self.K, self.KC, self.actions, self.position, self.Match = kernel, kernel_chain, actions, position, reference.Match
+        self._legal, self._sample = kernel_chain.legal_actions, sampler.sample_world
         self._checked_rules = lazy("strategies.poker_duel.kernel_batch:checked_rules")
         self._nb_view = lazy("strategies.poker_duel.kernel_policies:nb_view")
         self._strategy_id = lazy("strategies.poker_duel:strategy_id")
-        self._workspace = lazy("strategies.poker_duel.dispatch:loop_workspace")
+        self._loop_workspace = lazy("strategies.poker_duel.dispatch:loop_workspace")
         self._choose = lazy("strategies.poker_duel.dispatch:choose")
 
     def rules_array(self, rules):
         return self._checked_rules(rules.to_array())  # as a batch plays it (tuned's weights appended)
 
     def new_match(self, rules_array, cell, seed):
-        import numpy as np
-        from sim.rng import MASK64, to_signed
         state = layout.new_state()
-        self.K.new_match(rules_array, int(cell[0]), int(cell[1]), int(cell[2]), np.int64(to_signed(int(seed) & MASK64)),
-                         state)
+        self.K.new_match(rules_array, int(cell[0]), int(cell[1]), int(cell[2]),
+                         np.int64(to_signed(int(seed) & MASK64)), state)
         return state
-
-    def legal_actions(self, state, rules_array):
-        import numpy as np
-        out = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
-        return out[:self.KC.legal_actions(state, rules_array, out)].copy()
 
     def apply_action(self, state, rules_array, action):
         self.KC.apply_action(state, rules_array, action)
@@ -72,15 +74,7 @@ class PokerDuelEngine:
     def is_over(self, state):
         return int(state[layout.S_PHASE]) == layout.PH_OVER
 
-    def decider(self, state):
-        return int(state[layout.S_DECIDER])
-
-    def result(self, state):
-        winner = int(state[layout.S_WINNER])
-        return (winner if winner in (0, 1) else 2), int(state[layout.S_END_TYPE])  # 2 = sim.aggregate.DRAW
-
     def _controllers(self, state):
-        import numpy as np
         L = layout
         flags = state[L.C_FLAGS:L.C_FLAGS + L.N_CARDS]
         return (np.arange(L.N_CARDS) // L.N_CODES) ^ ((flags & L.F_TAKEN) != 0)
@@ -107,28 +101,16 @@ class PokerDuelEngine:
         return errors
 
     def view(self, state, rules_array, seat):
-        import numpy as np
-        open_info = int(rules_array[rules.amb_slot("D-AMB-08")]) == 1
         view = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-        self._nb_view(state, seat, open_info, view)
+        self._nb_view(state, seat, int(rules_array[R08]) == 1, view)
         return view
 
     def hidden_cards(self, state, rules_array, seat):
         """Both decks (their order; D-DS-8) and, under D-AMB-08 "hidden", the cards in the
         opponent's hand and back row."""
-        L = layout
-        open_info = int(rules_array[rules.amb_slot("D-AMB-08")]) == 1
-        controllers = self._controllers(state)
+        L, open_info, controllers = layout, int(rules_array[R08]) == 1, self._controllers(state)
         return frozenset(c for c in range(L.N_CARDS) if state[L.C_ZONE + c] == L.Z_DECK or (
             not open_info and controllers[c] == 1 - seat and state[L.C_ZONE + c] in (L.Z_HAND, L.Z_BACK)))
-
-    def hidden_in_view(self, view, rules_array):
-        return frozenset(c for c in range(layout.N_CARDS) if view[layout.C_ZONE + c] == layout.Z_HIDDEN)
-
-    def sample_world(self, view, rules_array, seat, rng_word):
-        import numpy as np
-        out = np.zeros(layout.STATE_SIZE, dtype=np.int64)
-        return self.sampler.sample_world(view, rules_array, seat, np.array([rng_word], dtype=np.int64), 0, out)
 
     def reference_new(self, rules, cell, seed):
         return self.Match.new(rules, int(cell[0]), int(cell[1]), int(cell[2]), int(seed))
@@ -145,14 +127,9 @@ class PokerDuelEngine:
     def agent_names(self):
         return ("random", "greedy", "tuned", "pimc-random:8", "pimc:8", "ismcts:8")
 
-    def decide(self, agent, state, rules_array, legal, seat, policy_words):
-        import numpy as np
-        view = self.view(state, rules_array, seat)
-        strategy = self._strategy_id(agent)
-        buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
-        buffer[:len(legal)] = legal
-        return int(self._choose(strategy, view.copy(), rules_array, buffer, len(legal), policy_words, seat,
-                                self._workspace(strategy, strategy)))
+    def _workspace(self, strategy):
+        return self._loop_workspace(strategy, strategy)
+
 
 GAME_SPEC = GameSpec(
     name="poker_duel",
