@@ -21,6 +21,11 @@ from sim.errors import CardbalanceError
 
 DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --game
 
+# The run folder's format (docs/architecture.md "Run folder"): written by sim/sweep/runfolder.py,
+# read by analysis/runs.py; one constant each, here below both.
+RUN_FORMAT = "cardbalance-run"
+RUN_FORMAT_VERSION = 1
+
 
 def resolve(path: str) -> Any:
     """"package.module:attribute" -> that object (imported now)."""

@@ -36,10 +36,10 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION
 from sim.safe_output import atomic_folder, write_bytes_atomic
 
-FORMAT = "cardbalance-run"
-FORMAT_VERSION = 1
+FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
 META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
