@@ -3,7 +3,8 @@
 "toy_duel" (tests/toygame.py) is the toy engine declared with dimensions unlike
 Faction War's — a `bonus` choice, starting `hp` per seat, the first player; no
 factions, pairings or life — and registered by one line. Each command runs it
-in-process: sweep → report → compare → play → scenario → rules → bench. The
+in-process: sweep → report → compare → play → scenario → rules → bench →
+ladder → tune-agent (all nine). The
 "Adding a game" section of docs/architecture.md is checked against what this
 test does.
 """
@@ -19,7 +20,7 @@ from sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ["--game", "toy_duel"]
-COMMANDS = ("sweep", "report", "compare", "play", "scenario", "rules", "bench")
+COMMANDS = ("sweep", "report", "compare", "play", "scenario", "rules", "bench", "ladder", "tune-agent")
 
 
 def _run(capsys, *argv):
@@ -138,6 +139,31 @@ def test_bench_measures_every_value_of_the_games_choice_dimension(capsys):
     assert code == 0 and [row["bonus"] for row in result["per_core"]] == [
         "none", "none", "seat0", "seat0", "seat1", "seat1", "both", "both"]
     assert result["hp"] == "12" and all(row["reference_matches"] > 0 for row in result["per_core"])
+
+
+def test_ladder_rates_every_agent_of_the_game(tmp_path, capsys):
+    code, out, _ = _run(capsys, "ladder", *GAME, "--matches", "200", "--hp", "10", "--bootstrap", "20", "--jobs", "1",
+                        "--out", str(tmp_path / "lad"), "--quiet")
+    meta = json.loads((tmp_path / "lad" / "meta.json").read_text())
+    assert code == 0 and meta["game"] == "toy_duel" and meta["ladder"]["agents"] == ["greedy", "random", "cautious",
+                                                                                     "tuned"]
+    assert {cell["bonus"] for cell in meta["cells"]} == {"none", "seat1"}  # the default sweep's series
+    ratings = pd.read_csv(tmp_path / "lad" / "ladder" / "tables" / "ratings.csv").sort_values("rank")
+    assert list(ratings["agent"])[0] == "greedy" and list(ratings["agent"])[-1] == "random"  # greedy never heals
+    assert (tmp_path / "lad" / "ladder" / "ladder.html").is_file()
+
+
+def test_tune_agent_tunes_the_games_tuned_agent_and_resumes(tmp_path, capsys):
+    argv = ["tune-agent", *GAME, "--matches", "200", "--recheck", "200", "--out", str(tmp_path / "tune")]
+    code, out, _ = _run(capsys, *argv, "--trials", "5")
+    document = json.loads((tmp_path / "tune" / "tuned_weights.json").read_text())
+    assert code == 0 and "re-check on fresh seeds" in out and set(document["weights"]) == {"heal_below"}
+    log = (tmp_path / "tune" / "trials.jsonl").read_text().splitlines()
+    assert len(log) == 5 and json.loads(log[0])["params"] == {"heal_below": 5}  # trial 0: the untuned threshold
+    code, _, _ = _run(capsys, *argv, "--trials", "7")  # resumed: the first five trials stand, two more follow
+    assert code == 0 and (tmp_path / "tune" / "trials.jsonl").read_text().splitlines()[:5] == log
+    code, _, err = _run(capsys, "tune-agent", *GAME, "--matches", "999", "--out", str(tmp_path / "tune"), "--trials", "7")
+    assert code == 2 and "matches" in err  # another setting: refused, one line
 
 
 def test_nothing_outside_the_games_file_names_it():

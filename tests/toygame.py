@@ -19,7 +19,9 @@ After `turn_cap` turns the match is a draw ("turn_cap").
 
 Strategies: "greedy" always attacks; "random" attacks or heals with equal
 chance (from the seat's policy generator); "cautious" heals while its life is
-at most 5 and below its starting life, else attacks.
+at most 5 and below its starting life, else attacks; "tuned" is cautious with
+the threshold of the rules array's policy block (slot R_HEAL_BELOW; 5 without
+one), the weight `cardbalance tune-agent --game toy_duel` tunes.
 
 Randomness follows docs/engine-contract.md: the rule generator starts from the
 match seed, seat p's policy generator from `match_seed(seed, p + 1)`.
@@ -49,12 +51,15 @@ COUNTER_ATTACKS, COUNTER_HEALS, COUNTER_MAX_ROLLS = 0, 1, 2
 COUNTER_NAMES = ("attacks", "heals", "max_rolls")
 LENGTH_BINS = 48  # turn_cap 60 > 47, so the overflow bin gets used
 BEHAVIOUR_VERSION = 1
-STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_CAUTIOUS = 0, 1, 2
-STRATEGIES = ("greedy", "random", "cautious")
+STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_CAUTIOUS, STRATEGY_TUNED = 0, 1, 2, 3
+STRATEGIES = ("greedy", "random", "cautious", "tuned")
 
 # rules array slots
 R_DIE_SIDES, R_TURN_CAP, R_HEAL = 0, 1, 2
 RULES_ARRAY_SIZE = 3
+# The policy block (`tune-agent`): one weight after the rules, read only by "tuned".
+R_HEAL_BELOW = RULES_ARRAY_SIZE
+HEAL_BELOW_DEFAULT, HEAL_BELOW_RANGE = 5, (0, 20)
 # cell array slots (what `cell_array` returns)
 C_FACTION0, C_FACTION1, C_LIFE0, C_LIFE1, C_FIRST, C_STRATEGY0, C_STRATEGY1 = range(7)
 # match state slots: three generators (rules, seat 0 policy, seat 1 policy)
@@ -150,11 +155,19 @@ def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
 # ---- numba engine -------------------------------------------------------------
 
 @nb.njit(cache=True)
-def _choose_attack(strategy, own_life, own_start, state, seat):
+def _heal_below(rules, strategy):
+    """The life at or under which a cautious agent heals: 5, or tuned's policy weight."""
+    if strategy == STRATEGY_TUNED and rules.shape[0] > R_HEAL_BELOW:
+        return rules[R_HEAL_BELOW]
+    return HEAL_BELOW_DEFAULT
+
+
+@nb.njit(cache=True)
+def _choose_attack(rules, strategy, own_life, own_start, state, seat):
     if strategy == STRATEGY_RANDOM:
         return rng.nb_below(state, S_POLICY_RNG + seat, 2) == 0
-    if strategy == STRATEGY_CAUTIOUS:
-        return not (own_life <= 5 and own_life < own_start)
+    if strategy == STRATEGY_CAUTIOUS or strategy == STRATEGY_TUNED:
+        return not (own_life <= _heal_below(rules, strategy) and own_life < own_start)
     return True
 
 
@@ -178,7 +191,7 @@ def _play_match(rules, cell, seed, record):
             turn = rules[R_TURN_CAP]
             break
         strategy = cell[C_STRATEGY0 + active]
-        if _choose_attack(strategy, life[active], start[active], state, active):
+        if _choose_attack(rules, strategy, life[active], start[active], state, active):
             sides = rules[R_DIE_SIDES] + cell[C_FACTION0 + active]
             roll = rng.nb_below(state, S_RULE_RNG, sides) + 1
             record[agg.REC_COUNTERS + COUNTER_ATTACKS] += 1
@@ -245,6 +258,7 @@ def reference_play_match(rules, cell, match_seed, log=None) -> np.ndarray:
     """Same match as the kernel, in plain Python; `log` (a list) gets one line per turn."""
     rules_array = rules.to_array() if hasattr(rules, "to_array") else np.asarray(rules)
     die_sides, turn_cap, heal = (int(x) for x in rules_array[:RULES_ARRAY_SIZE])
+    heal_below = int(rules_array[R_HEAL_BELOW]) if len(rules_array) > R_HEAL_BELOW else HEAL_BELOW_DEFAULT
     cell = [int(x) for x in cell]
     seed = int(match_seed) & rng.MASK64
     rule_rng = rng.PyRng(seed)
@@ -262,8 +276,9 @@ def reference_play_match(rules, cell, match_seed, log=None) -> np.ndarray:
         strategy = cell[C_STRATEGY0 + active]
         if strategy == STRATEGY_RANDOM:
             attack = policy_rngs[active].below(2) == 0
-        elif strategy == STRATEGY_CAUTIOUS:
-            attack = not (life[active] <= 5 and life[active] < start[active])
+        elif strategy in (STRATEGY_CAUTIOUS, STRATEGY_TUNED):
+            threshold = heal_below if strategy == STRATEGY_TUNED else HEAL_BELOW_DEFAULT
+            attack = not (life[active] <= threshold and life[active] < start[active])
         else:
             attack = True
         other = 1 - active
@@ -398,11 +413,12 @@ class ToyMatch:
 
 
 @nb.njit(cache=True)
-def _step_choose(strategy, view, legal, n_legal, policy_words, seat):
+def _step_choose(strategy, view, rules, legal, n_legal, policy_words, seat):
     """The strategies of `_choose_attack`, reading only the view (an index into `legal`)."""
     if strategy == STRATEGY_RANDOM:
         return 0 if rng.nb_below(policy_words, seat, 2) == 0 else 1
-    if strategy == STRATEGY_CAUTIOUS and view[T_LIFE + seat] <= 5 and view[T_LIFE + seat] < view[T_START + seat]:
+    if (strategy == STRATEGY_CAUTIOUS or strategy == STRATEGY_TUNED) and \
+            view[T_LIFE + seat] <= _heal_below(rules, strategy) and view[T_LIFE + seat] < view[T_START + seat]:
         return 1
     return 0
 
@@ -412,7 +428,7 @@ class ToyEngine:
     hidden; a view hides only the rule generator (future rolls)."""
 
     def rules_array(self, rules):
-        return rules.to_array()
+        return np.append(rules.to_array(), HEAL_BELOW_DEFAULT)  # with the policy block, as tune-agent plays
 
     def new_match(self, rules_array, cell, seed):
         state = np.zeros(T_SIZE, dtype=np.int64)
@@ -489,7 +505,8 @@ class ToyEngine:
 
     def decide(self, agent, state, rules_array, legal, seat, policy_words):
         view = self.view(state, rules_array, seat)
-        return int(_step_choose(np.int64(strategy_id(agent)), view, legal, np.int64(len(legal)), policy_words, np.int64(seat)))
+        return int(_step_choose(np.int64(strategy_id(agent)), view, rules_array, legal, np.int64(len(legal)),
+                                policy_words, np.int64(seat)))
 
 
 def make_spec() -> GameSpec:
@@ -575,13 +592,61 @@ def duel_scenario(path, legal: bool = False) -> tuple[dict, list[str]]:
     return out, log
 
 
+# ---- `cardbalance tune-agent --game toy_duel`: the shared study (strategies/tuning.py) ----------
+TUNE_HP, TUNE_SEEDS = (12, 12), (1, 2)  # the deals' starting hp; streams of the tuning and re-check seeds
+
+
+def _tuned_against_greedy(heal_below: int, chunk_seed: int, deals: int, hp=TUNE_HP) -> dict:
+    from strategies import tuning as shared
+    rules_array = np.append(ToyRules().to_array(), int(heal_below))
+
+    def play(strategies, tuned_seat, first):
+        cell = duel_cell({"bonus": "none", "hp": hp, "first": first}, strategies[0], strategies[1])
+        return play_batch(rules_array, cell, chunk_seed, 0, deals)
+    return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, len(END_TYPES))
+
+
+def duel_tune(out, trials: int, matches: int, seed: int, recheck_matches: int, command: str, progress=None) -> dict:
+    """Tune tuned's healing threshold against greedy on paired deals; resumable from out/trials.jsonl."""
+    from strategies import tuning as shared
+    shared.check_options(trials, matches, recheck_matches, seed, min_matches=4, min_matches_why="one deal, four ways",
+                         min_recheck=4)
+    out = shared.prepare_out(out)
+    deals, ranges = -(-int(matches) // 4), {"heal_below": HEAL_BELOW_RANGE}
+    shared.check_settings(out, "settings.json", {"game": "toy_duel", "seed": int(seed), "matches": int(matches),
+                                                 "ranges": {k: list(v) for k, v in ranges.items()}})
+    log = out / "trials.jsonl"
+    history = shared.contiguous(shared.read_log(log, repair=True))
+    tune_seed, recheck_seed = (rng.match_seed(int(seed), stream) for stream in TUNE_SEEDS)
+    while len(history) < trials:
+        params = shared.propose(int(seed), 1, history, ranges, {"heal_below": HEAL_BELOW_DEFAULT})
+        result = _tuned_against_greedy(params["heal_below"], tune_seed, deals)
+        entry = {"trial": len(history), "params": params, **result, "value": shared.decided_share(result)}
+        shared.append_log(log, entry)
+        history.append(entry)
+        if progress is not None:
+            progress("toy_duel", entry, shared.best_entry(history))
+    best = shared.best_entry(history[:trials])
+    recheck_deals = -(-int(recheck_matches) // 4)
+    rows = [{"hp": "%d" % hp[0], **shared.share_row(_tuned_against_greedy(best["params"]["heal_below"], recheck_seed,
+                                                                         recheck_deals, hp))} for hp in ((8, 8), (16, 16))]
+    document = {"weights": best["params"], "provenance": {
+        "game": "toy_duel", "opponent": "greedy", "trials": int(trials), "seed": int(seed), "command": command,
+        "tuning_value": {"best_trial": best["trial"], "best": round(best["value"], 4),
+                         "greedy_baseline": round(history[0]["value"], 4)},
+        "recheck": {"by": "hp", "matches_per_hp": recheck_deals * 4, "interval": "95 % Wilson, on decided matches",
+                    "hps": rows}}}
+    shared.write_atomic(out / "tuned_weights.json", json.dumps(document, indent=2) + "\n")
+    return document
+
+
 DUEL_SPEC = GameSpec(
     name="toy_duel", dimensions=(BONUS, HP, DUEL_FIRST), end_types=END_TYPES,
     special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
     behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
     strategy_names=strategy_names, strategy_id=strategy_id, cell_array=duel_cell, play_batch=play_batch,
     play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
-    run_scenario=duel_scenario, modules=(__name__,), engine=ToyEngine,
+    run_scenario=duel_scenario, modules=(__name__,), engine=ToyEngine, extra={"tune_agent": duel_tune},
     default_sweep={"name": "duel", "game": "toy_duel", "bonus": ["none", "seat1"], "hp": [8, 12],
                    "strategies": ["greedy:cautious"], "matches": 400, "chunk_size": 200},
 )

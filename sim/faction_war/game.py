@@ -4,15 +4,18 @@ Everything the shared layers (sweep, compare, bench, analysis, reports, CLI)
 need to run and read Faction War, and nothing else: names of end types and
 counters come from `layout.py` so they cannot drift from the kernel's codes.
 
-The match loop and strategies live one layer up, in `strategies/faction_war/`
-(the loop binds the strategy switch at compile time); they are named here by
-dotted path (`lazy`), so no module of `sim/faction_war/` imports `strategies/`.
+The engine's own parts (rules, layout, positions) are imported directly; the
+numba kernels only when the engine contract's face is built (`FactionWarEngine`),
+so reading the declaration compiles nothing. The match loop and strategies live
+one layer up, in `strategies/faction_war/` (the loop binds the strategy switch at
+compile time); they are named here by dotted path (`lazy`), so no module of
+`sim/faction_war/` imports `strategies/` (tests/test_layers.py).
 """
 
 import numpy as np
 
 from sim.contract import CardEngine
-from sim.faction_war import layout, rules
+from sim.faction_war import layout, position, rules
 from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
 # END_* codes of layout.py, in index order, lower-case.
@@ -171,7 +174,7 @@ GAME_SPEC = GameSpec(
     reference_play_match=lazy("strategies.faction_war.playlog:reference_record"),
     players=("human:greedy", "alien:greedy"),
     parse_players=lazy("strategies.faction_war:parse_players"),
-    run_scenario=lazy("sim.faction_war.position:run_scenario"),
+    run_scenario=position.run_scenario,
     load_stored_rules=rules.load_stored_rules,
     stored_rules_match=rules.stored_values_match,
     default_sweep=DEFAULT_SWEEP,

@@ -1,8 +1,10 @@
 """Poker Duel's declaration for the game registry (`sim/registry.py`).
 
 Dimensions: starting HP per seat (D-SETUP-4; equal and handicapped) and the
-first player (D-SETUP-3, D-AMB-05: a sweep plays both). The match loop and
-strategies live in `strategies/poker_duel/` and are named by dotted path:
+first player (D-SETUP-3, D-AMB-05: a sweep plays both). The engine's own parts
+are imported directly (the kernels only when `PokerDuelEngine` is built); the
+match loop and strategies live in `strategies/poker_duel/` and are named by
+dotted path (sim/ never imports strategies/):
 batches run on the numba kernel (`kernel_batch`), one-match commands (play,
 bench's reference column) on the reference engine (`batch`, `playlog`).
 """
@@ -10,7 +12,7 @@ bench's reference column) on the reference engine (`batch`, `playlog`).
 import numpy as np
 
 from sim.contract import CardEngine
-from sim.poker_duel import layout, rules
+from sim.poker_duel import layout, position, report_sections, rules
 from sim.rng import MASK64, to_signed
 from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
@@ -150,7 +152,7 @@ GAME_SPEC = GameSpec(
     replay_log=lazy("strategies.poker_duel.playlog:replay_log"),
     reference_play_match=lazy("strategies.poker_duel.batch:reference_record"),
     players=("greedy", "greedy"),
-    run_scenario=lazy("sim.poker_duel.position:run_scenario"),
+    run_scenario=position.run_scenario,
     default_sweep=DEFAULT_SWEEP,
     engine=PokerDuelEngine,
     modules=("sim.poker_duel.game", "strategies.poker_duel.kernel_batch"),
@@ -160,5 +162,5 @@ GAME_SPEC = GameSpec(
     # §17's questions as report sections (analysis/game_sections.py calls it with its kit)
     extra={"bench_agents": lazy("strategies.poker_duel.speed:bench_agents"),  # `cardbalance bench`'s agent rows
            "tune_agent": lazy("strategies.poker_duel.tuning:tune"),  # `cardbalance tune-agent --game poker_duel`
-           "report_sections": lazy("sim.poker_duel.report_sections:report_sections")},
+           "report_sections": report_sections.report_sections},
 )
