@@ -63,6 +63,7 @@ class lazy:  # noqa: N801 - used like a function in declarations
 # ---- grid dimensions -------------------------------------------------------------------
 
 CHOICE, PER_SEAT, SEAT = "choice", "per_seat", "seat"
+SKILL_SEPARATOR = "/"  # a mixed pair: "strong/weak" = seat 0's value / seat 1's (skills, per-seat choices)
 
 
 def per_seat_label(a: int, b: int) -> str:
@@ -70,6 +71,12 @@ def per_seat_label(a: int, b: int) -> str:
     (seat 0 / seat 1). Compare scopes write it with '-' ("life30-60"), the one
     character their expressions allow there."""
     return str(int(a)) if int(a) == int(b) else "%d/%d" % (int(a), int(b))
+
+
+def per_seat_choice_values(options) -> tuple[str, ...]:
+    """The values of a per-seat choice over `options`: every (seat 0, seat 1) pair, named in
+    the one per-seat label format ("aggro" when the seats are equal, else "aggro/control")."""
+    return tuple(a if a == b else "%s%s%s" % (a, SKILL_SEPARATOR, b) for a in options for b in options)
 
 
 def _is_int(value) -> bool:
@@ -88,6 +95,13 @@ class Dimension:
       Sweep keys `key` (equal values, a list) and `key`_pairs (unequal
       [seat0, seat1] pairs). Cell columns `name`0 and `name`1. Value: a pair.
     - SEAT: a seat number (who moves first); a sweep always plays both.
+    - A per-seat *choice* (a deck template or faction per seat) is a CHOICE whose values
+      are the seat pairs (`Dimension.per_seat_choice`): every command reads it as a
+      choice; its cell columns `name`0 / `name`1 hold each seat's value.
+
+    A game may declare any number of each; the figures' x axis is the first PER_SEAT
+    dimension and every other dimension's label is part of a cell's series
+    (analysis/dimensions.py), so no table sums across a dimension.
 
     `default` is the sweep's default list (for SEAT: both seats); `single` is
     the value a one-match command (play, bench, the compare grid) uses when
@@ -105,6 +119,20 @@ class Dimension:
     single: Any = None
     key: str | None = None
     columns: Callable[[Any], dict] | None = None
+
+    @classmethod
+    def per_seat_choice(cls, name: str, description: str, options, default=(), key: str | None = None,
+                        single=None) -> "Dimension":
+        """A value per seat from `options` (e.g. a deck template per seat), as a CHOICE over
+        the seat pairs (`per_seat_choice_values`; a sweep lists "aggro" or "aggro/control")."""
+        options = tuple(options)
+        values = per_seat_choice_values(options)
+
+        def seats(value):
+            first, _, second = value.partition(SKILL_SEPARATOR)
+            return {name + "0": first, name + "1": second or first}
+        return cls(name, CHOICE, description, values=values, default=tuple(default) or values,
+                   single=single or options[0], key=key, columns=seats)
 
     @property
     def sweep_key(self) -> str:
@@ -257,6 +285,37 @@ class Dimension:
                 "values": list(self.values), "low": self.low, "high": self.high}
 
 
+@dataclass(frozen=True)
+class DerivedAxis:
+    """A column computed from a PER_SEAT dimension's two seat values, which analysis and
+    reports can group by (e.g. rank gap = rank1 - rank0): `of` names the dimension, `op`
+    is "difference" (seat 1 - seat 0) or "sum". Stored in meta.json (`derived_axes`) so
+    a run is read without the game's code."""
+
+    name: str
+    of: str
+    description: str
+    op: str = "difference"
+
+    OPS = ("difference", "sum")
+
+    def __post_init__(self):
+        if self.op not in self.OPS:
+            raise ValueError("DerivedAxis %s: op must be one of %s (got %r)" % (self.name, ", ".join(self.OPS), self.op))
+
+    def value(self, row) -> int:
+        seat0, seat1 = int(row[self.of + "0"]), int(row[self.of + "1"])
+        return seat1 - seat0 if self.op == "difference" else seat0 + seat1
+
+    def describe(self) -> dict:
+        return {"name": self.name, "of": self.of, "description": self.description, "op": self.op}
+
+
+def derived_value(described: dict, row) -> int:
+    """A stored derived axis (`DerivedAxis.describe`) of a row with its dimension's columns."""
+    return DerivedAxis(**described).value(row)
+
+
 # ---- the game ----------------------------------------------------------------------------
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -274,7 +333,6 @@ def parse_pair(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-SKILL_SEPARATOR = "/"  # a mixed skill pair: "strong/weak" = seat 0's agent / seat 1's
 
 
 def skill_label(strategy0: str, strategy1: str) -> str:
@@ -289,6 +347,8 @@ class GameSpec:
 
     - `dimensions`: the grid axes besides strategies and rules, in cell
       order (a sweep's cells run rules → strategies → these).
+    - `derived_axes`: columns computed from a per-seat dimension (`DerivedAxis`, e.g.
+      a rank gap), written beside the dimensions' columns in cells and results.
     - `end_types`: names indexed by the game's end-type codes (win types and
       draw types together; the outcome row says who won).
     - `special_end_types`: the end types that are special victories.
@@ -360,6 +420,7 @@ class GameSpec:
     modules: tuple[str, ...] = ()
     engine: Callable[[], Any] | None = None
     examples: dict = field(default_factory=dict)
+    derived_axes: tuple[DerivedAxis, ...] = ()
     extra: dict = field(default_factory=dict)
 
     def dimension(self, name: str) -> Dimension:
@@ -374,7 +435,17 @@ class GameSpec:
         columns = ["cell"]
         for dimension in self.dimensions:
             columns += dimension.column_names()
+        columns += [axis.name for axis in self.derived_axes]
         return tuple(columns) + ("strategy0", "strategy1", "rules")
+
+    def cell_values_columns(self, values: dict) -> dict:
+        """{column: value} of a cell's grid values ({dimension name: value}), derived axes included."""
+        columns = {}
+        for dimension in self.dimensions:
+            columns.update(dimension.cell_columns(values[dimension.name]))
+        for axis in self.derived_axes:
+            columns[axis.name] = axis.value(columns)
+        return columns
 
     def single_values(self) -> dict:
         """{dimension: the value a one-match command uses when none is given}."""

@@ -39,7 +39,7 @@ import numpy as np
 from sim import aggregate as agg
 from sim import rng
 from sim.errors import CardbalanceError
-from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, register
+from sim.registry import CHOICE, PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, register
 
 GAME_NAME = "toy"
 FACTIONS = ("red", "blue")
@@ -651,5 +651,36 @@ DUEL_SPEC = GameSpec(
                    "strategies": ["greedy:cautious"], "matches": 400, "chunk_size": 200},
 )
 
+# ---- "toy_ranks": two per-seat dimensions, a per-seat choice and a derived axis -------------
+# The same engine once more: a colour per seat (blue rolls one extra side), starting hp and a
+# rank per seat (each rank level adds a die side), and the rank gap derived from the ranks.
+# tests/test_dimensions_per_seat.py proves that no table sums across any of them.
+COLOUR = Dimension.per_seat_choice("colour", "colour (seat 0's / seat 1's)", FACTIONS, default=("red", "red/blue"))
+RANK = Dimension("rank", PER_SEAT, "rank (extra die sides)", low=0, high=5, default=(0, 2), single=(0, 0))
+RANK_GAP = DerivedAxis("rank_gap", "rank", "rank gap (seat 1 - seat 0)")
+
+
+def ranks_cell(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
+    colours = COLOUR.cell_columns(COLOUR.check(values["colour"]))
+    rank0, rank1 = RANK.check(values["rank"])
+    hp0, hp1 = HP.check(values["hp"])
+    sides = [FACTIONS.index(colours["colour%d" % p]) + rank for p, rank in ((0, rank0), (1, rank1))]
+    return cell_array(sides[0], sides[1], hp0, hp1, DUEL_FIRST.check(values["first"]), strategy0, strategy1)
+
+
+RANKS_SPEC = GameSpec(
+    name="toy_ranks", dimensions=(COLOUR, HP, RANK, DUEL_FIRST), derived_axes=(RANK_GAP,), end_types=END_TYPES,
+    special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
+    behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
+    strategy_names=strategy_names, strategy_id=strategy_id, cell_array=ranks_cell, play_batch=play_batch,
+    play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
+    modules=(__name__,), engine=ToyEngine,
+    default_sweep={"name": "ranks", "game": "toy_ranks", "colour": ["red", "red/blue"], "hp": [10],
+                   "hp_pairs": [[10, 14]], "rank": [0], "rank_pairs": [[0, 2]], "strategies": ["greedy:greedy"],
+                   "matches": 200, "chunk_size": 100},
+)
+
+
 register_toy_game()  # importing the module is enough (bench's compile probe, subprocess tests)
 register("toy_duel", "toygame:DUEL_SPEC")  # the new game's one registry line
+register("toy_ranks", "toygame:RANKS_SPEC")

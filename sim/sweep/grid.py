@@ -311,9 +311,7 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -
     for rules_name in rules:
         for strategy0, strategy1 in strategy_pairs:
             for values in combos:
-                columns = {}
-                for dimension in game.dimensions:
-                    columns.update(dimension.cell_columns(values[dimension.name]))
+                columns = game.cell_values_columns(values)
                 cells.append(Cell(len(cells), values, columns, strategy0, strategy1, rules_name))
     plan = Plan(spec=spec, game=game, cells=cells, rules=rules, rules_bases=bases)
     for cell in cells:

@@ -209,6 +209,7 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
             lengths.append((cell.cell, int(turns), int(histogram[turns])))
     results = pd.DataFrame(rows)
     int_columns = [column for dimension in game.dimensions for column in dimension.int_columns()]
+    int_columns += [axis.name for axis in game.derived_axes]
     for column in columns + ["chunks", "cell"] + int_columns:
         results[column] = results[column].astype("int64")
     lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
@@ -303,6 +304,7 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "rules": rules_entries(plan),
         "strategies": list(plan.spec.strategies),
         "dimensions": [dimension.describe() for dimension in game.dimensions],
+        "derived_axes": [axis.describe() for axis in game.derived_axes],
         "cell_columns": list(game.cell_columns()),
         "cells": [cell.as_dict() for cell in plan.cells],
         "end_types": list(game.end_types),
