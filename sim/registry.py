@@ -13,8 +13,10 @@ games through `register` (a dotted path or a factory).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from sim.errors import CardbalanceError
@@ -316,6 +318,27 @@ def derived_value(described: dict, row) -> int:
     return DerivedAxis(**described).value(row)
 
 
+# ---- game data ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameData:
+    """Data a game's cells play with beside the rules (a card pool, deck lists, agent
+    weights): one file, stored in a run folder (`data/<name>`) with its hash in meta.json
+    (`game_data`), played again from that copy by --resume and `play --from`.
+    `load()` gives the bytes a new run plays (e.g. the shipped file)."""
+
+    name: str
+    description: str
+    load: Callable[[], bytes]
+
+
+def data_hash(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+# The functions of a GameSpec that take the game's data (keyword `data`: {file name: bytes}).
+DATA_FUNCTIONS = ("play_batch", "play_paired_batch", "replay_log", "reference_play_match")
+
+
 # ---- the game ----------------------------------------------------------------------------
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -347,6 +370,10 @@ class GameSpec:
 
     - `dimensions`: the grid axes besides strategies and rules, in cell
       order (a sweep's cells run rules → strategies → these).
+    - `game_data`: `GameData` files the cells play with beside the rules; a game with
+      any takes them as keyword `data` ({file name: bytes}) in `play_batch`,
+      `play_paired_batch`, `replay_log` and `reference_play_match`. `with_data(data)`
+      binds them (every plan does, `sim/sweep/grid.py`); `data` holds what is bound.
     - `derived_axes`: columns computed from a per-seat dimension (`DerivedAxis`, e.g.
       a rank gap), written beside the dimensions' columns in cells and results.
     - `end_types`: names indexed by the game's end-type codes (win types and
@@ -421,6 +448,8 @@ class GameSpec:
     engine: Callable[[], Any] | None = None
     examples: dict = field(default_factory=dict)
     derived_axes: tuple[DerivedAxis, ...] = ()
+    game_data: tuple[GameData, ...] = ()
+    data: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
     def dimension(self, name: str) -> Dimension:
@@ -437,6 +466,26 @@ class GameSpec:
             columns += dimension.column_names()
         columns += [axis.name for axis in self.derived_axes]
         return tuple(columns) + ("strategy0", "strategy1", "rules")
+
+    def shipped_data(self) -> dict:
+        """{file name: bytes} a new run plays (each `GameData.load()`)."""
+        return {entry.name: bytes(entry.load()) for entry in self.game_data}
+
+    def with_data(self, data: dict | None = None) -> "GameSpec":
+        """This game with `data` (default: the shipped data) bound into the functions that take
+        it; the game itself when it declares none."""
+        if not self.game_data:
+            return self
+        data = self.shipped_data() if data is None else dict(data)
+        names = sorted(entry.name for entry in self.game_data)
+        if sorted(data) != names:
+            raise CardbalanceError("%s plays with the data files %s (got %s)." % (self.name, ", ".join(names),
+                                                                                ", ".join(sorted(data)) or "none"))
+        base = {name: getattr(self, name) for name in DATA_FUNCTIONS}
+        if self.data:  # already bound: rebind the unbound functions
+            base = {name: getattr(function, "func", function) for name, function in base.items()}
+        bound = {name: functools.partial(function, data=data) for name, function in base.items() if function}
+        return replace(self, data=data, **bound)
 
     def cell_values_columns(self, values: dict) -> dict:
         """{column: value} of a cell's grid values ({dimension name: value}), derived axes included."""

@@ -166,6 +166,41 @@ def test_tune_agent_tunes_the_games_tuned_agent_and_resumes(tmp_path, capsys):
     assert code == 2 and "matches" in err  # another setting: refused, one line
 
 
+def test_game_data_is_stored_with_its_hash_and_played_again_from_the_run(tmp_path, capsys, monkeypatch):
+    """toy_duel's tuned weights are game data (GameSpec.game_data): a sweep stores them with their
+    hash; --resume and `play --from` play the stored copy after the shipped file changed."""
+    import toygame
+    from sim.registry import data_hash
+    sweep = tmp_path / "data.toml"
+    sweep.write_text('game = "toy_duel"\nbonus = ["none"]\nhp = [12]\nstrategies = ["tuned:greedy"]\n'
+                     'matches = 400\nchunk_size = 100\nseed = 2\n')
+    run = tmp_path / "run"
+    assert main(["sweep", str(sweep), "--out", str(run), "--jobs", "1", "--quiet"]) == 0
+    shipped = toygame.SHIPPED_DUEL_WEIGHTS
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["game_data"] == {"tuned_weights.json": {
+        "description": "the tuned agent's healing threshold", "sha256": data_hash(shipped), "bytes": len(shipped),
+        "copy": "data/tuned_weights.json"}}
+    assert (run / "data" / "tuned_weights.json").read_bytes() == shipped
+    assert data_hash(shipped) in (run / "report" / "report.html").read_text()  # the report's metadata
+    results = pd.read_parquet(run / "results.parquet")
+    replay = ["play", "--from", str(run), "--cell", "0", "--match", "5"]
+    _, played, _ = _run(capsys, *replay)
+
+    monkeypatch.setattr(toygame, "SHIPPED_DUEL_WEIGHTS", b'{"heal_below": 11}\n')  # the shipped file changes
+    assert _run(capsys, *replay)[1] == played  # the run's own copy
+    for chunk in (run / "chunks").glob("c000000-*.npy"):
+        chunk.unlink()
+    assert main(["sweep", "--resume", str(run), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    assert pd.read_parquet(run / "results.parquet").equals(results)  # replayed with the stored weights
+    assert main(["sweep", str(sweep), "--out", str(tmp_path / "new"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    fresh = pd.read_parquet(tmp_path / "new" / "results.parquet")
+    assert not fresh["seat0_knockout"].equals(results["seat0_knockout"])  # a new run plays the new weights
+    (run / "data" / "tuned_weights.json").write_bytes(b'{"heal_below": 2}\n')
+    code, _, err = _run(capsys, *replay)
+    assert code == 2 and "game data data/tuned_weights.json has hash" in err
+
+
 def test_nothing_outside_the_games_file_names_it():
     for folder in ("sim", "analysis", "reports", "strategies", "scripts"):
         for path in (ROOT / folder).rglob("*.py"):

@@ -39,7 +39,7 @@ import numpy as np
 from sim import aggregate as agg
 from sim import rng
 from sim.errors import CardbalanceError
-from sim.registry import CHOICE, PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, register
+from sim.registry import CHOICE, PER_SEAT, SEAT, DerivedAxis, Dimension, GameData, GameSpec, register
 
 GAME_NAME = "toy"
 FACTIONS = ("red", "blue")
@@ -640,13 +640,50 @@ def duel_tune(out, trials: int, matches: int, seed: int, recheck_matches: int, c
     return document
 
 
+# ---- toy_duel's game data: the tuned agent's weights, played from the run folder's copy ----------
+# (GameSpec.game_data; tests/test_new_game.py changes SHIPPED_DUEL_WEIGHTS to show that --resume
+# and `play --from` play the run's stored copy, not the file shipped now)
+DUEL_WEIGHTS_FILE = "tuned_weights.json"
+SHIPPED_DUEL_WEIGHTS = b'{"heal_below": 5}\n'
+
+
+def _duel_rules(rules, data):
+    """The rules array with the data's weight as its policy block (unless it has one)."""
+    array = rules.to_array() if hasattr(rules, "to_array") else np.asarray(rules, dtype=np.int64)
+    if data and len(array) == RULES_ARRAY_SIZE:
+        array = np.append(array, int(json.loads(data[DUEL_WEIGHTS_FILE])["heal_below"]))
+    return array
+
+
+def duel_play_batch(rules_array, cell, chunk_seed, start_index, n_matches, data=None):
+    return play_batch(_duel_rules(rules_array, data), cell, chunk_seed, start_index, n_matches)
+
+
+def duel_play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, data=None):
+    return play_paired_batch(_duel_rules(rules_a, data), _duel_rules(rules_b, data), cell, chunk_seed,
+                             start_index, n_matches)
+
+
+def duel_reference_play_match(rules, cell, match_seed, data=None):
+    return reference_play_match(_duel_rules(rules, data), cell, match_seed)
+
+
+def duel_replay_log(rules, cell, match_seed, data=None):
+    lines = replay_log(rules, cell, match_seed)[:1]
+    reference_play_match(_duel_rules(rules, data), cell, match_seed, log=lines)
+    return lines
+
+
+DUEL_DATA = (GameData(DUEL_WEIGHTS_FILE, "the tuned agent's healing threshold", lambda: SHIPPED_DUEL_WEIGHTS),)
+
+
 DUEL_SPEC = GameSpec(
     name="toy_duel", dimensions=(BONUS, HP, DUEL_FIRST), end_types=END_TYPES,
     special_end_types=SPECIAL_END_TYPES, counter_names=COUNTER_NAMES, length_bins=LENGTH_BINS,
     behaviour_version=BEHAVIOUR_VERSION, load_rules=load_rules, rules_presets=tuple(PRESETS),
-    strategy_names=strategy_names, strategy_id=strategy_id, cell_array=duel_cell, play_batch=play_batch,
-    play_paired_batch=play_paired_batch, replay_log=replay_log, reference_play_match=reference_play_match,
-    run_scenario=duel_scenario, modules=(__name__,), engine=ToyEngine, extra={"tune_agent": duel_tune},
+    strategy_names=strategy_names, strategy_id=strategy_id, cell_array=duel_cell, play_batch=duel_play_batch,
+    play_paired_batch=duel_play_paired_batch, replay_log=duel_replay_log,
+    reference_play_match=duel_reference_play_match, game_data=DUEL_DATA, run_scenario=duel_scenario, modules=(__name__,), engine=ToyEngine, extra={"tune_agent": duel_tune},
     default_sweep={"name": "duel", "game": "toy_duel", "bonus": ["none", "seat1"], "hp": [8, 12],
                    "strategies": ["greedy:cautious"], "matches": 400, "chunk_size": 200},
 )
