@@ -15,6 +15,8 @@ compile time); they are named here by dotted path (`lazy`), so no module of
 import numpy as np
 
 from sim.contract import CardEngine
+from sim.contract_data import PolicyData
+from sim.errors import CardbalanceError
 from sim.faction_war import layout, position, rules
 from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
@@ -154,6 +156,21 @@ class FactionWarEngine(CardEngine):
         return self._cell_workspace(np.array([0, 0, 50, 50, 0, strategy, strategy], dtype=np.int64))
 
 
+# ---- game data: the tuned agent's weights (sim/contract_data.py) -----------------------------
+def _weights_block(document):
+    check = lazy("strategies.faction_war.weights:check_weights")
+    if not isinstance(document, dict) or not isinstance(document.get("weights"), dict):
+        raise CardbalanceError("game data tuned_weights.json: no 'weights' table by faction.")
+    by_faction = {name: check(document["weights"].get(name), "tuned_weights.json: weights.%s" % name)
+                  for name in layout.FACTION_NAMES}
+    return lazy("strategies.faction_war.weights:policy_block")(by_faction)
+
+
+WEIGHTS = PolicyData("tuned_weights.json", "the tuned agent's weights (strategies/faction_war/tuned_weights.json)",
+                     "strategies.faction_war", rules.RULES_ARRAY_SIZE, _weights_block,
+                     lazy("strategies.faction_war.weights:with_policy"))
+
+
 GAME_SPEC = GameSpec(
     name="faction_war",
     dimensions=(PAIRING, LIFE, FIRST),
@@ -168,10 +185,11 @@ GAME_SPEC = GameSpec(
     strategy_names=lazy("strategies.faction_war:strategy_names"),
     strategy_id=lazy("strategies.faction_war:strategy_id"),
     cell_array=lazy("strategies.faction_war.batch:cell_of"),
-    play_batch=lazy("strategies.faction_war.batch:play_batch"),
-    play_paired_batch=lazy("strategies.faction_war.batch:play_paired_batch"),
-    replay_log=lazy("strategies.faction_war.playlog:replay_log"),
-    reference_play_match=lazy("strategies.faction_war.playlog:reference_record"),
+    play_batch=WEIGHTS.batch(lazy("strategies.faction_war.batch:play_batch")),
+    play_paired_batch=WEIGHTS.batch(lazy("strategies.faction_war.batch:play_paired_batch"), arrays=2),
+    replay_log=WEIGHTS.one_match(lazy("strategies.faction_war.playlog:replay_log")),
+    reference_play_match=WEIGHTS.one_match(lazy("strategies.faction_war.playlog:reference_record")),
+    game_data=(WEIGHTS.game_data,),
     players=("human:greedy", "alien:greedy"),
     parse_players=lazy("strategies.faction_war:parse_players"),
     run_scenario=position.run_scenario,

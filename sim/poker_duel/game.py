@@ -12,6 +12,8 @@ bench's reference column) on the reference engine (`batch`, `playlog`).
 import numpy as np
 
 from sim.contract import CardEngine
+from sim.contract_data import PolicyData
+from sim.errors import CardbalanceError
 from sim.poker_duel import layout, position, report_sections, rules
 from sim.rng import MASK64, to_signed
 from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
@@ -133,6 +135,19 @@ class PokerDuelEngine(CardEngine):
         return self._loop_workspace(strategy, strategy)
 
 
+# ---- game data: the tuned agent's weights (sim/contract_data.py) -----------------------------
+def _weights_block(document):
+    check = lazy("strategies.poker_duel.weights:check_weights")
+    if not isinstance(document, dict):
+        raise CardbalanceError("game data tuned_weights.json: not a JSON object with a 'weights' table.")
+    return check(document.get("weights"), "tuned_weights.json: weights")
+
+
+WEIGHTS = PolicyData("tuned_weights.json", "the tuned agent's weights (strategies/poker_duel/tuned_weights.json)",
+                     "strategies.poker_duel", rules.RULES_ARRAY_SIZE, _weights_block,
+                     lazy("strategies.poker_duel.weights:with_policy"))
+
+
 GAME_SPEC = GameSpec(
     name="poker_duel",
     dimensions=(HP, FIRST),
@@ -147,10 +162,11 @@ GAME_SPEC = GameSpec(
     strategy_names=lazy("strategies.poker_duel:strategy_names"),
     strategy_id=lazy("strategies.poker_duel:strategy_id"),
     cell_array=lazy("strategies.poker_duel.batch:cell_of"),
-    play_batch=lazy("strategies.poker_duel.kernel_batch:play_batch"),
-    play_paired_batch=lazy("strategies.poker_duel.kernel_batch:play_paired_batch"),
-    replay_log=lazy("strategies.poker_duel.playlog:replay_log"),
-    reference_play_match=lazy("strategies.poker_duel.batch:reference_record"),
+    play_batch=WEIGHTS.batch(lazy("strategies.poker_duel.kernel_batch:play_batch")),
+    play_paired_batch=WEIGHTS.batch(lazy("strategies.poker_duel.kernel_batch:play_paired_batch"), arrays=2),
+    replay_log=WEIGHTS.one_match(lazy("strategies.poker_duel.playlog:replay_log")),
+    reference_play_match=WEIGHTS.one_match(lazy("strategies.poker_duel.batch:reference_record")),
+    game_data=(WEIGHTS.game_data,),
     players=("greedy", "greedy"),
     run_scenario=position.run_scenario,
     default_sweep=DEFAULT_SWEEP,
