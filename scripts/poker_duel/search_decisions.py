@@ -11,7 +11,9 @@ and the agent generator's words afterwards (so a port that draws differently
 shows even when the choice happens to agree); plus the aggregate vectors of
 two short seeded sweeps (ismcts:50 and pimc-random:16, each against greedy).
 `--save` writes them as JSON, `--check` compares with a saved file (exit 1
-and the first difference).
+and the first difference). `search_decisions_baseline.json` beside this
+script was saved at a3f2979, before issue 25 changed anything (digest
+e3167113c49654cc): `--check scripts/poker_duel/search_decisions_baseline.json`.
 """
 
 from __future__ import annotations
