@@ -5,12 +5,16 @@ Every game declares its own dimensions (`sim.registry.Dimension`); a run
 stores them in meta.json (`dimensions`: name, kind, description, columns).
 Analysis asks four questions of a cell, whatever the game:
 - its *series* (what the rows and panels are): the labels of every choice
-  dimension, joined (a game without any: "all");
+  dimension, joined, then "name label" of every per-seat dimension but the
+  axis (e.g. "aggro/control rank 3/5"; a game without any: "all"), so that
+  a table grouped by series and axis never sums across a dimension;
 - its *seat names*: the two per-seat columns of the first choice dimension
   (e.g. each seat's side in a pairing); empty for a game without one, whose
   every series is then a mirror;
 - its *per-seat axis* (the x axis of the figures): the first per-seat
   dimension (e.g. each seat's starting HP);
+Derived axes (`sim.registry.DerivedAxis`, e.g. a rank gap) are columns of the
+cells and results themselves (meta.json `derived_axes`), there to group by.
 - who moves first: the seat dimension.
 
 `add_roles` writes them as columns under role names no game uses (`ROLE_COLUMNS`:
@@ -50,13 +54,25 @@ def run_dimensions(meta: dict) -> list[dict]:
         return []
 
 
+def _series_parts(dimensions) -> tuple[list[dict], list[dict]]:
+    """(choice dimensions, per-seat dimensions besides the axis): what a series label joins."""
+    axes = _kinds(dimensions, "per_seat")
+    return _kinds(dimensions, "choice"), axes[1:]
+
+
+def _per_seat_text(frame: pd.DataFrame, dimension: dict) -> pd.Series:
+    first, second = (frame[column].astype("int64").astype(str) for column in dimension["columns"][:2])
+    return dimension["name"] + " " + first.where(first == second, first + "/" + second)
+
+
 def labels(dimensions) -> dict:
     """Words for the roles: `series` (the choice dimensions' names, e.g. a pairing), `axis`
     (the per-seat dimension's name), `axis_description` (its description, e.g. "starting hp")
     and `seat_name` (what the seat names are, e.g. each seat's side; "" when there are none)."""
     dimensions = list(dimensions or ())
     choices, axes = _kinds(dimensions, "choice"), _kinds(dimensions, "per_seat")
-    return {"series": " ".join(d["name"] for d in choices) or "series",
+    extra = _series_parts(dimensions)[1]
+    return {"series": " ".join(d["name"] for d in choices + extra) or "series",
             "axis": axes[0]["name"] if axes else "",
             "axis_description": (axes[0].get("description") or axes[0]["name"]) if axes else "",
             "seat_name": _seat_name_word(choices)}
@@ -76,11 +92,12 @@ def add_roles(frame: pd.DataFrame, dimensions) -> pd.DataFrame:
     """`frame` (cells or results) with the role columns derived from `dimensions` (a copy)."""
     dimensions = list(dimensions or ())
     frame = frame.copy()
-    choices = _kinds(dimensions, "choice")
-    if choices:
-        series = frame[choices[0]["name"]].astype(str)
-        for dimension in choices[1:]:
-            series = series + " " + frame[dimension["name"]].astype(str)
+    choices, extra = _series_parts(dimensions)
+    parts = [frame[d["name"]].astype(str) for d in choices] + [_per_seat_text(frame, d) for d in extra]
+    if parts:
+        series = parts[0]
+        for part in parts[1:]:
+            series = series + " " + part
         frame[SERIES] = series
     else:
         frame[SERIES] = "all"

@@ -20,11 +20,9 @@ from pathlib import Path
 import pandas as pd
 
 from sim.errors import CardbalanceError
-
-RUN_FORMAT = "cardbalance-run"
-# The run-folder format version this reader understands; the writer
-# (sim/sweep) records its own in meta.json. See `supported_format_version`.
-RUN_FORMAT_VERSION = 1
+# The run-folder format and the version this reader understands: the one pair of constants
+# the writer (sim/sweep/runfolder.py) records in meta.json.
+from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION
 
 # Cell columns every game's runs have; the game's own (its grid dimensions') are
 # read from the run's metadata (`cell_columns`, written by sim/sweep/runfolder.py).
@@ -39,17 +37,8 @@ OUTCOMES = ("seat0", "seat1", "draw")
 
 
 def supported_format_version() -> int:
-    """The run format version written by this checkout's sweep runner.
-
-    Taken from the writer (`sim.sweep.runfolder.FORMAT_VERSION`) so that
-    reader and writer cannot drift apart; this module's constant only when
-    the writer is not importable.
-    """
-    try:
-        from sim.sweep.runfolder import FORMAT_VERSION
-    except ImportError:
-        return RUN_FORMAT_VERSION
-    return int(FORMAT_VERSION)
+    """The run format version written by this checkout's sweep runner (sim/registry.py)."""
+    return RUN_FORMAT_VERSION
 
 
 @dataclass(frozen=True)

@@ -252,6 +252,9 @@ def _metadata(run: Run) -> list[tuple[str, str]]:
              ("strategies", ", ".join(meta.get("strategies", [])) or ", ".join(
                  sorted(set(run.results["strategy0"] + ":" + run.results["strategy1"])))),
              ("backend", meta.get("backend", "")), ("jobs", meta.get("jobs", ""))]
+    for name, entry in (meta.get("game_data") or {}).items():  # data the cells played with beside the rules
+        items.append(("game data %s" % name, "%s; sha256 %s, %s bytes (%s)" % (
+            entry.get("description", ""), entry.get("sha256", ""), entry.get("bytes", ""), entry.get("copy", ""))))
     for key in ("timings", "machine"):
         value = meta.get(key)
         if value:

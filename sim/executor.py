@@ -3,7 +3,7 @@
 
 A *chunk* is a number of matches of one cell under one chunk number; its seed
 comes only from the root seed, the cell and the chunk number
-(`sim.sweep.seeds.chunk_seed`), so a chunk plays the same matches whatever
+(`chunk_seed` below), so a chunk plays the same matches whatever
 the number of workers, the backend, the order results come back in, or
 whether it runs now or after a resume. Chunks fan out through joblib: loky
 processes on this machine, or a dask.distributed cluster through joblib's
@@ -33,11 +33,17 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from sim.errors import CardbalanceError
-from sim.sweep.seeds import chunk_seed
+from sim.safe_output import write_bytes_atomic
 
 BACKENDS = ("loky", "dask")
 CONNECT_TIMEOUT_S = 5
 DASK_PROBE_TIMEOUT_S = 300  # a cold worker may have to compile the kernels first
+
+
+def chunk_seed(root_seed: int, cell: int, chunk: int) -> np.uint64:
+    """The seed of chunk `chunk` of cell `cell` (docs/architecture.md; sim/sweep/seeds.py
+    derives match seeds from it): numpy's SeedSequence over the three coordinates."""
+    return np.random.SeedSequence([int(root_seed), int(cell), int(chunk)]).generate_state(1, np.uint64)[0]
 
 
 @dataclass(frozen=True)
@@ -101,7 +107,6 @@ class ChunkStore:
         return value if self.valid(value, size) else None
 
     def put(self, cell: int, chunk: int, size: int, value) -> None:
-        from sim.sweep.runfolder import write_bytes_atomic
         import io
         self.folder.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()

@@ -13,13 +13,20 @@ games through `register` (a dotted path or a factory).
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from sim.errors import CardbalanceError
 
 DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --game
+
+# The run folder's format (docs/architecture.md "Run folder"): written by sim/sweep/runfolder.py,
+# read by analysis/runs.py; one constant each, here below both.
+RUN_FORMAT = "cardbalance-run"
+RUN_FORMAT_VERSION = 1
 
 
 def resolve(path: str) -> Any:
@@ -58,6 +65,7 @@ class lazy:  # noqa: N801 - used like a function in declarations
 # ---- grid dimensions -------------------------------------------------------------------
 
 CHOICE, PER_SEAT, SEAT = "choice", "per_seat", "seat"
+SKILL_SEPARATOR = "/"  # a mixed pair: "strong/weak" = seat 0's value / seat 1's (skills, per-seat choices)
 
 
 def per_seat_label(a: int, b: int) -> str:
@@ -65,6 +73,12 @@ def per_seat_label(a: int, b: int) -> str:
     (seat 0 / seat 1). Compare scopes write it with '-' ("life30-60"), the one
     character their expressions allow there."""
     return str(int(a)) if int(a) == int(b) else "%d/%d" % (int(a), int(b))
+
+
+def per_seat_choice_values(options) -> tuple[str, ...]:
+    """The values of a per-seat choice over `options`: every (seat 0, seat 1) pair, named in
+    the one per-seat label format ("aggro" when the seats are equal, else "aggro/control")."""
+    return tuple(a if a == b else "%s%s%s" % (a, SKILL_SEPARATOR, b) for a in options for b in options)
 
 
 def _is_int(value) -> bool:
@@ -83,6 +97,13 @@ class Dimension:
       Sweep keys `key` (equal values, a list) and `key`_pairs (unequal
       [seat0, seat1] pairs). Cell columns `name`0 and `name`1. Value: a pair.
     - SEAT: a seat number (who moves first); a sweep always plays both.
+    - A per-seat *choice* (a deck template or faction per seat) is a CHOICE whose values
+      are the seat pairs (`Dimension.per_seat_choice`): every command reads it as a
+      choice; its cell columns `name`0 / `name`1 hold each seat's value.
+
+    A game may declare any number of each; the figures' x axis is the first PER_SEAT
+    dimension and every other dimension's label is part of a cell's series
+    (analysis/dimensions.py), so no table sums across a dimension.
 
     `default` is the sweep's default list (for SEAT: both seats); `single` is
     the value a one-match command (play, bench, the compare grid) uses when
@@ -100,6 +121,20 @@ class Dimension:
     single: Any = None
     key: str | None = None
     columns: Callable[[Any], dict] | None = None
+
+    @classmethod
+    def per_seat_choice(cls, name: str, description: str, options, default=(), key: str | None = None,
+                        single=None) -> "Dimension":
+        """A value per seat from `options` (e.g. a deck template per seat), as a CHOICE over
+        the seat pairs (`per_seat_choice_values`; a sweep lists "aggro" or "aggro/control")."""
+        options = tuple(options)
+        values = per_seat_choice_values(options)
+
+        def seats(value):
+            first, _, second = value.partition(SKILL_SEPARATOR)
+            return {name + "0": first, name + "1": second or first}
+        return cls(name, CHOICE, description, values=values, default=tuple(default) or values,
+                   single=single or options[0], key=key, columns=seats)
 
     @property
     def sweep_key(self) -> str:
@@ -252,6 +287,58 @@ class Dimension:
                 "values": list(self.values), "low": self.low, "high": self.high}
 
 
+@dataclass(frozen=True)
+class DerivedAxis:
+    """A column computed from a PER_SEAT dimension's two seat values, which analysis and
+    reports can group by (e.g. rank gap = rank1 - rank0): `of` names the dimension, `op`
+    is "difference" (seat 1 - seat 0) or "sum". Stored in meta.json (`derived_axes`) so
+    a run is read without the game's code."""
+
+    name: str
+    of: str
+    description: str
+    op: str = "difference"
+
+    OPS = ("difference", "sum")
+
+    def __post_init__(self):
+        if self.op not in self.OPS:
+            raise ValueError("DerivedAxis %s: op must be one of %s (got %r)" % (self.name, ", ".join(self.OPS), self.op))
+
+    def value(self, row) -> int:
+        seat0, seat1 = int(row[self.of + "0"]), int(row[self.of + "1"])
+        return seat1 - seat0 if self.op == "difference" else seat0 + seat1
+
+    def describe(self) -> dict:
+        return {"name": self.name, "of": self.of, "description": self.description, "op": self.op}
+
+
+def derived_value(described: dict, row) -> int:
+    """A stored derived axis (`DerivedAxis.describe`) of a row with its dimension's columns."""
+    return DerivedAxis(**described).value(row)
+
+
+# ---- game data ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameData:
+    """Data a game's cells play with beside the rules (a card pool, deck lists, agent
+    weights): one file, stored in a run folder (`data/<name>`) with its hash in meta.json
+    (`game_data`), played again from that copy by --resume and `play --from`.
+    `load()` gives the bytes a new run plays (e.g. the shipped file)."""
+
+    name: str
+    description: str
+    load: Callable[[], bytes]
+
+
+def data_hash(blob: bytes) -> str:
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+# The functions of a GameSpec that take the game's data (keyword `data`: {file name: bytes}).
+DATA_FUNCTIONS = ("play_batch", "play_paired_batch", "replay_log", "reference_play_match")
+
+
 # ---- the game ----------------------------------------------------------------------------
 
 def parse_pair(text: str) -> tuple[str, str]:
@@ -269,7 +356,6 @@ def parse_pair(text: str) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
-SKILL_SEPARATOR = "/"  # a mixed skill pair: "strong/weak" = seat 0's agent / seat 1's
 
 
 def skill_label(strategy0: str, strategy1: str) -> str:
@@ -284,6 +370,12 @@ class GameSpec:
 
     - `dimensions`: the grid axes besides strategies and rules, in cell
       order (a sweep's cells run rules → strategies → these).
+    - `game_data`: `GameData` files the cells play with beside the rules; a game with
+      any takes them as keyword `data` ({file name: bytes}) in `play_batch`,
+      `play_paired_batch`, `replay_log` and `reference_play_match`. `with_data(data)`
+      binds them (every plan does, `sim/sweep/grid.py`); `data` holds what is bound.
+    - `derived_axes`: columns computed from a per-seat dimension (`DerivedAxis`, e.g.
+      a rank gap), written beside the dimensions' columns in cells and results.
     - `end_types`: names indexed by the game's end-type codes (win types and
       draw types together; the outcome row says who won).
     - `special_end_types`: the end types that are special victories.
@@ -322,6 +414,8 @@ class GameSpec:
       first (empty: every strategy name).
     - `modules`: modules a fresh interpreter imports to register and compile
       the game (the bench's compile probe).
+    - `engine`: a factory of the game's `sim.contract.GameEngine` (the engine contract as
+      code; tests/test_contract.py holds every registered game to it).
     - `examples`: words the command-line help of the default game uses (keys
       p0, p1, setup, scope, choices, end_type; see sim/cli/options.py).
     """
@@ -351,7 +445,11 @@ class GameSpec:
     default_sweep: dict = field(default_factory=dict)
     ladder_agents: tuple[str, ...] = ()  # `cardbalance ladder`'s default agents (empty: every strategy name)
     modules: tuple[str, ...] = ()
+    engine: Callable[[], Any] | None = None
     examples: dict = field(default_factory=dict)
+    derived_axes: tuple[DerivedAxis, ...] = ()
+    game_data: tuple[GameData, ...] = ()
+    data: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
     def dimension(self, name: str) -> Dimension:
@@ -366,7 +464,37 @@ class GameSpec:
         columns = ["cell"]
         for dimension in self.dimensions:
             columns += dimension.column_names()
+        columns += [axis.name for axis in self.derived_axes]
         return tuple(columns) + ("strategy0", "strategy1", "rules")
+
+    def shipped_data(self) -> dict:
+        """{file name: bytes} a new run plays (each `GameData.load()`)."""
+        return {entry.name: bytes(entry.load()) for entry in self.game_data}
+
+    def with_data(self, data: dict | None = None) -> "GameSpec":
+        """This game with `data` (default: the shipped data) bound into the functions that take
+        it; the game itself when it declares none."""
+        if not self.game_data:
+            return self
+        data = self.shipped_data() if data is None else dict(data)
+        names = sorted(entry.name for entry in self.game_data)
+        if sorted(data) != names:
+            raise CardbalanceError("%s plays with the data files %s (got %s)." % (self.name, ", ".join(names),
+                                                                                ", ".join(sorted(data)) or "none"))
+        base = {name: getattr(self, name) for name in DATA_FUNCTIONS}
+        if self.data:  # already bound: rebind the unbound functions
+            base = {name: getattr(function, "func", function) for name, function in base.items()}
+        bound = {name: functools.partial(function, data=data) for name, function in base.items() if function}
+        return replace(self, data=data, **bound)
+
+    def cell_values_columns(self, values: dict) -> dict:
+        """{column: value} of a cell's grid values ({dimension name: value}), derived axes included."""
+        columns = {}
+        for dimension in self.dimensions:
+            columns.update(dimension.cell_columns(values[dimension.name]))
+        for axis in self.derived_axes:
+            columns[axis.name] = axis.value(columns)
+        return columns
 
     def single_values(self) -> dict:
         """{dimension: the value a one-match command uses when none is given}."""

@@ -3,7 +3,8 @@
 "toy_duel" (tests/toygame.py) is the toy engine declared with dimensions unlike
 Faction War's — a `bonus` choice, starting `hp` per seat, the first player; no
 factions, pairings or life — and registered by one line. Each command runs it
-in-process: sweep → report → compare → play → scenario → rules → bench. The
+in-process: sweep → report → compare → play → scenario → rules → bench →
+ladder → tune-agent (all nine). The
 "Adding a game" section of docs/architecture.md is checked against what this
 test does.
 """
@@ -19,7 +20,7 @@ from sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ["--game", "toy_duel"]
-COMMANDS = ("sweep", "report", "compare", "play", "scenario", "rules", "bench")
+COMMANDS = ("sweep", "report", "compare", "play", "scenario", "rules", "bench", "ladder", "tune-agent")
 
 
 def _run(capsys, *argv):
@@ -138,6 +139,66 @@ def test_bench_measures_every_value_of_the_games_choice_dimension(capsys):
     assert code == 0 and [row["bonus"] for row in result["per_core"]] == [
         "none", "none", "seat0", "seat0", "seat1", "seat1", "both", "both"]
     assert result["hp"] == "12" and all(row["reference_matches"] > 0 for row in result["per_core"])
+
+
+def test_ladder_rates_every_agent_of_the_game(tmp_path, capsys):
+    code, out, _ = _run(capsys, "ladder", *GAME, "--matches", "200", "--hp", "10", "--bootstrap", "20", "--jobs", "1",
+                        "--out", str(tmp_path / "lad"), "--quiet")
+    meta = json.loads((tmp_path / "lad" / "meta.json").read_text())
+    assert code == 0 and meta["game"] == "toy_duel" and meta["ladder"]["agents"] == ["greedy", "random", "cautious",
+                                                                                     "tuned"]
+    assert {cell["bonus"] for cell in meta["cells"]} == {"none", "seat1"}  # the default sweep's series
+    ratings = pd.read_csv(tmp_path / "lad" / "ladder" / "tables" / "ratings.csv").sort_values("rank")
+    assert list(ratings["agent"])[0] == "greedy" and list(ratings["agent"])[-1] == "random"  # greedy never heals
+    assert (tmp_path / "lad" / "ladder" / "ladder.html").is_file()
+
+
+def test_tune_agent_tunes_the_games_tuned_agent_and_resumes(tmp_path, capsys):
+    argv = ["tune-agent", *GAME, "--matches", "200", "--recheck", "200", "--out", str(tmp_path / "tune")]
+    code, out, _ = _run(capsys, *argv, "--trials", "5")
+    document = json.loads((tmp_path / "tune" / "tuned_weights.json").read_text())
+    assert code == 0 and "re-check on fresh seeds" in out and set(document["weights"]) == {"heal_below"}
+    log = (tmp_path / "tune" / "trials.jsonl").read_text().splitlines()
+    assert len(log) == 5 and json.loads(log[0])["params"] == {"heal_below": 5}  # trial 0: the untuned threshold
+    code, _, _ = _run(capsys, *argv, "--trials", "7")  # resumed: the first five trials stand, two more follow
+    assert code == 0 and (tmp_path / "tune" / "trials.jsonl").read_text().splitlines()[:5] == log
+    code, _, err = _run(capsys, "tune-agent", *GAME, "--matches", "999", "--out", str(tmp_path / "tune"), "--trials", "7")
+    assert code == 2 and "matches" in err  # another setting: refused, one line
+
+
+def test_game_data_is_stored_with_its_hash_and_played_again_from_the_run(tmp_path, capsys, monkeypatch):
+    """toy_duel's tuned weights are game data (GameSpec.game_data): a sweep stores them with their
+    hash; --resume and `play --from` play the stored copy after the shipped file changed."""
+    import toygame
+    from sim.registry import data_hash
+    sweep = tmp_path / "data.toml"
+    sweep.write_text('game = "toy_duel"\nbonus = ["none"]\nhp = [12]\nstrategies = ["tuned:greedy"]\n'
+                     'matches = 400\nchunk_size = 100\nseed = 2\n')
+    run = tmp_path / "run"
+    assert main(["sweep", str(sweep), "--out", str(run), "--jobs", "1", "--quiet"]) == 0
+    shipped = toygame.SHIPPED_DUEL_WEIGHTS
+    meta = json.loads((run / "meta.json").read_text())
+    assert meta["game_data"] == {"tuned_weights.json": {
+        "description": "the tuned agent's healing threshold", "sha256": data_hash(shipped), "bytes": len(shipped),
+        "copy": "data/tuned_weights.json"}}
+    assert (run / "data" / "tuned_weights.json").read_bytes() == shipped
+    assert data_hash(shipped) in (run / "report" / "report.html").read_text()  # the report's metadata
+    results = pd.read_parquet(run / "results.parquet")
+    replay = ["play", "--from", str(run), "--cell", "0", "--match", "5"]
+    _, played, _ = _run(capsys, *replay)
+
+    monkeypatch.setattr(toygame, "SHIPPED_DUEL_WEIGHTS", b'{"heal_below": 11}\n')  # the shipped file changes
+    assert _run(capsys, *replay)[1] == played  # the run's own copy
+    for chunk in (run / "chunks").glob("c000000-*.npy"):
+        chunk.unlink()
+    assert main(["sweep", "--resume", str(run), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    assert pd.read_parquet(run / "results.parquet").equals(results)  # replayed with the stored weights
+    assert main(["sweep", str(sweep), "--out", str(tmp_path / "new"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    fresh = pd.read_parquet(tmp_path / "new" / "results.parquet")
+    assert not fresh["seat0_knockout"].equals(results["seat0_knockout"])  # a new run plays the new weights
+    (run / "data" / "tuned_weights.json").write_bytes(b'{"heal_below": 2}\n')
+    code, _, err = _run(capsys, *replay)
+    assert code == 2 and "game data data/tuned_weights.json has hash" in err
 
 
 def test_nothing_outside_the_games_file_names_it():

@@ -292,14 +292,16 @@ def default_sweep(game: str | None = None) -> SweepSpec:
 
 # ---- expansion into cells -----------------------------------------------------------
 
-def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -> Plan:
+def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None, data: dict | None = None) -> Plan:
     """Check a spec against its game and expand it into ordered cells:
     rules → strategies → the game's dimensions in declared order.
 
     `load_rules(name)` replaces `game.load_rules` (a resumed run reads its own
-    copies of the rules files).
+    copies of the rules files); `data` the game's shipped data (a resumed run
+    plays its own copies): the plan's game has it bound (`GameSpec.with_data`),
+    so whatever plays the plan's cells plays with it.
     """
-    game = game or get_game(spec.game)
+    game = (game or get_game(spec.game)).with_data(data)
     load_rules = load_rules or game.load_rules
     strategy_pairs = [game.strategy_pair(entry) for entry in spec.strategies]
     axes = [(dimension, dimension.grid_values(spec.settings, game.name)) for dimension in game.dimensions]
@@ -311,9 +313,7 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None) -
     for rules_name in rules:
         for strategy0, strategy1 in strategy_pairs:
             for values in combos:
-                columns = {}
-                for dimension in game.dimensions:
-                    columns.update(dimension.cell_columns(values[dimension.name]))
+                columns = game.cell_values_columns(values)
                 cells.append(Cell(len(cells), values, columns, strategy0, strategy1, rules_name))
     plan = Plan(spec=spec, game=game, cells=cells, rules=rules, rules_bases=bases)
     for cell in cells:

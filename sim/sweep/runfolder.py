@@ -9,6 +9,9 @@
     RUN/rules/           a copy of every rules file the sweep read, so that the
                          folder resumes and replays anywhere (moved, shared, from
                          another working directory); presets are built in
+    RUN/data/            the game data the cells played with (GameSpec.game_data:
+                         a card pool, deck lists, agent weights), hashes in meta.json;
+                         --resume and `play --from` play these copies
     RUN/.lock            held by the sweep writing the folder (sim/sweep/runlock.py)
 
 Every file is written to a temporary name in the same folder and renamed
@@ -36,16 +39,17 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
+from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, data_hash
 from sim.safe_output import atomic_folder, write_bytes_atomic
 
-FORMAT = "cardbalance-run"
-FORMAT_VERSION = 1
+FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
 META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
 END_LENGTHS = "end_lengths.parquet"  # only for games whose vectors carry the end-turn block
 CHUNKS = "chunks"
 RULES_COPIES = "rules"
+DATA_DIR = "data"  # the game data the cells played with (GameSpec.game_data), hashes in meta.json
 # what resuming or replaying a run reads from meta.json
 RESUME_KEYS = ("game", "behaviour_version", "sweep", "rules", "chunk_size", "seed")
 _CHUNK_NAME = re.compile(r"^c(\d+)-k(\d+)\.npy$")
@@ -84,7 +88,8 @@ def check_new_run_folder(path: Path) -> None:
         raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
 
 
-def create_run_folder(path: Path, meta: dict, lock=None, command: str = "cardbalance sweep") -> None:
+def create_run_folder(path: Path, meta: dict, lock=None, command: str = "cardbalance sweep",
+                      data: dict | None = None) -> None:
     """Create RUN/ whole: chunks/, the rules copies and the first meta.json (complete = false).
 
     The folder is filled under a hidden sibling name and renamed into place,
@@ -100,9 +105,27 @@ def create_run_folder(path: Path, meta: dict, lock=None, command: str = "cardbal
         for entry in meta.get("rules", {}).values():
             if entry.get("copy"):
                 _copy_rules_file(building, entry, meta["game"])
+        _copy_game_data(building, meta, data)
         write_json_atomic(building / META, meta)
         if lock is not None:
             lock.enter_context(hold_run_lock(building, command))
+
+
+def _copy_game_data(building: Path, meta: dict, data: dict | None) -> None:
+    """Store the game data the cells play with (default: the game's shipped data, what a new
+    plan binds), each as the copy meta.json names, after checking it is what meta records."""
+    entries = meta.get("game_data") or {}
+    if not entries:
+        return
+    if data is None:
+        from sim.registry import get_game
+        data = get_game(meta["game"]).shipped_data()
+    (building / DATA_DIR).mkdir(exist_ok=True)
+    for name, entry in entries.items():
+        if data_hash(data[name]) != entry["sha256"]:
+            raise CardbalanceError("game data %s changed while the run started (hash %s, recorded %s)."
+                                   % (name, data_hash(data[name]), entry["sha256"]))
+        write_bytes_atomic(building / entry["copy"], data[name])
 
 
 def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
@@ -209,6 +232,7 @@ def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, i
             lengths.append((cell.cell, int(turns), int(histogram[turns])))
     results = pd.DataFrame(rows)
     int_columns = [column for dimension in game.dimensions for column in dimension.int_columns()]
+    int_columns += [axis.name for axis in game.derived_axes]
     for column in columns + ["chunks", "cell"] + int_columns:
         results[column] = results[column].astype("int64")
     lengths_frame = pd.DataFrame(lengths, columns=["cell", "turns", "count"]).astype("int64")
@@ -303,6 +327,8 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
         "rules": rules_entries(plan),
         "strategies": list(plan.spec.strategies),
         "dimensions": [dimension.describe() for dimension in game.dimensions],
+        "derived_axes": [axis.describe() for axis in game.derived_axes],
+        "game_data": data_entries(game),
         "cell_columns": list(game.cell_columns()),
         "cells": [cell.as_dict() for cell in plan.cells],
         "end_types": list(game.end_types),
@@ -321,6 +347,33 @@ def build_meta(plan, backend: str, jobs: int) -> dict:
 
 
 # ---- reopening a run ------------------------------------------------------------------
+
+def data_entries(game) -> dict:
+    """meta.json's `game_data`: {file name: description, sha256 (16 hex), bytes, copy}."""
+    return {entry.name: {"description": entry.description, "sha256": data_hash(game.data[entry.name]),
+                         "bytes": len(game.data[entry.name]), "copy": "%s/%s" % (DATA_DIR, entry.name)}
+            for entry in game.game_data}
+
+
+def stored_data(meta: dict, run: Path) -> dict | None:
+    """The run's own copies of its game data (checked against their hashes); None for a
+    run that recorded none (it played the data shipped then: the shipped data now)."""
+    entries = meta.get("game_data") or {}
+    if not entries:
+        return None
+    data = {}
+    for name, entry in entries.items():
+        copy = run / entry["copy"]
+        if not copy.is_file():
+            raise CardbalanceError("run '%s' lacks its game data %s (%s); it cannot be resumed or replayed."
+                                   % (run, entry["copy"], entry["description"]))
+        blob = copy.read_bytes()
+        if data_hash(blob) != entry["sha256"]:
+            raise CardbalanceError("run '%s': game data %s has hash %s, meta.json records %s."
+                                   % (run, entry["copy"], data_hash(blob), entry["sha256"]))
+        data[name] = blob
+    return data
+
 
 def plan_from_meta(meta: dict, run: Path):
     """Rebuild the plan a run was made from, refusing rules that changed since."""
@@ -346,7 +399,8 @@ def plan_from_meta(meta: dict, run: Path):
             return (game.load_stored_rules or game.load_rules)(str(run / copy))
         return game.load_rules(name)
 
-    plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game, load_rules=load_stored_rules)
+    plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game, load_rules=load_stored_rules,
+                      data=stored_data(meta, run))
     for name, rules in plan.rules.items():
         entry = meta["rules"].get(name, {})
         stored = entry.get("hash")

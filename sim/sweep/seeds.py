@@ -11,13 +11,8 @@ a run can be replayed from (run, cell, match number).
 
 from __future__ import annotations
 
-import numpy as np
-
 from sim import rng
-
-
-def chunk_seed(root_seed: int, cell: int, chunk: int) -> np.uint64:
-    return np.random.SeedSequence([int(root_seed), int(cell), int(chunk)]).generate_state(1, np.uint64)[0]
+from sim.executor import chunk_seed  # noqa: F401  (the executor seeds every chunk; re-exported here)
 
 
 def match_coordinates(match: int, chunk_size: int) -> tuple[int, int]:

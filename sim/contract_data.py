@@ -1,0 +1,82 @@
+"""Agent weights as game data (`sim.registry.GameData`): the part of a run a game's cells
+play with beside the rules, stored in the run folder and played again from there.
+
+A game whose `tuned` agent reads a policy block appended to the rules array (its weights
+file in `strategies/<game>/`) declares the file with `PolicyData` and wraps its batch
+functions with it: given a run's `data`, a plain rules array gets the block parsed from
+the run's copy; without (a caller that binds no data), the batch appends the shipped
+weights itself, as before. The block equals the shipped one while the file is the
+shipped one, so results do not move. The one-match functions (play log, reference
+record) read the shipped weights only: they refuse a run whose stored weights differ,
+rather than replay it with other weights.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Callable
+
+from sim.errors import CardbalanceError
+from sim.registry import GameData
+
+
+class PolicyData:
+    """One weights file as game data: `package`'s `name` (read as package data, not
+    imported), `to_block(document) -> policy block`, `with_policy(rules_array, block)`."""
+
+    def __init__(self, name: str, description: str, package: str, rules_size: int,
+                 to_block: Callable, with_policy: Callable):
+        self.name, self.package, self.rules_size = name, package, rules_size
+        self.to_block, self.with_policy = to_block, with_policy
+        self.game_data = GameData(name, description, self.shipped)
+
+    def shipped(self) -> bytes:
+        return resources.files(self.package).joinpath(self.name).read_bytes()
+
+    @functools.lru_cache(maxsize=8)
+    def _block(self, blob: bytes):
+        try:
+            document = json.loads(blob)
+        except ValueError as error:
+            raise CardbalanceError("game data %s is not JSON: %s." % (self.name, error)) from None
+        return self.to_block(document)
+
+    def rules_with(self, rules_array, data):
+        """A plain rules array with the block of the run's weights (others as they are)."""
+        if not data or len(rules_array) != self.rules_size:
+            return rules_array
+        return self.with_policy(rules_array, self._block(data[self.name]))
+
+    def batch(self, function: Callable, arrays: int = 1) -> Callable:
+        """`function(*rules_arrays, *rest)` taking keyword `data` (its first `arrays` arguments
+        get the run's weights)."""
+        return _Batch(self, function, arrays)
+
+    def one_match(self, function: Callable) -> Callable:
+        """`function(rules, cell, seed)` taking keyword `data`: it plays the shipped weights, so a
+        run that stored other weights is refused with one clear line."""
+        return _OneMatch(self, function)
+
+
+class _Batch:  # a class, not a closure: chunks pickle it to their workers
+    def __init__(self, policy: PolicyData, function: Callable, arrays: int):
+        self.policy, self.function, self.arrays = policy, function, arrays
+
+    def __call__(self, *args, data=None):
+        arrays = [self.policy.rules_with(a, data) for a in args[:self.arrays]]
+        return self.function(*arrays, *args[self.arrays:])
+
+
+class _OneMatch:
+    def __init__(self, policy: PolicyData, function: Callable):
+        self.policy, self.function = policy, function
+
+    def __call__(self, *args, data=None):
+        name = self.policy.name
+        if data and data[name] != self.policy.shipped():
+            raise CardbalanceError("this run played tuned weights other than the shipped %s/%s (its copy: data/%s); "
+                                   "a single match replays only with the shipped weights."
+                                   % (self.policy.package.replace(".", "/"), name, name))
+        return self.function(*args)
