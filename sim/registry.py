@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sim.errors import CardbalanceError
+from sim.user_input import did_you_mean
 
 DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --game
 
@@ -133,9 +134,9 @@ class Dimension:
         """A validated value of this dimension (CHOICE name, PER_SEAT pair, SEAT number)."""
         if self.kind == CHOICE:
             if value not in self.values:
-                raise CardbalanceError("%s '%s' is unknown%s; known %ss: %s."
-                                       % (self.name, value, " for %s" % game if game else "", self.name,
-                                          ", ".join(self.values)))
+                raise CardbalanceError("%s '%s' is unknown%s%s; known %ss: %s."
+                                       % (self.name, value, " for %s" % game if game else "",
+                                          did_you_mean(value, self.values), self.name, ", ".join(self.values)))
             return value
         if self.kind == PER_SEAT:
             pair = (value, value) if _is_int(value) else tuple(value)
@@ -260,7 +261,7 @@ def parse_pair(text: str) -> tuple[str, str]:
     "pimc:64:greedy" -> ("pimc:64", "greedy")."""
     parts: list[str] = []
     for part in str(text).split(":"):
-        if part.isdigit() and parts:
+        if part.isdigit() and parts:  # any digits: StrategyTable.id refuses what is not 0-9
             parts[-1] += ":" + part
         else:
             parts.append(part)
@@ -397,7 +398,8 @@ def register(name: str, declaration: str | Callable[[], GameSpec]) -> None:
 def get_game(name: str | None = None) -> GameSpec:
     name = DEFAULT_GAME if name is None else name
     if name not in _GAMES:
-        raise CardbalanceError("game '%s' is unknown; known games: %s." % (name, ", ".join(sorted(_GAMES))))
+        raise CardbalanceError("game '%s' is unknown%s; known games: %s." % (
+            name, did_you_mean(name, _GAMES), ", ".join(sorted(_GAMES))))
     if name not in _LOADED:
         declaration = _GAMES[name]
         _LOADED[name] = resolve(declaration) if isinstance(declaration, str) else declaration()

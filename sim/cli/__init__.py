@@ -10,9 +10,12 @@ A `CardbalanceError` becomes one line on stderr and exit code 2; an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
+import warnings
 
 from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error
 
@@ -31,6 +34,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], message))
+
+
+@contextlib.contextmanager
+def quiet_library_warnings():
+    """Library warnings (joblib's worker warnings on a full disk, numba's, pandas') do not
+    reach the user's stderr: an error must stay the one line the CLI prints (issue 30).
+    The product's own messages are printed, never warned. PYTHONWARNINGS shows them again."""
+    if os.environ.get("PYTHONWARNINGS"):
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _command_modules():
@@ -54,11 +70,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_text_arguments(args, parser) -> None:
+    """Every text value given on the command line must be valid UTF-8 (sim/user_input.py:
+    a path that is not could not be recorded in a run folder nor resumed)."""
+    from sim.user_input import check_path
+    sub = parser._subparsers._group_actions[0].choices[args.command]  # the command's own parser
+    options = {action.dest: (action.option_strings or [action.dest])[-1] for action in sub._actions}
+    for dest, value in vars(args).items():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                check_path(item, options.get(dest, dest))
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        _check_text_arguments(args, parser)
+        with quiet_library_warnings():
+            return int(args.handler(args) or 0)
     except CardbalanceError as error:
         print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
         return EXIT_USAGE
