@@ -261,7 +261,7 @@ def parse_pair(text: str) -> tuple[str, str]:
     "pimc:64:greedy" -> ("pimc:64", "greedy")."""
     parts: list[str] = []
     for part in str(text).split(":"):
-        if part.isdigit() and parts:  # any digits: StrategyTable.id refuses what is not 0-9
+        if parts and part.strip().lstrip("+-").isdigit():  # a budget, even a bad one ("²", "-3"): StrategyTable.id judges it
             parts[-1] += ":" + part
         else:
             parts.append(part)
@@ -381,7 +381,9 @@ class GameSpec:
 
     def default_players(self, p0: str, p1: str):
         """`parse_players` for games whose players are just strategy names."""
-        return {}, (self.strategy_pair("%s:%s" % (p0, p1)))
+        for name in (p0, p1):
+            self.strategy_id(name)  # each seat on its own: its error names its budget, not a pair
+        return {}, (p0, p1)
 
 
 _GAMES: dict[str, str | Callable[[], GameSpec]] = {}

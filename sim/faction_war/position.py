@@ -9,12 +9,12 @@ the field.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sim import rng as rng_module
 from sim.cards import is_face, is_normal, parse_code, suit_of
 from sim.errors import CardbalanceError
+from sim.position_file import check_keys, position_rules, read_position
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
@@ -55,20 +55,6 @@ def _int(value, field: str, low: int | None = None, high: int = INT_MAX) -> int:
     return value
 
 
-def _read_position_file(path: Path) -> str:
-    if path.is_dir():
-        raise CardbalanceError("scenario file '%s' is a folder; give a position JSON file." % path)
-    if not path.is_file():
-        raise CardbalanceError("scenario file '%s' does not exist." % path)
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CardbalanceError("cannot read scenario file '%s' (%s)." % (path, error.strerror or error)) from None
-    except UnicodeDecodeError as error:
-        raise CardbalanceError("scenario file '%s' is not UTF-8 text (byte %d); give a position JSON file."
-                               % (path, error.start)) from None
-
-
 class _CardRegistry:
     """Parses card text and remembers where each card was put (no duplicates)."""
 
@@ -100,31 +86,12 @@ class _CardRegistry:
 
 
 def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[Match, list[str]]:
-    """Validate a position (dict, JSON text or path) → (reference Match, action texts)."""
-    if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith("{")):
-        data = _read_position_file(Path(data))
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as error:
-            raise CardbalanceError("position is not valid JSON: %s." % error) from None
-        except RecursionError:
-            raise CardbalanceError("position is not valid JSON: it is nested too deeply.") from None
-    if not isinstance(data, dict):
-        _fail("the top level must be a JSON object.")
-    for key in data:
-        if key not in TOP_KEYS:
-            _fail("unknown key '%s'; allowed: %s." % (key, ", ".join(sorted(TOP_KEYS))))
+    """Validate a position (dict, JSON text or path) → (reference Match, action texts).
+    The file format is sim/position_file.py's; what follows is Faction War's rules check."""
+    data = read_position(data)
+    check_keys(data, TOP_KEYS)
     if rules is None:
-        rules = load_rules(data.get("preset", "default"))
-        if "rules" in data:
-            overrides = data["rules"]
-            if not isinstance(overrides, dict):
-                _fail("'rules' must be an object of rule overrides.")
-            merged = rules.as_dict()
-            merged["ambiguities"] = {**merged["ambiguities"], **overrides.get("ambiguities", {})}
-            merged.update({k: v for k, v in overrides.items() if k != "ambiguities"})
-            rules = rules_from_mapping(merged, "position rules")
+        rules = position_rules(data, load_rules, rules_from_mapping, "default")
     match = Match(rules)
     packs = 2 if rules.reading("FA-34") == "two" else 1
     match.turn = _int(data.get("turn", 3), "turn", 1)
