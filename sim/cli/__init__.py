@@ -17,7 +17,7 @@ import pkgutil
 import sys
 import warnings
 
-from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error
+from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error, one_line
 
 DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle games.
 
@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors: one sentence and exit code 2 (argparse's default code)."""
 
     def error(self, message):
-        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], message))
+        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], one_line(message)))
 
 
 @contextlib.contextmanager
@@ -90,7 +90,7 @@ def main(argv=None) -> int:
         with quiet_library_warnings():
             return int(args.handler(args) or 0)
     except CardbalanceError as error:
-        print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
+        print("cardbalance %s: error: %s" % (args.command, one_line(error)), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `cardbalance play ... | head`
         sys.stderr.close()
