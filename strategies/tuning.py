@@ -35,6 +35,8 @@ from sim.safe_output import naming, write_text_atomic
 from sim.user_input import check_path
 
 STARTUP_TRIALS = 10  # TPE's random start (after the greedy baseline)
+MAX_TRIALS = 100_000  # each trial rebuilds the sampler over the log (O(trials^2)): more would never finish
+MAX_MATCHES = 10**10  # per trial and per re-check pairing, the sweep's bound on matches per cell
 
 
 def propose(seed: int, study: int, history: list[dict], ranges: dict, defaults: dict) -> dict:
@@ -206,11 +208,13 @@ def share_row(result: dict) -> dict:
 
 def check_options(trials: int, matches: int, recheck_matches: int, seed: int,
                   min_matches: int, min_matches_why: str, min_recheck: int) -> None:
-    if int(trials) < 1:
-        raise CardbalanceError("--trials must be at least 1 (got %r)." % (trials,))
-    if int(matches) < min_matches:
-        raise CardbalanceError("--matches must be at least %d (%s) (got %r)." % (min_matches, min_matches_why, matches))
-    if int(recheck_matches) < min_recheck:
-        raise CardbalanceError("--recheck must be at least %d (got %r)." % (min_recheck, recheck_matches))
+    if not 1 <= int(trials) <= MAX_TRIALS:
+        raise CardbalanceError("--trials must be at least 1 and at most %d (got %r)." % (MAX_TRIALS, trials))
+    if not min_matches <= int(matches) <= MAX_MATCHES:
+        raise CardbalanceError("--matches must be at least %d (%s) and at most %d (got %r)."
+                               % (min_matches, min_matches_why, MAX_MATCHES, matches))
+    if not min_recheck <= int(recheck_matches) <= MAX_MATCHES:
+        raise CardbalanceError("--recheck must be at least %d and at most %d (got %r)."
+                               % (min_recheck, MAX_MATCHES, recheck_matches))
     if not 0 <= int(seed) < 1 << 63:
         raise CardbalanceError("--seed must be from 0 to 2^63-1 (got %r)." % (seed,))

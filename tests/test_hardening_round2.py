@@ -159,6 +159,14 @@ def test_a_long_sweep_name_gets_a_short_run_folder(tmp_path, capsys, monkeypatch
     assert not (tmp_path / "runs").exists()  # naming creates nothing
 
 
+@pytest.mark.parametrize("option, bound", [("--trials", "at most 100000"), ("--matches", "at most 10000000000"),
+                                           ("--recheck", "at most 10000000000")])
+def test_tune_agent_counts_have_declared_upper_bounds(tmp_path, capsys, option, bound):
+    line = _one_line(capsys, ["tune-agent", "--game", "poker_duel", option, "1" + "0" * 12, "--out", str(tmp_path / "t")])
+    assert option in line and bound in line
+    assert _entries(tmp_path) == []
+
+
 # ---- tune-agent's run folder ----------------------------------------------------------------------------
 
 TUNE = ["tune-agent", "--game", "poker_duel", "--trials", "1", "--matches", "4", "--recheck", "4"]
@@ -285,3 +293,40 @@ def test_unknown_rules_key_switch_and_reading_suggest_the_closest(tmp_path, caps
         path.write_text(text)
         line = _one_line(capsys, ["rules", "--game", "poker_duel", str(path)])
         assert "did you mean %s?" % suggestion in line, line
+
+
+# ---- workers check their parent between matches ---------------------------------------------------------
+
+def test_a_chunk_played_in_slices_sums_to_the_whole_chunk(monkeypatch, toy_game):
+    """Slicing a chunk moves no result: the slices' vectors add up to the one-call vector."""
+    import numpy as np
+
+    from sim import worker_lifetime
+    from sim.sweep.grid import build_plan, parse_sweep
+    plan = build_plan(parse_sweep({"game": "toy", "pairings": ["red_vs_blue"], "life": [8],
+                                   "strategies": ["greedy:random"], "matches": 300}, "test"))
+    cell = plan.cells[0]
+    rules_array, cell_array = plan.rules_array(cell), plan.cell_array(cell)
+    calls = []
+
+    def play(start, count):
+        calls.append(count)
+        return np.asarray(toy_game.play_batch(rules_array, cell_array, 12345, start, count), dtype=np.int64)
+    whole = play(0, 300)
+    monkeypatch.setattr(worker_lifetime, "_parent_pid", os.getppid())  # as in a worker whose parent lives
+    calls.clear()
+    sliced = worker_lifetime.play_in_slices(play, 300, slice_s=1e-9)
+    assert len(calls) > 10 and sum(calls) == 300
+    assert np.array_equal(sliced, whole)
+
+
+def test_a_worker_whose_parent_died_leaves_after_the_current_slice():
+    import subprocess
+    import sys
+    code = ("import time\nfrom sim import worker_lifetime as w\nw._parent_pid = -1\n"  # never our parent
+            "def play(start, count):\n    print(start, count, flush=True)\n    time.sleep(0.05)\n    return 0\n"
+            "w.play_in_slices(play, 1000)\nprint('finished the chunk')\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+    assert result.returncode == 1
+    assert result.stdout.split() == ["0", "1"]  # one slice of one match, then out
