@@ -250,6 +250,11 @@ def test_every_variant_name_a_vary_sweep_prints_loads_as_that_variant():
         assert load_named(load_rules, name) == expected, name
 
 
+def test_play_takes_the_variant_name_a_sweep_prints(capsys):
+    assert main(["play", "--game", "poker_duel", "--rules", "core+D-AMB-06=14", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.startswith("# p0 = ")
+
+
 def test_every_agent_name_the_table_prints_parses_back():
     from sim.registry import game_names, get_game
     for name in game_names():
@@ -280,9 +285,20 @@ def test_a_library_warning_does_not_reach_stderr_next_to_an_error(capsys, monkey
     (["play", "--p0", "human:gredy"], "did you mean 'greedy'?"),
     (["play", "--game", "poker_duel", "--p0", "gredy"], "did you mean 'greedy'?"),
     (["rules", "--game", "poker_duel", "cor"], "did you mean 'core'?"),
+    (["play", "--pairing", "human_vs_alein"], "did you mean 'human_vs_alien'?"),
 ])
 def test_unknown_names_suggest_the_closest(capsys, argv, suggestion):
     assert suggestion in _one_line(capsys, argv)
+
+
+@pytest.mark.parametrize("argv, suggestion", [(["swep"], "did you mean 'sweep'?"),
+                                               (["sweep", "--backend", "lokyy"], "did you mean 'loky'?")])
+def test_unknown_command_and_option_values_suggest_the_closest(capsys, argv, suggestion):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].endswith(suggestion), lines
 
 
 def test_unknown_rules_key_switch_and_reading_suggest_the_closest(tmp_path, capsys):

@@ -33,7 +33,18 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors: one sentence and exit code 2 (argparse's default code)."""
 
     def error(self, message):
-        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], one_line(message)))
+        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], one_line(_with_suggestion(message))))
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice: 'swep' (choose from 'sweep', ...)" with a "did you mean"."""
+    import re
+    from sim.user_input import did_you_mean
+    found = re.search(r"invalid choice: '(.*)' \(choose from (.*)\)$", message)
+    if not found:
+        return message
+    choices = re.findall(r"'([^']*)'", found.group(2))
+    return message + did_you_mean(found.group(1), choices).replace(" (", "; ", 1).rstrip(")")
 
 
 @contextlib.contextmanager

@@ -63,7 +63,8 @@ def run(args) -> int:
         game = get_game(args.game)
         if game.replay_log is None:
             raise CardbalanceError("game %s has no play log (GameSpec.replay_log)." % game.name)
-        rules = game.load_rules(args.rules or "default")
+        from sim.sweep.vary import load_named
+        rules = load_named(game.load_rules, args.rules or "default")  # a preset, a file or a variant name a sweep prints
         p0 = args.p0 if args.p0 is not None else game.players[0]
         p1 = args.p1 if args.p1 is not None else game.players[1]
         player_values, strategies = (game.parse_players or game.default_players)(p0, p1)
