@@ -89,6 +89,16 @@ def test_a_position_with_a_huge_turn(tmp_path, capsys, game):
     assert "a number is too long" in line
 
 
+@pytest.mark.parametrize("argv", [["compare", "--baseline", "{tmp}/run/meta.json", "default"],
+                                  ["sweep", "--resume", "{tmp}/run"], ["ladder", "--resume", "{tmp}/run"],
+                                  ["report", "{tmp}/run"], ["play", "--from", "{tmp}/run", "--cell", "0", "--match", "0"]])
+def test_json_files_with_a_huge_integer(tmp_path, capsys, argv):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "meta.json").write_text('{"format": %s}' % HUGE)
+    line = _one_line(capsys, [word.format(tmp=tmp_path) for word in argv])
+    assert "not valid JSON" in line or "too long" in line, line
+
+
 # ---- Poker Duel positions -------------------------------------------------------------------------------
 
 PD_BAD_POSITIONS = {
