@@ -31,7 +31,7 @@ LONGEST_COUNT_DIGITS = 18  # any count cardbalance takes fits in 18 digits (< 2^
 
 def did_you_mean(name, known) -> str:
     """' (did you mean 'x'?)' when `name` is close to one of `known`, else ''."""
-    by_folded = {str(k).lower(): str(k) for k in known}  # case-insensitive: "fa-1" finds "FA-1"
+    by_folded = {str(k).lower(): str(k) for k in known}  # case-insensitive: a lower-case switch ID finds its own
     matches = difflib.get_close_matches(str(name).strip().lower(), list(by_folded), n=1, cutoff=0.6)
     return " (did you mean '%s'?)" % by_folded[matches[0]] if matches else ""
 
