@@ -44,8 +44,8 @@ def check_keys(data: dict, allowed, where: str = "") -> None:
     """Refuse a key of `data` not in `allowed` (`where`: "players[0]." for a nested object)."""
     for key in data:
         if key not in allowed:
-            _fail("unknown key '%s%s'%s; allowed: %s." % (where, key, did_you_mean(key, allowed),
-                                                         ", ".join(sorted(allowed))))
+            _fail("unknown key '%s%s'; allowed: %s%s." % (where, key, ", ".join(sorted(allowed)),
+                                                         did_you_mean(key, allowed)))
 
 
 def position_rules(data: dict, load_rules, rules_from_mapping, default_preset: str):

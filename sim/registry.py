@@ -134,9 +134,9 @@ class Dimension:
         """A validated value of this dimension (CHOICE name, PER_SEAT pair, SEAT number)."""
         if self.kind == CHOICE:
             if value not in self.values:
-                raise CardbalanceError("%s '%s' is unknown%s%s; known %ss: %s."
-                                       % (self.name, value, " for %s" % game if game else "",
-                                          did_you_mean(value, self.values), self.name, ", ".join(self.values)))
+                raise CardbalanceError("%s '%s' is unknown%s; known %ss: %s%s."
+                                       % (self.name, value, " for %s" % game if game else "", self.name,
+                                          ", ".join(self.values), did_you_mean(value, self.values)))
             return value
         if self.kind == PER_SEAT:
             pair = (value, value) if _is_int(value) else tuple(value)
@@ -400,8 +400,8 @@ def register(name: str, declaration: str | Callable[[], GameSpec]) -> None:
 def get_game(name: str | None = None) -> GameSpec:
     name = DEFAULT_GAME if name is None else name
     if name not in _GAMES:
-        raise CardbalanceError("game '%s' is unknown%s; known games: %s." % (
-            name, did_you_mean(name, _GAMES), ", ".join(sorted(_GAMES))))
+        raise CardbalanceError("game '%s' is unknown; known games: %s%s." % (
+            name, ", ".join(sorted(_GAMES)), did_you_mean(name, _GAMES)))
     if name not in _LOADED:
         declaration = _GAMES[name]
         _LOADED[name] = resolve(declaration) if isinstance(declaration, str) else declaration()

@@ -13,8 +13,8 @@ what is allowed, and runs before any match is played:
   valid UTF-8 text (the run folder records it in JSON and a resume reads it
   back), so a name that is not is refused up front rather than handled end
   to end (the trade-off: such files must be renamed to be used);
-- `did_you_mean`: the "(did you mean 'x'?)" tail of an unknown-name error,
-  from difflib's close matches.
+- `did_you_mean`: the " (did you mean 'x'?)" tail of an unknown-name error
+  (placed after the list of known names), from difflib's close matches.
 """
 
 from __future__ import annotations
@@ -34,13 +34,6 @@ def did_you_mean(name, known) -> str:
     by_folded = {str(k).lower(): str(k) for k in known}  # case-insensitive: a lower-case switch ID finds its own
     matches = difflib.get_close_matches(str(name).strip().lower(), list(by_folded), n=1, cutoff=0.6)
     return " (did you mean '%s'?)" % by_folded[matches[0]] if matches else ""
-
-
-def unknown_name(kind: str, name, known, allowed_text: str | None = None) -> CardbalanceError:
-    """The one error of an unknown name: "<kind> 'x' is unknown (did you mean 'y'?); known: a, b."""
-    known = list(known)
-    return CardbalanceError("%s '%s' is unknown%s; known: %s." % (
-        kind, name, did_you_mean(name, known), allowed_text or ", ".join(str(k) for k in known)))
 
 
 def parse_count(text, field: str, low: int, high: int, meaning: str = "") -> int:

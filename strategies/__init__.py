@@ -62,8 +62,8 @@ class StrategyTable:
         base, separator, parameter = key.partition(":")
         base = self.aliases.get(base, base)
         if base not in self.ids:
-            raise CardbalanceError("strategy '%s' is unknown%s; known strategies: %s." % (
-                name, did_you_mean(base, [*self.ids, *self.aliases]), self._known()))
+            raise CardbalanceError("strategy '%s' is unknown; known strategies: %s%s." % (
+                name, self._known(), did_you_mean(base, [*self.ids, *self.aliases])))
         base_id = self.ids[base]
         if not separator:
             return base_id

@@ -242,8 +242,8 @@ def rules_from_mapping(data: dict, source: str = "rules", stored: bool = False) 
     allowed = {"ambiguities", *NUMBERS}
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'%s; allowed keys: %s." % (
-                source, key, did_you_mean(key, allowed), ", ".join(sorted(allowed))))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(sorted(allowed)), did_you_mean(key, allowed)))
     kwargs = {}
     for name in NUMBERS:
         if name in data:
@@ -254,8 +254,8 @@ def rules_from_mapping(data: dict, source: str = "rules", stored: bool = False) 
         raise CardbalanceError("%s: 'ambiguities' must be a table of FA-n = \"reading\"." % source)
     for fa_id, value in given.items():
         if fa_id not in AMBIGUITIES:
-            raise CardbalanceError("%s: unknown ambiguity '%s'%s; allowed: FA-1 to FA-%d." % (
-                source, fa_id, did_you_mean(fa_id, AMBIGUITIES), len(AMBIGUITIES)))
+            raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: FA-1 to FA-%d%s." % (
+                source, fa_id, len(AMBIGUITIES), did_you_mean(fa_id, AMBIGUITIES)))
         ambiguities[fa_id] = value
     kwargs["ambiguities"] = ambiguities
     try:

@@ -278,8 +278,8 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     allowed = {"ambiguities", *NUMBERS, *FLAGS}
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'%s; allowed keys: %s." % (
-                source, key, did_you_mean(key, allowed), ", ".join(sorted(allowed))))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(sorted(allowed)), did_you_mean(key, allowed)))
     kwargs = {name: data[name] for name in (*NUMBERS, *FLAGS) if name in data}
     given = data.get("ambiguities", {})
     if not isinstance(given, dict):
@@ -287,8 +287,8 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     ambiguities = {k: v[1][0] for k, v in AMBIGUITIES.items()}
     for amb_id, value in given.items():
         if amb_id not in AMBIGUITIES:
-            raise CardbalanceError("%s: unknown ambiguity '%s'%s; allowed: D-AMB-02 to D-AMB-65 (D-AMB-01 is "
-                                   "'club_multiplier')." % (source, amb_id, did_you_mean(amb_id, AMBIGUITIES)))
+            raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: D-AMB-02 to D-AMB-65 (D-AMB-01 is "
+                                   "'club_multiplier')%s." % (source, amb_id, did_you_mean(amb_id, AMBIGUITIES)))
         ambiguities[amb_id] = value
     kwargs["ambiguities"] = ambiguities
     try:

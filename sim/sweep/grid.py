@@ -211,8 +211,8 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
     allowed = sweep_keys(game)
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'%s; allowed keys: %s." % (
-                source, key, did_you_mean(key, allowed), ", ".join(allowed)))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(allowed), did_you_mean(key, allowed)))
     settings: dict[str, Any] = {}
     for dimension in game.dimensions:
         settings.update(dimension.defaults())
