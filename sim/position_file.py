@@ -48,6 +48,14 @@ def check_keys(data: dict, allowed, where: str = "") -> None:
                                                          did_you_mean(key, allowed)))
 
 
+def check_choice(value, allowed, field: str):
+    """`value` when it is one of the names `allowed` (a phase, a faction), else one error line."""
+    if not isinstance(value, str) or value not in allowed:
+        _fail("'%s' must be one of %s (got %r)%s." % (field, ", ".join(allowed), value,
+                                                     did_you_mean(value, allowed) if isinstance(value, str) else ""))
+    return value
+
+
 def position_rules(data: dict, load_rules, rules_from_mapping, default_preset: str):
     """The rules of a position: `preset` (default `default_preset`) with the `rules` overrides."""
     rules = load_rules(data.get("preset", default_preset))

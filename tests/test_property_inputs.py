@@ -207,9 +207,10 @@ def test_generated_sweep_files_load_or_exit_2(tmp_path, no_matches, game_name, d
 # ---- positions ----------------------------------------------------------------------------------------
 
 POSITION_KEYS = ["preset", "rules", "turn", "active", "first", "phase", "attack", "uses", "turn_suit", "players",
-                 "actions", "rng", "pending", "life", "hp", "bonus"]
-PLAYER_KEYS = ["hp", "start_hp", "life", "hand", "monsters", "back_row", "graveyard", "deck", "new", "field",
-               "faction", "discard", "deck_count"]
+                 "actions", "rng", "pending", "life", "hp", "bonus", "counters", "used_this_turn", "extra", "decider",
+                 "winner", "end_type"]
+PLAYER_KEYS = ["hp", "start_hp", "life", "start_life", "hand", "monsters", "back_row", "graveyard", "deck", "new",
+               "rows", "exile", "faction", "discard", "deck_count"]
 PHASES = ["main", "declare", "battle_step", "damage_step", "discard", "placement", "battle", "x"]
 
 
@@ -223,6 +224,13 @@ def positions(draw):
              "rules": st.one_of(st.dictionaries(TEXT, JSON_VALUES, max_size=2),
                                 st.fixed_dictionaries({"ambiguities": JSON_VALUES})),
              "preset": st.sampled_from(["default", "core", "advanced", "x", ""])}
+    if draw(st.booleans()):  # one bad field on two plain players: reaches the checks after 'players'
+        key = draw(st.sampled_from(POSITION_KEYS))
+        players = [{}, {}]
+        if key in PLAYER_KEYS and draw(st.booleans()):
+            players[draw(st.integers(0, 1))][key] = draw(st.one_of(st.lists(CARDS, max_size=3), JSON_VALUES))
+            return {"players": players}
+        return {"players": players, key: draw(st.one_of(JSON_VALUES, value.get(key, NUMBERS)))}
     keys = draw(st.lists(st.one_of(st.sampled_from(POSITION_KEYS), TEXT), max_size=6, unique=True))
     return {key: draw(value.get(key, st.one_of(NUMBERS, JSON_VALUES))) for key in keys}
 

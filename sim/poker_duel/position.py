@@ -39,7 +39,7 @@ from pathlib import Path
 
 from sim.cards import SUIT_LETTERS, code_text, parse_code
 from sim.errors import CardbalanceError
-from sim.position_file import check_keys, position_rules, read_position
+from sim.position_file import check_choice, check_keys, position_rules, read_position
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
 from sim.poker_duel.reference import Match
@@ -100,9 +100,7 @@ def load_position(data: dict) -> Match:
     m.turn = _int(data.get("turn", 3), "turn", 1, 10_000)
     m.active = _int(data.get("active", 0), "active", 0, 1)
     m.first = _int(data.get("first", 0), "first", 0, 1)
-    phase = data.get("phase", "main")
-    if phase not in PHASES:
-        _fail("'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
+    phase = check_choice(data.get("phase", "main"), PHASES, "phase")
     m.phase, m.decider = PHASES[phase], m.active
     if m.phase in (L.PH_DECLARE, L.PH_BATTLE, L.PH_DAMAGE) and m.turn == 1 and m.active == m.first \
             and not rules.p1_first_battle:
