@@ -136,7 +136,10 @@ def rules_mappings(draw, game_name: str):
     game = get_game(game_name)
     numbers, switches = _rules_keys(game)
     keys = st.one_of(st.sampled_from(numbers or ["x"]), TEXT)
-    mapping = draw(st.dictionaries(keys, st.one_of(NUMBERS, st.booleans(), TEXT, st.just(HUGE)), max_size=4))
+    values = st.one_of(NUMBERS, st.booleans(), TEXT, st.just(HUGE), st.lists(NUMBERS, max_size=2))
+    if draw(st.booleans()):  # one field
+        return {draw(st.sampled_from(numbers or ["x"])): draw(values)}
+    mapping = draw(st.dictionaries(keys, values, max_size=4))
     if switches and draw(st.booleans()):
         readings = [r for amb in switches for r in _readings(game, amb)] or ["x"]
         mapping["ambiguities"] = draw(st.dictionaries(st.one_of(st.sampled_from(switches), TEXT),
@@ -181,6 +184,9 @@ def sweep_mappings(draw, game_name: str):
     value = st.one_of(NUMBERS, TEXT, st.lists(st.one_of(st.sampled_from(agents), TEXT, NUMBERS), max_size=3),
                       st.lists(st.sampled_from(["default", "core", "advanced", "x"]), max_size=2))
     mapping = {"game": game_name}
+    if draw(st.booleans()):  # one bad field on the game's default sweep: reaches every later check
+        mapping[draw(st.sampled_from(SWEEP_KEYS))] = draw(st.one_of(value, JSON_VALUES))
+        return mapping
     mapping.update(draw(st.dictionaries(st.one_of(st.sampled_from(SWEEP_KEYS), TEXT), value, max_size=5)))
     if draw(st.booleans()):
         numbers, switches = _rules_keys(game)
