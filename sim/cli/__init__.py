@@ -81,23 +81,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _check_text_arguments(args, parser) -> None:
-    """Every text value given on the command line must be valid UTF-8 (sim/user_input.py:
-    a path that is not could not be recorded in a run folder nor resumed)."""
+def _check_text_arguments(argv) -> None:
+    """Every word of the command line must be valid UTF-8 (sim/user_input.py: a path that is
+    not could not be recorded in a run folder nor resumed); the error names its option."""
     from sim.user_input import check_path
-    sub = parser._subparsers._group_actions[0].choices[args.command]  # the command's own parser
-    options = {action.dest: (action.option_strings or [action.dest])[-1] for action in sub._actions}
-    for dest, value in vars(args).items():
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, str):
-                check_path(item, options.get(dest, dest))
+    for index, word in enumerate(argv):
+        previous = argv[index - 1] if index else ""
+        if word.startswith("--") and "=" in word:  # --out=PATH
+            check_path(word, word.partition("=")[0])
+        check_path(word, previous if previous.startswith("-") else "argument %d" % index)
 
 
 def main(argv=None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
-        _check_text_arguments(args, parser)
+        _check_text_arguments(argv)
         with quiet_library_warnings():
             return int(args.handler(args) or 0)
     except CardbalanceError as error:
