@@ -119,7 +119,7 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
         raise CardbalanceError("'%s' is not a readable run: meta.json is not UTF-8 text." % path) from None
     try:
         meta = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, or an integer past the 4,300-digit limit
         raise CardbalanceError("'%s' is not a readable run: meta.json is not valid JSON (%s)." % (path, error)) from None
     if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__

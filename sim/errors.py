@@ -24,10 +24,18 @@ class IllegalActionError(CardbalanceError):
     """An action that the rules do not allow in the current position."""
 
 
+def one_line(text: str) -> str:
+    """`text` with every character that would break the line (newline, carriage return, the
+    other control characters, Unicode line separators) written as an escape: an error is one
+    line even when the bad value it quotes held a line break (found by tests/test_property_inputs.py)."""
+    return "".join(character if character.isprintable() or character == " " else
+                   character.encode("unicode_escape").decode("ascii") for character in str(text))
+
+
 def describe_os_error(error: OSError) -> str:
     """'cannot write/read PATH (reason)' in one line, for an environment fault."""
     reason = error.strerror or type(error).__name__
     where = error.filename if error.filename is not None else None
     if where is None:
-        return "%s (%s)" % (reason, type(error).__name__)
-    return "file system error on '%s' (%s)" % (where, reason)
+        return one_line("%s (%s)" % (reason, type(error).__name__))
+    return one_line("file system error on '%s' (%s)" % (where, reason))

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from sim.errors import CardbalanceError
+from sim.user_input import did_you_mean
 
 DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --game
 
@@ -168,9 +169,9 @@ class Dimension:
         """A validated value of this dimension (CHOICE name, PER_SEAT pair, SEAT number)."""
         if self.kind == CHOICE:
             if value not in self.values:
-                raise CardbalanceError("%s '%s' is unknown%s; known %ss: %s."
+                raise CardbalanceError("%s '%s' is unknown%s; known %ss: %s%s."
                                        % (self.name, value, " for %s" % game if game else "", self.name,
-                                          ", ".join(self.values)))
+                                          ", ".join(self.values), did_you_mean(value, self.values)))
             return value
         if self.kind == PER_SEAT:
             pair = (value, value) if _is_int(value) else tuple(value)
@@ -347,7 +348,7 @@ def parse_pair(text: str) -> tuple[str, str]:
     "pimc:64:greedy" -> ("pimc:64", "greedy")."""
     parts: list[str] = []
     for part in str(text).split(":"):
-        if part.isdigit() and parts:
+        if parts and part.strip().lstrip("+-").isdigit():  # a budget, even a bad one ("²", "-3"): StrategyTable.id judges it
             parts[-1] += ":" + part
         else:
             parts.append(part)
@@ -508,7 +509,9 @@ class GameSpec:
 
     def default_players(self, p0: str, p1: str):
         """`parse_players` for games whose players are just strategy names."""
-        return {}, (self.strategy_pair("%s:%s" % (p0, p1)))
+        for name in (p0, p1):
+            self.strategy_id(name)  # each seat on its own: its error names its budget, not a pair
+        return {}, (p0, p1)
 
 
 _GAMES: dict[str, str | Callable[[], GameSpec]] = {}
@@ -525,7 +528,8 @@ def register(name: str, declaration: str | Callable[[], GameSpec]) -> None:
 def get_game(name: str | None = None) -> GameSpec:
     name = DEFAULT_GAME if name is None else name
     if name not in _GAMES:
-        raise CardbalanceError("game '%s' is unknown; known games: %s." % (name, ", ".join(sorted(_GAMES))))
+        raise CardbalanceError("game '%s' is unknown; known games: %s%s." % (
+            name, ", ".join(sorted(_GAMES)), did_you_mean(name, _GAMES)))
     if name not in _LOADED:
         declaration = _GAMES[name]
         _LOADED[name] = resolve(declaration) if isinstance(declaration, str) else declaration()

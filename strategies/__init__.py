@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.errors import CardbalanceError
+from sim.user_input import did_you_mean, parse_count, shorten
 from sim.registry import parse_pair  # noqa: F401  (the "seat0:seat1" notation, shared with the grid)
 
 
@@ -57,10 +58,12 @@ class StrategyTable:
         """Strategy name ("greedy", "pimc:64") -> kernel id; CardbalanceError listing the
         known names or the allowed parameter values."""
         key = str(name).strip().lower()
+        name = shorten(str(name))  # as shown in an error: a 5,000-character name is cut
         base, separator, parameter = key.partition(":")
         base = self.aliases.get(base, base)
         if base not in self.ids:
-            raise CardbalanceError("strategy '%s' is unknown; known strategies: %s." % (name, self._known()))
+            raise CardbalanceError("strategy '%s' is unknown; known strategies: %s%s." % (
+                name, self._known(), did_you_mean(base, [*self.ids, *self.aliases])))
         base_id = self.ids[base]
         if not separator:
             return base_id
@@ -68,9 +71,7 @@ class StrategyTable:
             raise CardbalanceError("strategy '%s': '%s' takes no parameter (only %s do)." % (
                 name, base, ", ".join("%s:N" % self.name(b) for b in self.parameters) or "none"))
         meaning, largest = self.parameters[base_id]
-        if not parameter.isdigit() or not 1 <= int(parameter) <= largest:
-            raise CardbalanceError("strategy '%s': N (%s) must be an integer from 1 to %d." % (name, meaning, largest))
-        return base_id | int(parameter) << PARAM_SHIFT
+        return base_id | parse_count(parameter, "strategy '%s'" % name, 1, largest, meaning) << PARAM_SHIFT
 
     def is_id(self, identifier) -> bool:
         """A kernel id `id` can produce (a base id, with a parameter only where allowed)."""

@@ -11,6 +11,8 @@ paired deals against greedy); this module holds what does not depend on the game
   by an interrupt is cut off and that trial played again), `contiguous` (trials
   0, 1, 2 ... up to the first gap), the settings check that refuses to resume a
   folder with other settings, atomic writes;
+- `tuning_folder`: the run-folder conventions of sweep and ladder (path checks, built
+  aside and renamed into place, refuses a folder that is not a tuning run, a lock);
 - `four_ways`: a candidate's counts over one deal set played four ways (the tuned
   agent in both seats, both first players), so seat and first-player advantages cancel;
 - `decided_share`, `best_entry`, `share_row` (a result with its 95 % Wilson interval)
@@ -21,6 +23,7 @@ small next to playing thousands of matches per trial, and buys exact resumption.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -28,8 +31,12 @@ from pathlib import Path
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.rng import match_seed
+from sim.safe_output import naming, write_text_atomic
+from sim.user_input import check_path
 
 STARTUP_TRIALS = 10  # TPE's random start (after the greedy baseline)
+MAX_TRIALS = 100_000  # each trial rebuilds the sampler over the log (O(trials^2)): more would never finish
+MAX_MATCHES = 10**10  # per trial and per re-check pairing, the sweep's bound on matches per cell
 
 
 def propose(seed: int, study: int, history: list[dict], ranges: dict, defaults: dict) -> dict:
@@ -64,19 +71,30 @@ def optimizer_version() -> str:
 
 def read_log(path: Path, repair: bool = False) -> list[dict]:
     """The logged trials; with `repair`, a line torn by an interrupt is cut off the file
-    first (else the next trial would be appended onto it and lost)."""
+    first (else the next trial would be appended onto it and lost). A log that is not
+    UTF-8 text, or a whole line that is not a trial record, is one clear error naming
+    the file and line: the folder was not written by tune-agent alone."""
     entries = []
     if not path.exists():
         return entries
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise CardbalanceError("%s is not a trial log (not UTF-8 text); use a new --out folder." % path) from None
     if repair and text and not text.endswith("\n"):
         text = text[:text.rfind("\n") + 1]
         write_atomic(path, text)
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), 1):
         try:
             entry = json.loads(line)
+        except RecursionError:
+            entry = None
         except ValueError:  # a line torn by an interrupt: that trial is simply played again
             continue
+        if not (isinstance(entry, dict) and isinstance(entry.get("trial"), int) and isinstance(entry.get("params"), dict)
+                and isinstance(entry.get("value"), (int, float))):
+            raise CardbalanceError("%s line %d is not a trial record (an object with trial, params and value); "
+                                   "use a new --out folder." % (path, number))
         entries.append(entry)
     return entries
 
@@ -93,41 +111,60 @@ def contiguous(entries: list[dict]) -> list[dict]:
 
 
 def append_log(path: Path, entry: dict) -> None:
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry, sort_keys=True) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, sort_keys=True) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as error:
+        raise naming(error, path) from None
 
 
 def check_settings(out: Path, settings_name: str, settings: dict) -> None:
     """A run folder is resumed only with the settings it was started with (--trials may grow)."""
     path = out / settings_name
-    if path.exists():
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            raise CardbalanceError("--out %s: %s is not JSON; use a new --out folder." % (out, settings_name)) from None
-        for key, value in settings.items():
-            if stored.get(key) != value:
-                raise CardbalanceError("--out %s holds a tuning run with %s %r (asked %r); resume with the same "
-                                       "value or use a new --out folder." % (out, key, stored.get(key), value))
-        return
-    write_atomic(path, json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    try:
+        stored = json.loads(path.read_bytes().decode("utf-8"))
+    except (ValueError, RecursionError):
+        stored = None
+    if not isinstance(stored, dict):
+        raise CardbalanceError("--out %s: %s is not a settings object; use a new --out folder." % (out, settings_name))
+    for key, value in settings.items():
+        if stored.get(key) != value:
+            raise CardbalanceError("--out %s holds a tuning run with %s %r (asked %r); resume with the same "
+                                   "value or use a new --out folder." % (out, key, stored.get(key), value))
 
 
 def write_atomic(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    """Through safe_output: a temporary sibling renamed over `path`, removed on failure, the file named in an error."""
+    write_text_atomic(path, text)
 
 
-def prepare_out(out) -> Path:
-    """The output folder (created if missing); a file there is one clear error."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise CardbalanceError("--out %s is a file; give a folder (created if missing)." % out)
-    out.mkdir(parents=True, exist_ok=True)
-    return out
+@contextlib.contextmanager
+def tuning_folder(out, settings_name: str, settings: dict, command: str):
+    """The run-folder conventions of sweep and ladder for a tuning run (issue 30): the path is
+    checked up front (exit 2 for one that cannot be written); a new folder is built aside with
+    its settings and renamed into place; an existing one is resumed only if it is a tuning run
+    (its settings file) with the same settings, never a sweep's or ladder's run folder or any
+    other non-empty folder; its lock (RUN/.lock, sim/sweep/runlock.py) is held for the block,
+    so a second writer is refused naming the holder."""
+    from sim.safe_output import atomic_folder, check_output_folder, is_empty_folder
+    from sim.sweep.runlock import hold_run_lock
+    if not str(out).strip():
+        raise CardbalanceError("--out must name a folder (got '%s')." % out)
+    out = Path(check_path(out, "--out"))
+    check_output_folder(out, "--out")
+    if out.is_dir() and not is_empty_folder(out):
+        if not (out / settings_name).is_file():
+            kind = "a sweep or ladder run folder" if (out / "meta.json").exists() else "not a tune-agent run folder"
+            raise CardbalanceError("--out %s is %s (no %s); give a new or empty folder, or a tune-agent run to "
+                                   "resume." % (out, kind, settings_name))
+    else:
+        with atomic_folder(out) as building:
+            write_atomic(building / settings_name, json.dumps(settings, indent=2, sort_keys=True) + "\n")
+    with hold_run_lock(out, command):
+        check_settings(out, settings_name, settings)
+        yield out
 
 
 # ---- results ---------------------------------------------------------------------------------
@@ -171,11 +208,13 @@ def share_row(result: dict) -> dict:
 
 def check_options(trials: int, matches: int, recheck_matches: int, seed: int,
                   min_matches: int, min_matches_why: str, min_recheck: int) -> None:
-    if int(trials) < 1:
-        raise CardbalanceError("--trials must be at least 1 (got %r)." % (trials,))
-    if int(matches) < min_matches:
-        raise CardbalanceError("--matches must be at least %d (%s) (got %r)." % (min_matches, min_matches_why, matches))
-    if int(recheck_matches) < min_recheck:
-        raise CardbalanceError("--recheck must be at least %d (got %r)." % (min_recheck, recheck_matches))
+    if not 1 <= int(trials) <= MAX_TRIALS:
+        raise CardbalanceError("--trials must be at least 1 and at most %d (got %r)." % (MAX_TRIALS, trials))
+    if not min_matches <= int(matches) <= MAX_MATCHES:
+        raise CardbalanceError("--matches must be at least %d (%s) and at most %d (got %r)."
+                               % (min_matches, min_matches_why, MAX_MATCHES, matches))
+    if not min_recheck <= int(recheck_matches) <= MAX_MATCHES:
+        raise CardbalanceError("--recheck must be at least %d and at most %d (got %r)."
+                               % (min_recheck, MAX_MATCHES, recheck_matches))
     if not 0 <= int(seed) < 1 << 63:
         raise CardbalanceError("--seed must be from 0 to 2^63-1 (got %r)." % (seed,))

@@ -10,11 +10,14 @@ A `CardbalanceError` becomes one line on stderr and exit code 2; an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
+import warnings
 
-from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error
+from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error, one_line
 
 DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle games.
 
@@ -30,7 +33,31 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors: one sentence and exit code 2 (argparse's default code)."""
 
     def error(self, message):
-        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], message))
+        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], one_line(_with_suggestion(message))))
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice: 'swep' (choose from 'sweep', ...)" with a "did you mean"."""
+    import re
+    from sim.user_input import did_you_mean
+    found = re.search(r"invalid choice: '(.*)' \(choose from (.*)\)$", message)
+    if not found:
+        return message
+    choices = re.findall(r"'([^']*)'", found.group(2))
+    return message + did_you_mean(found.group(1), choices).replace(" (", "; ", 1).rstrip(")")
+
+
+@contextlib.contextmanager
+def quiet_library_warnings():
+    """Library warnings (joblib's worker warnings on a full disk, numba's, pandas') do not
+    reach the user's stderr: an error must stay the one line the CLI prints (issue 30).
+    The product's own messages are printed, never warned. PYTHONWARNINGS shows them again."""
+    if os.environ.get("PYTHONWARNINGS"):
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _command_modules():
@@ -54,13 +81,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_text_arguments(argv) -> None:
+    """Every word of the command line must be valid UTF-8 (sim/user_input.py: a path that is
+    not could not be recorded in a run folder nor resumed); the error names its option."""
+    from sim.user_input import check_path
+    for index, word in enumerate(argv):
+        previous = argv[index - 1] if index else ""
+        if word.startswith("--") and "=" in word:  # --out=PATH
+            check_path(word, word.partition("=")[0])
+        check_path(word, previous if previous.startswith("-") else "argument %d" % index)
+
+
 def main(argv=None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        _check_text_arguments(argv)
+        with quiet_library_warnings():
+            return int(args.handler(args) or 0)
     except CardbalanceError as error:
-        print("cardbalance %s: error: %s" % (args.command, error), file=sys.stderr)
+        print("cardbalance %s: error: %s" % (args.command, one_line(error)), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `cardbalance play ... | head`
         sys.stderr.close()

@@ -17,8 +17,11 @@ import time
 from pathlib import Path
 
 from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
+from sim.user_input import check_count
 
 ORDER = 16
+MAX_BOOTSTRAP = 10_000  # resamples: each refits the ratings, so 10,000 already take minutes
+SEED_MAX = 2**63 - 1
 
 EPILOG = """examples:
   cardbalance ladder                             the game's default agents, 2000 matches per pair
@@ -60,7 +63,8 @@ def add_parser(subparsers):
     parser.add_argument("--seed", type=int, default=None, help="root seed of the match seeds and the bootstrap (default 1)")
     parser.add_argument("--chunk-size", type=int, default=None, help="matches per chunk (default 1000)")
     parser.add_argument("--bootstrap", type=int, default=None,
-                        help="bootstrap resamples for the rating intervals (default 200; 0: none)")
+                        help="bootstrap resamples for the rating intervals (default 200; 0: none; at most %d)"
+                             % MAX_BOOTSTRAP)
     parser.add_argument("--out", help="run folder to create (default: runs/<timestamp>-ladder)")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
     parser.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
@@ -94,7 +98,8 @@ def _check_options(args) -> None:
         raise CardbalanceError("--scheduler needs --backend dask.")
     _positive(args.matches, "--matches")
     _positive(args.chunk_size, "--chunk-size")
-    _positive(args.bootstrap, "--bootstrap", allow_zero=True)
+    check_count(args.bootstrap, "--bootstrap", 0, MAX_BOOTSTRAP)
+    check_count(args.seed, "--seed", 0, SEED_MAX)
 
 
 def _argv(args) -> list[str]:

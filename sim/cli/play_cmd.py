@@ -23,12 +23,21 @@ def add_parser(subparsers):
     parser.add_argument("--p0", default=None, help="seat 0 in the game's notation (default: the game's, GameSpec.players)")
     parser.add_argument("--p1", default=None, help="seat 1 in the game's notation (default: the game's)")
     add_dimension_options(parser)  # e.g. --life (default: the dimension's single value), --first (default: a coin flip)
-    parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
-    parser.add_argument("--rules", default="default", help="rules preset or TOML file")
+    parser.add_argument("--seed", type=int, default=None, help="match seed (default 1)")
+    parser.add_argument("--rules", default=None, help="rules preset or TOML file (default: default)")
     parser.add_argument("--from", dest="run", default=None, help="a sweep's run folder: replay one of its matches")
     parser.add_argument("--cell", type=int, default=None, help="with --from: cell index")
     parser.add_argument("--match", type=int, default=None, help="with --from: match number within the cell")
     return parser
+
+
+def _refuse_options_of_a_new_match(args) -> None:
+    """--from replays a match as the run played it: an option that would set up another match is refused."""
+    given = [flag for flag, value in (("--p0", args.p0), ("--p1", args.p1), ("--seed", args.seed),
+                                      ("--rules", args.rules)) if value is not None]
+    given += ["--" + key[4:] for key, value in sorted(vars(args).items()) if key.startswith("dim_") and value is not None]
+    if given:
+        raise CardbalanceError("--from replays the run's match as it was played; drop %s." % ", ".join(given))
 
 
 SEED_MAX = 2**64 - 1  # match seeds are unsigned 64-bit words: a larger one would wrap
@@ -40,6 +49,7 @@ def run(args) -> int:
     from sim.registry import PER_SEAT, SEAT, get_game
 
     if args.run is not None:
+        _refuse_options_of_a_new_match(args)
         if args.cell is None or args.match is None:
             raise CardbalanceError("--from needs --cell and --match (e.g. --from runs/RUN --cell 0 --match 12).")
         from sim.sweep import locate_match
@@ -53,14 +63,15 @@ def run(args) -> int:
         game = get_game(args.game)
         if game.replay_log is None:
             raise CardbalanceError("game %s has no play log (GameSpec.replay_log)." % game.name)
-        rules = game.load_rules(args.rules)
+        from sim.sweep.vary import load_named
+        rules = load_named(game.load_rules, args.rules or "default")  # a preset, a file or a variant name a sweep prints
         p0 = args.p0 if args.p0 is not None else game.players[0]
         p1 = args.p1 if args.p1 is not None else game.players[1]
         player_values, strategies = (game.parse_players or game.default_players)(p0, p1)
         values = game.single_values()
         values.update(player_values)
         values.update(dimension_values(args, game))
-        seed = args.seed
+        seed = 1 if args.seed is None else args.seed
         if not 0 <= seed <= SEED_MAX:
             raise CardbalanceError("--seed must be an integer from 0 to %d (got %d)." % (SEED_MAX, seed))
         for dimension in game.dimensions:

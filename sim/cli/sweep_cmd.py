@@ -188,9 +188,12 @@ def fallback_summary(run_dir: Path) -> str:
     return "\n".join(lines)
 
 
+RUN_NAME_CHARACTERS = 80  # of the sweep name in a default run folder name (a file name has at most 255 bytes)
+
+
 def default_run_dir(name: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "sweep"
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:RUN_NAME_CHARACTERS].strip("-.") or "sweep"
     path = Path("runs") / ("%s-%s" % (stamp, name))
     suffix = 1
     while path.exists():

@@ -40,7 +40,10 @@ def add_parser(subparsers):
     parser.add_argument("--recheck", type=int, default=4000,
                         help="matches per pairing for the fresh-seed re-check of the winner (default 4000)")
     parser.add_argument("--seed", type=int, default=1, help="root seed of the tuning and re-check deals (default 1)")
-    parser.add_argument("--out", default="tune-run", help="output folder, created or resumed (default tune-run)")
+    parser.add_argument("--out", default="tune-run",
+                        help="output folder: a new or empty one is created (built aside, renamed into place), a "
+                             "tune-agent run is resumed (locked while it runs); any other folder is refused "
+                             "(default tune-run)")
     return parser
 
 

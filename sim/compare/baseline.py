@@ -134,14 +134,8 @@ def load_baseline(path) -> Baseline:
     path = Path(path)
     if not path.is_file():
         raise CardbalanceError("baseline file '%s' does not exist or is not a file." % path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("baseline file %s is not valid JSON: %s." % (path, error)) from None
-    except RecursionError:
-        raise CardbalanceError("baseline file %s is not valid JSON: it is nested too deeply." % path) from None
-    except OSError as error:
-        raise CardbalanceError("cannot read baseline file '%s' (%s)." % (path, error.strerror or error)) from None
+    from sim.user_input import read_json, read_text_file
+    data = read_json(read_text_file(path, "baseline file"), "baseline file %s" % path)
     if not isinstance(data, dict) or data.get("format") != BASELINE_FORMAT:
         raise CardbalanceError("baseline file %s is not a compare baseline (written by `cardbalance compare "
                                "--write-baseline`)." % path)

@@ -9,12 +9,12 @@ the field.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sim import rng as rng_module
 from sim.cards import is_face, is_normal, parse_code, suit_of
 from sim.errors import CardbalanceError
+from sim.position_file import check_choice, check_keys, position_rules, read_position
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
@@ -55,20 +55,6 @@ def _int(value, field: str, low: int | None = None, high: int = INT_MAX) -> int:
     return value
 
 
-def _read_position_file(path: Path) -> str:
-    if path.is_dir():
-        raise CardbalanceError("scenario file '%s' is a folder; give a position JSON file." % path)
-    if not path.is_file():
-        raise CardbalanceError("scenario file '%s' does not exist." % path)
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise CardbalanceError("cannot read scenario file '%s' (%s)." % (path, error.strerror or error)) from None
-    except UnicodeDecodeError as error:
-        raise CardbalanceError("scenario file '%s' is not UTF-8 text (byte %d); give a position JSON file."
-                               % (path, error.start)) from None
-
-
 class _CardRegistry:
     """Parses card text and remembers where each card was put (no duplicates)."""
 
@@ -100,39 +86,18 @@ class _CardRegistry:
 
 
 def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[Match, list[str]]:
-    """Validate a position (dict, JSON text or path) → (reference Match, action texts)."""
-    if isinstance(data, Path) or (isinstance(data, str) and not data.lstrip().startswith("{")):
-        data = _read_position_file(Path(data))
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as error:
-            raise CardbalanceError("position is not valid JSON: %s." % error) from None
-        except RecursionError:
-            raise CardbalanceError("position is not valid JSON: it is nested too deeply.") from None
-    if not isinstance(data, dict):
-        _fail("the top level must be a JSON object.")
-    for key in data:
-        if key not in TOP_KEYS:
-            _fail("unknown key '%s'; allowed: %s." % (key, ", ".join(sorted(TOP_KEYS))))
+    """Validate a position (dict, JSON text or path) → (reference Match, action texts).
+    The file format is sim/position_file.py's; what follows is Faction War's rules check."""
+    data = read_position(data)
+    check_keys(data, TOP_KEYS)
     if rules is None:
-        rules = load_rules(data.get("preset", "default"))
-        if "rules" in data:
-            overrides = data["rules"]
-            if not isinstance(overrides, dict):
-                _fail("'rules' must be an object of rule overrides.")
-            merged = rules.as_dict()
-            merged["ambiguities"] = {**merged["ambiguities"], **overrides.get("ambiguities", {})}
-            merged.update({k: v for k, v in overrides.items() if k != "ambiguities"})
-            rules = rules_from_mapping(merged, "position rules")
+        rules = position_rules(data, load_rules, rules_from_mapping, "default")
     match = Match(rules)
     packs = 2 if rules.reading("FA-34") == "two" else 1
     match.turn = _int(data.get("turn", 3), "turn", 1)
     match.active = _player(data.get("active", 0), "active")
     match.first = _player(data.get("first", (match.active + match.turn - 1) % 2), "first")
-    phase = data.get("phase", "placement")
-    if phase not in PHASES:
-        _fail("'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
+    phase = check_choice(data.get("phase", "placement"), PHASES, "phase")
     match.phase = PHASES[phase]
     match.decider = _player(data.get("decider", match.active), "decider")
     match.rng = rng_module.PyRng(_int(data.get("rng", 0), "rng", 0, RNG_MAX))
@@ -147,9 +112,7 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         for key in player:
             if key not in PLAYER_KEYS:
                 _fail("players[%d]: unknown key '%s'; allowed: %s." % (p, key, ", ".join(sorted(PLAYER_KEYS))))
-        faction = player.get("faction", "human")
-        if faction not in L.FACTION_NAMES:
-            _fail("players[%d].faction must be one of %s (got %r)." % (p, ", ".join(L.FACTION_NAMES), faction))
+        faction = check_choice(player.get("faction", "human"), L.FACTION_NAMES, "players[%d].faction" % p)
         match.faction[p] = L.FACTION_NAMES.index(faction)
         # Below 0 only in a finished match (F-WIN-1 ends it there); 0 is a sandbox
         # position "already at 0" whose next life check ends the match (F-WIN-2 tests).
@@ -242,22 +205,20 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
     for key, target in (("normal_rows", match.normal_placed), ("face_rows", match.face_placed),
                         ("pair_zones", match.pairs_used), ("rebirth_rows", match.j_used),
                         ("charge_rows", match.k_used)):
-        for row in used.get(key, []):
-            if row not in (1, 2, 3):
+        for row in _list(used.get(key, []), "used_this_turn." + key):
+            if isinstance(row, bool) or row not in (1, 2, 3):
                 _fail("used_this_turn.%s must list rows 1-3 (got %r)." % (key, row))
             target.add(row - 1)
     match.hearts_used = _int(used.get("hearts", 0), "used_this_turn.hearts", 0)
     match.extra_used = 1 if used.get("extra_zone", False) else 0
-    for text in used.get("spent_kings", []):
+    for text in _list(used.get("spent_kings", []), "used_this_turn.spent_kings"):
         match.k_spent.add(L.k_spent_bit(_parse_any_card(text, "used_this_turn.spent_kings")))
     pending = data.get("pending", {})
     if not isinstance(pending, dict):
         _fail("'pending' must be an object.")
     for key, value in pending.items():
         if key == "kind":
-            if value not in PENDING_KINDS:
-                _fail("pending.kind must be one of %s (got %r)." % (", ".join(PENDING_KINDS), value))
-            match.pending[L.P_KIND] = PENDING_KINDS[value]
+            match.pending[L.P_KIND] = PENDING_KINDS[check_choice(value, PENDING_KINDS, "pending.kind")]
         elif key in PENDING_NUMBERS:
             match.pending[PENDING_NUMBERS[key]] = _int(value, "pending." + key, 0)
         elif key in PENDING_CARDS:
@@ -266,11 +227,12 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
             _fail("pending: unknown key '%s'." % key)
     if match.phase == L.PH_OVER:
         match.winner = _int(data.get("winner", 2), "winner", 0, 2)
-        end_type = data.get("end_type", "none")
-        if end_type not in L.END_NAMES:
-            _fail("'end_type' must be one of %s (got %r)." % (", ".join(L.END_NAMES), end_type))
+        end_type = check_choice(data.get("end_type", "none"), L.END_NAMES, "end_type")
         match.end_type = L.END_NAMES.index(end_type)
-    for name, value in data.get("counters", {}).items():
+    counters = data.get("counters", {})
+    if not isinstance(counters, dict):
+        _fail("'counters' must be an object of counter names to counts (got %r)." % (counters,))
+    for name, value in counters.items():
         if name not in L.COUNTER_NAMES:
             _fail("counters: unknown counter '%s'." % name)
         match.counters[L.COUNTER_NAMES.index(name)] = _int(value, "counters." + name, 0)
@@ -278,6 +240,12 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         _fail("'actions' must be a list of action texts like \"place D7 row1\".")
     return match, actions
+
+
+def _list(value, field: str) -> list:
+    if not isinstance(value, list):
+        _fail("'%s' must be a list (got %r)." % (field, value))
+    return value
 
 
 def _parse_any_card(text, field: str) -> int:

@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from sim.errors import CardbalanceError
+from sim.user_input import check_path, did_you_mean, read_toml
 
 # Bump when the meaning of a rules array changes (new effect implemented, a
 # clause re-read): every stored result records it, and reports refuse to mix
@@ -213,7 +213,8 @@ def validate(rules: Rules) -> None:
     for fa_id, value in rules.ambiguities.items():
         readings = AMBIGUITIES[fa_id][1]
         if value not in readings:
-            raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)." % (fa_id, ", ".join(readings), value))
+            raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)%s." % (
+                fa_id, ", ".join(readings), value, did_you_mean(value, readings)))
 
 
 # ---- loading --------------------------------------------------------------------
@@ -241,7 +242,8 @@ def rules_from_mapping(data: dict, source: str = "rules", stored: bool = False) 
     allowed = {"ambiguities", *NUMBERS}
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(sorted(allowed)), did_you_mean(key, allowed)))
     kwargs = {}
     for name in NUMBERS:
         if name in data:
@@ -252,7 +254,8 @@ def rules_from_mapping(data: dict, source: str = "rules", stored: bool = False) 
         raise CardbalanceError("%s: 'ambiguities' must be a table of FA-n = \"reading\"." % source)
     for fa_id, value in given.items():
         if fa_id not in AMBIGUITIES:
-            raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: FA-1 to FA-%d." % (source, fa_id, len(AMBIGUITIES)))
+            raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: FA-1 to FA-%d%s." % (
+                source, fa_id, len(AMBIGUITIES), did_you_mean(fa_id, AMBIGUITIES)))
         ambiguities[fa_id] = value
     kwargs["ambiguities"] = ambiguities
     try:
@@ -269,18 +272,12 @@ def load_rules(name_or_path: str | Path | None = None, stored: bool = False) -> 
     text = str(name_or_path)
     if text in PRESETS:
         return rules_from_mapping(PRESETS[text], "preset %s" % text)
-    path = Path(text)
+    path = Path(check_path(text, "rules"))
     if not path.is_file():
         raise CardbalanceError(
-            "rules: '%s' is neither a preset (%s) nor a readable TOML file." % (text, ", ".join(PRESETS)))
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
-    except RecursionError:
-        raise CardbalanceError("rules file %s is not valid TOML: it is nested too deeply." % path) from None
-    except OSError as error:
-        raise CardbalanceError("cannot read rules file '%s' (%s)." % (path, error.strerror or error)) from None
+            "rules: '%s' is neither a preset (%s) nor a readable TOML file%s." % (
+            text, ", ".join(PRESETS), did_you_mean(text, PRESETS)))
+    data = read_toml(path, "rules file")
     return rules_from_mapping(data, str(path), stored=stored)
 
 

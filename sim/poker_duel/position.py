@@ -35,11 +35,11 @@ CardbalanceError with one sentence naming the field.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sim.cards import SUIT_LETTERS, code_text, parse_code
 from sim.errors import CardbalanceError
+from sim.position_file import check_choice, check_keys, position_rules, read_position
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
 from sim.poker_duel.narration import describe
@@ -92,28 +92,20 @@ def _list(value, field: str) -> list:
 
 
 def load_position(data: dict) -> Match:
-    """Validate a parsed position and build the reference Match it describes."""
-    if not isinstance(data, dict):
-        _fail("the file must hold one JSON object.")
-    for key in data:
-        if key not in TOP_KEYS:
-            _fail("unknown key '%s'; allowed keys: %s." % (key, ", ".join(sorted(TOP_KEYS))))
-    rules = load_rules(data.get("preset", "core"))
-    if "rules" in data:
-        if not isinstance(data["rules"], dict):
-            _fail("'rules' must be an object of rule keys (see `cardbalance rules --game poker_duel`).")
-        merged = rules.as_dict()
-        merged.update({k: v for k, v in data["rules"].items() if k != "ambiguities"})
-        merged["ambiguities"] = {**merged["ambiguities"], **data["rules"].get("ambiguities", {})}
-        rules = rules_from_mapping(merged, "position rules")
+    """Validate a position (dict, JSON text or path) and build the reference Match it describes.
+    The file format is sim/position_file.py's; what follows is Poker Duel's rules check."""
+    data = read_position(data)
+    check_keys(data, TOP_KEYS)
+    rules = position_rules(data, load_rules, rules_from_mapping, "core")
     m = Match(rules)
     m.turn = _int(data.get("turn", 3), "turn", 1, 10_000)
     m.active = _int(data.get("active", 0), "active", 0, 1)
     m.first = _int(data.get("first", 0), "first", 0, 1)
-    phase = data.get("phase", "main")
-    if phase not in PHASES:
-        _fail("'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
+    phase = check_choice(data.get("phase", "main"), PHASES, "phase")
     m.phase, m.decider = PHASES[phase], m.active
+    if m.phase in (L.PH_DECLARE, L.PH_BATTLE, L.PH_DAMAGE) and m.turn == 1 and m.active == m.first \
+            and not rules.p1_first_battle:
+        _fail("phase '%s': the first player has no battle phase on turn 1 (D-BP-1, p1_first_battle = false)." % phase)
     players = _list(data.get("players", [{}, {}]), "players")
     if len(players) != 2:
         _fail("'players' must list exactly two players (got %d)." % len(players))
@@ -122,11 +114,9 @@ def load_position(data: dict) -> Match:
     for p, spec in enumerate(players):
         if not isinstance(spec, dict):
             _fail("'players[%d]' must be an object." % p)
-        for key in spec:
-            if key not in PLAYER_KEYS:
-                _fail("unknown key 'players[%d].%s'; allowed: %s." % (p, key, ", ".join(sorted(PLAYER_KEYS))))
+        check_keys(spec, PLAYER_KEYS, "players[%d]." % p)
         where = "players[%d]" % p
-        m.hp[p] = _int(spec.get("hp", DEFAULT_HP[p]), where + ".hp", -HP_MAX, HP_MAX)
+        m.hp[p] = _int(spec.get("hp", DEFAULT_HP[p]), where + ".hp", 1, HP_MAX)  # at HP 0 the match is over (D-WIN)
         m.start_hp[p] = _int(spec.get("start_hp", DEFAULT_HP[p]), where + ".start_hp", 1, HP_MAX)
         for card in (_card(t, p, where + ".hand", seen, taken) for t in _list(spec.get("hand", []), where + ".hand")):
             m.zone[card] = L.Z_HAND
@@ -170,9 +160,8 @@ def load_position(data: dict) -> Match:
             deck = [c for c in range(p * L.N_CODES, (p + 1) * L.N_CODES) if c not in seen]
         m.deck[p] = deck
         for card in _list(spec.get("new", []), where + ".new"):
-            code = parse_code(card.rstrip("'"))[0] if isinstance(card, str) else -1
-            target = L.card_id(1 - p if isinstance(card, str) and card.endswith("'") else p, code)
-            if code < 0 or m.zone[target] != L.Z_MONSTER or m.controller(target) != p:
+            target = _field_card(card, p)
+            if target < 0 or m.zone[target] != L.Z_MONSTER or m.controller(target) != p:
                 _fail("'%s.new' must name monsters on that player's field (got %r)." % (where, card))
             m.flags[target] |= L.F_NEW
     if "uses" in data:
@@ -270,13 +259,7 @@ def dump_position(m: Match, legal: bool = False) -> dict:
 
 def run_scenario(path, legal: bool = False):
     """`cardbalance scenario --game poker_duel FILE` -> (position dict, event lines)."""
-    path = Path(path)
-    if not path.is_file():
-        raise CardbalanceError("scenario file '%s' does not exist." % path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("scenario file '%s' is not valid JSON: %s." % (path, error)) from None
+    data = read_position(Path(path))
     m = load_position(data)
     events: list[str] = []
     apply_texts(m, data.get("actions", []), events)

@@ -20,13 +20,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from sim.errors import CardbalanceError
+from sim.user_input import check_path, did_you_mean, read_toml
 
 # Bump when the meaning of a rules array changes (reports refuse to mix versions).
 # 2: "pimc" names the greedy-rollout agent (it was the random-rollout one, now "pimc-random").
@@ -253,8 +253,8 @@ def validate(rules: Rules) -> None:
     for amb_id, value in rules.ambiguities.items():
         readings = AMBIGUITIES[amb_id][1]
         if value not in readings:
-            raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)."
-                                   % (amb_id, ", ".join(readings), value))
+            raise CardbalanceError("rules: ambiguities.%s must be one of %s (got %r)%s."
+                                   % (amb_id, ", ".join(readings), value, did_you_mean(value, readings)))
         if (amb_id, value) in NOT_PLAYABLE:
             raise CardbalanceError("rules: ambiguities.%s = '%s' is not playable: %s; playable: %s."
                                    % (amb_id, value, NOT_PLAYABLE[amb_id, value], ", ".join(IMPLEMENTED[amb_id])))
@@ -278,7 +278,8 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     allowed = {"ambiguities", *NUMBERS, *FLAGS}
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(sorted(allowed)), did_you_mean(key, allowed)))
     kwargs = {name: data[name] for name in (*NUMBERS, *FLAGS) if name in data}
     given = data.get("ambiguities", {})
     if not isinstance(given, dict):
@@ -287,7 +288,7 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     for amb_id, value in given.items():
         if amb_id not in AMBIGUITIES:
             raise CardbalanceError("%s: unknown ambiguity '%s'; allowed: D-AMB-02 to D-AMB-65 (D-AMB-01 is "
-                                   "'club_multiplier')." % (source, amb_id))
+                                   "'club_multiplier')%s." % (source, amb_id, did_you_mean(amb_id, AMBIGUITIES)))
         ambiguities[amb_id] = value
     kwargs["ambiguities"] = ambiguities
     try:
@@ -303,17 +304,11 @@ def load_rules(name_or_path: str | Path | None = None) -> Rules:
     text = str(name_or_path)
     if text in PRESETS:
         return rules_from_mapping(PRESETS[text], "preset %s" % text)
-    path = Path(text)
+    path = Path(check_path(text, "rules"))
     if not path.is_file():
-        raise CardbalanceError("rules: '%s' is neither a preset (%s) nor a readable TOML file." % (text, ", ".join(PRESETS)))
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
-    except RecursionError:
-        raise CardbalanceError("rules file %s is not valid TOML: it is nested too deeply." % path) from None
-    except OSError as error:
-        raise CardbalanceError("cannot read rules file '%s' (%s)." % (path, error.strerror or error)) from None
+        raise CardbalanceError("rules: '%s' is neither a preset (%s) nor a readable TOML file%s." % (
+            text, ", ".join(PRESETS), did_you_mean(text, PRESETS)))
+    data = read_toml(path, "rules file")
     return rules_from_mapping(data, str(path))
 
 

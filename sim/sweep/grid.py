@@ -22,13 +22,13 @@ before it creates a run folder.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from analysis.stats import Z95
 from sim.errors import CardbalanceError
+from sim.user_input import did_you_mean, read_toml
 from sim.registry import DEFAULT_GAME, SKILL_SEPARATOR, GameSpec, get_game, skill_label  # noqa: F401
 from sim.sweep.vary import parse_vary, variants, vary_as_dict
 
@@ -211,7 +211,8 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
     allowed = sweep_keys(game)
     for key in data:
         if key not in allowed:
-            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(allowed)))
+            raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
+                source, key, ", ".join(allowed), did_you_mean(key, allowed)))
     settings: dict[str, Any] = {}
     for dimension in game.dimensions:
         settings.update(dimension.defaults())
@@ -262,14 +263,7 @@ def load_sweep(path: str | Path) -> SweepSpec:
     path = Path(path)
     if not path.is_file():
         raise CardbalanceError("sweep file '%s' does not exist or is not a file." % path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("sweep file %s is not valid TOML: %s." % (path, error)) from None
-    except RecursionError:
-        raise CardbalanceError("sweep file %s is not valid TOML: it is nested too deeply." % path) from None
-    except OSError as error:
-        raise CardbalanceError("cannot read sweep file '%s' (%s)." % (path, error.strerror or error)) from None
+    data = read_toml(path, "sweep file")
     data.setdefault("name", path.stem)
     if "rules" in data and isinstance(data["rules"], list):
         data["rules"] = [_resolve_rules_path(entry, path.parent) for entry in data["rules"]]

@@ -161,7 +161,7 @@ def load_meta(path: Path) -> dict:
         raise CardbalanceError("'%s' is not a run folder (%s is not UTF-8 text)." % (path, META)) from None
     try:
         meta = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, or an integer past the 4,300-digit limit
         raise CardbalanceError("'%s' is not a run folder (%s is not valid JSON)." % (path, META)) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CardbalanceError("'%s' is not a run folder (%s does not say format \"%s\")." % (path, META, FORMAT))

@@ -55,7 +55,7 @@ def hold_run_lock(run_dir, command: str = "cardbalance sweep"):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise CardbalanceError("run folder '%s' is in use by %s; wait for that sweep to finish or stop it."
+            raise CardbalanceError("run folder '%s' is in use by %s; wait for that run to finish or stop it."
                                    % (run_dir, _holder_text(lock_path))) from None
         holder = {"pid": os.getpid(), "host": platform.node(), "command": command,
                   "since": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}

@@ -64,8 +64,11 @@ def check_dask_workers(client, plan: Plan, timeout_s: float = DASK_PROBE_TIMEOUT
 # ---- the task -----------------------------------------------------------------------
 
 def play_aggregate(play_batch, rules_array, cell_array, seed, n_matches):
-    """Worker side: a chunk's aggregate vector (matches 0 .. n_matches-1 of its seed)."""
-    return np.asarray(play_batch(rules_array, cell_array, seed, 0, n_matches), dtype=np.int64)
+    """Worker side: a chunk's aggregate vector (matches 0 .. n_matches-1 of its seed), played in
+    slices between which a worker checks that its parent lives (sim/worker_lifetime.py)."""
+    from sim.worker_lifetime import play_in_slices
+    return np.asarray(play_in_slices(lambda start, count: np.asarray(
+        play_batch(rules_array, cell_array, seed, start, count), dtype=np.int64), n_matches), dtype=np.int64)
 
 
 def sweep_chunk(plan: Plan, cell_index: int, chunk: int, size: int, rules_arrays=None, cell_arrays=None) -> Chunk:

@@ -114,10 +114,9 @@ def _parse_value(text: str):
     """A variant name's VALUE as TOML would read it: an integer, true/false, else the text."""
     if text in ("true", "false"):
         return text == "true"
-    try:
+    if text.isascii() and text.lstrip("-").isdigit() and len(text) <= 18:
         return int(text)
-    except ValueError:
-        return text
+    return text
 
 
 def load_named(load_rules, name: str):
@@ -129,8 +128,10 @@ def load_named(load_rules, name: str):
     parts = text.split(SEPARATOR)
     if len(parts) < 2 or Path(text).is_file() or not all("=" in part for part in parts[1:]):
         return load_rules(text)
+    base = load_rules(parts[0])
+    _, switches = allowed_keys(base)
     changes = {}
     for part in parts[1:]:
         key, _, value = part.partition("=")
-        changes[key] = _parse_value(value)
-    return apply(load_rules(parts[0]), changes, "rules '%s'" % text)
+        changes[key] = value if key in switches else _parse_value(value)  # a switch's reading is text ("14")
+    return apply(base, changes, "rules '%s'" % text)

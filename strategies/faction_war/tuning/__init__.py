@@ -33,7 +33,6 @@ import datetime
 import json
 from pathlib import Path
 
-from sim.errors import CardbalanceError
 from sim.faction_war.game import PAIRINGS
 from sim.faction_war.layout import FACTION_NAMES, N_END_TYPES
 from sim.faction_war.rules import DEFAULT_LIFE, Rules
@@ -129,10 +128,6 @@ _read_log, _contiguous, _append_log, _write_atomic = (shared.read_log, shared.co
                                                       shared.write_atomic)
 
 
-def _check_settings(out: Path, settings: dict) -> None:
-    shared.check_settings(out, SETTINGS_NAME, settings)
-
-
 def check_options(trials: int, matches: int, recheck_matches: int, seed: int) -> None:
     shared.check_options(trials, matches, recheck_matches, seed, min_matches=2 * ORIENTATIONS,
                          min_matches_why="one deal, four ways, per opponent faction", min_recheck=ORIENTATIONS)
@@ -147,61 +142,57 @@ def tune(out, trials: int, matches: int, seed: int, recheck_matches: int, comman
     """
     import optuna
     check_options(trials, matches, recheck_matches, seed)
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise CardbalanceError("--out %s is a file; give a folder (created if missing)." % out)
-    out.mkdir(parents=True, exist_ok=True)
     deals = -(-int(matches) // (ORIENTATIONS * len(FACTION_NAMES)))
     settings = {"game": "faction_war", "seed": int(seed), "matches": int(matches),
                 "weights": list(W.WEIGHT_NAMES), "ranges": {k: list(v) for k, v in W.RANGES.items()}}
-    _check_settings(out, settings)
-    log_path = out / LOG_NAME
-    entries = _read_log(log_path, repair=True)
-    tune_seed = match_seed(int(seed), TUNE_STREAM)
-    best = {}
-    for faction, faction_name in enumerate(FACTION_NAMES):
-        history = _contiguous([e for e in entries if e.get("faction") == faction_name])
-        while len(history) < trials:
-            params = _propose(int(seed), faction, history)
-            result = candidate_value(W.check_weights(params, "candidate"), faction, tune_seed, deals)
-            entry = {"faction": faction_name, "trial": len(history), "params": params, **result}
-            _append_log(log_path, entry)
-            history.append(entry)
-            if progress is not None:
-                progress(faction_name, entry, max(history[:trials], key=lambda e: (e["value"], -e["trial"])))
-        history = history[:trials]
-        best[faction_name] = max(history, key=lambda e: (e["value"], -e["trial"]))
-    vectors = {name: W.check_weights(entry["params"], name) for name, entry in best.items()}
-    rows = recheck(vectors, match_seed(int(seed), RECHECK_STREAM), int(recheck_matches))
-    document = {
-        "about": "Weights of the `tuned` agent: greedy's heuristic (strategies/faction_war/greedy.py) with the "
-                 "constants of strategies/faction_war/weights.py tuned per faction by self-play against greedy.",
-        "weights": {name: W.as_dict(vector) for name, vector in vectors.items()},
-        "provenance": {
-            "game": "faction_war",
-            "rules": "default preset, starting life %d/%d" % DEFAULT_LIFE,
-            "opponent": "greedy",
-            "judged_on": "paired deals: each deal played with the tuned agent in both seats and both first "
-                         "players, against greedy of each faction; value = tuned share of decided matches",
-            "trials_per_faction": int(trials),
-            "matches_per_trial": int(deals * ORIENTATIONS * len(FACTION_NAMES)),
-            "seed": int(seed),
-            "tuning_chunk_seed": int(tune_seed),
-            "recheck_chunk_seed": int(match_seed(int(seed), RECHECK_STREAM)),
-            "optimizer": "optuna TPESampler(multivariate=True, n_startup_trials=%d), reseeded per trial from "
-                         "(seed, faction, trial); trial 0 = greedy's weights" % (STARTUP_TRIALS + 1),
-            "optimizer_version": "optuna %s" % optuna.__version__,
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-            "command": command,
-            "tuning_value": {name: {"best_trial": entry["trial"], "best": round(entry["value"], 4),
-                                    "greedy_baseline": round(_baseline(entries_for(log_path, name)), 4)}
-                             for name, entry in best.items()},
-            "recheck": {"matches_per_pairing": int(-(-int(recheck_matches) // ORIENTATIONS) * ORIENTATIONS),
-                        "interval": "95 % Wilson, on decided matches", "pairings": rows},
-        },
-    }
-    _write_atomic(out / RESULT_NAME, json.dumps(document, indent=2) + "\n")
-    return document
+    with shared.tuning_folder(out, SETTINGS_NAME, settings, command) as out:  # checked, locked, ours
+        log_path = out / LOG_NAME
+        entries = _read_log(log_path, repair=True)
+        tune_seed = match_seed(int(seed), TUNE_STREAM)
+        best = {}
+        for faction, faction_name in enumerate(FACTION_NAMES):
+            history = _contiguous([e for e in entries if e.get("faction") == faction_name])
+            while len(history) < trials:
+                params = _propose(int(seed), faction, history)
+                result = candidate_value(W.check_weights(params, "candidate"), faction, tune_seed, deals)
+                entry = {"faction": faction_name, "trial": len(history), "params": params, **result}
+                _append_log(log_path, entry)
+                history.append(entry)
+                if progress is not None:
+                    progress(faction_name, entry, max(history[:trials], key=lambda e: (e["value"], -e["trial"])))
+            history = history[:trials]
+            best[faction_name] = max(history, key=lambda e: (e["value"], -e["trial"]))
+        vectors = {name: W.check_weights(entry["params"], name) for name, entry in best.items()}
+        rows = recheck(vectors, match_seed(int(seed), RECHECK_STREAM), int(recheck_matches))
+        document = {
+            "about": "Weights of the `tuned` agent: greedy's heuristic (strategies/faction_war/greedy.py) with the "
+                     "constants of strategies/faction_war/weights.py tuned per faction by self-play against greedy.",
+            "weights": {name: W.as_dict(vector) for name, vector in vectors.items()},
+            "provenance": {
+                "game": "faction_war",
+                "rules": "default preset, starting life %d/%d" % DEFAULT_LIFE,
+                "opponent": "greedy",
+                "judged_on": "paired deals: each deal played with the tuned agent in both seats and both first "
+                             "players, against greedy of each faction; value = tuned share of decided matches",
+                "trials_per_faction": int(trials),
+                "matches_per_trial": int(deals * ORIENTATIONS * len(FACTION_NAMES)),
+                "seed": int(seed),
+                "tuning_chunk_seed": int(tune_seed),
+                "recheck_chunk_seed": int(match_seed(int(seed), RECHECK_STREAM)),
+                "optimizer": "optuna TPESampler(multivariate=True, n_startup_trials=%d), reseeded per trial from "
+                             "(seed, faction, trial); trial 0 = greedy's weights" % (STARTUP_TRIALS + 1),
+                "optimizer_version": "optuna %s" % optuna.__version__,
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+                "command": command,
+                "tuning_value": {name: {"best_trial": entry["trial"], "best": round(entry["value"], 4),
+                                        "greedy_baseline": round(_baseline(entries_for(log_path, name)), 4)}
+                                 for name, entry in best.items()},
+                "recheck": {"matches_per_pairing": int(-(-int(recheck_matches) // ORIENTATIONS) * ORIENTATIONS),
+                            "interval": "95 % Wilson, on decided matches", "pairings": rows},
+            },
+        }
+        _write_atomic(out / RESULT_NAME, json.dumps(document, indent=2) + "\n")
+        return document
 
 
 def entries_for(log_path: Path, faction_name: str) -> list[dict]:

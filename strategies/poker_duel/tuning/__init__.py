@@ -102,56 +102,55 @@ def tune(out, trials: int, matches: int, seed: int, recheck_matches: int, comman
     `recheck_matches`: matches per re-check setting on fresh seeds.
     """
     check_options(trials, matches, recheck_matches, seed)
-    out = shared.prepare_out(out)
     deals = deals_of(matches)
     settings = {"game": "poker_duel", "seed": int(seed), "matches": int(matches), "rules": TUNING_RULES,
                 "hp": list(DEFAULT_HP), "weights": list(W.WEIGHT_NAMES),
                 "ranges": {k: list(v) for k, v in W.RANGES.items()}}
-    shared.check_settings(out, SETTINGS_NAME, settings)
-    log_path = out / LOG_NAME
-    history = shared.contiguous(shared.read_log(log_path, repair=True))
-    tune_seed = match_seed(int(seed), TUNE_STREAM)
-    defaults = W.as_dict(W.DEFAULTS)
-    while len(history) < trials:
-        params = shared.propose(int(seed), STUDY, history, W.RANGES, defaults)
-        result = candidate_value(W.check_weights(params, "candidate"), tune_seed, deals)
-        entry = {"trial": len(history), "params": params, **result}
-        shared.append_log(log_path, entry)
-        history.append(entry)
-        if progress is not None:
-            progress(LABEL, entry, shared.best_entry(history[:trials]))
-    history = history[:trials]
-    best = shared.best_entry(history)
-    vector = W.check_weights(best["params"], "best trial")
-    recheck_seed = match_seed(int(seed), RECHECK_STREAM)
-    rows = recheck(vector, recheck_seed, int(recheck_matches))
-    document = {
-        "about": "Weights of Poker Duel's `tuned` agent: greedy's heuristic (strategies/poker_duel/policies.py) "
-                 "with the numbers of strategies/poker_duel/weights.py tuned by self-play against greedy.",
-        "weights": W.as_dict(vector),
-        "provenance": {
-            "game": "poker_duel",
-            "rules": "%s preset, starting HP %d/%d" % ((TUNING_RULES,) + tuple(DEFAULT_HP)),
-            "opponent": "greedy",
-            "judged_on": "paired deals: each deal played with the tuned agent in both seats and both first "
-                         "players against greedy; value = tuned share of decided matches",
-            "trials": int(trials),
-            "matches_per_trial": int(deals * ORIENTATIONS),
-            "seed": int(seed),
-            "tuning_chunk_seed": int(tune_seed),
-            "recheck_chunk_seed": int(recheck_seed),
-            "optimizer": shared.optimizer_text("(seed, trial)"),
-            "optimizer_version": shared.optimizer_version(),
-            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-            "command": command,
-            "tuning_value": {"best_trial": best["trial"], "best": round(best["value"], 4),
-                             "greedy_baseline": round(history[0]["value"], 4)},
-            "recheck": {"by": "setting", "matches_per_setting": int(deals_of(recheck_matches) * ORIENTATIONS),
-                        "interval": "95 % Wilson, on decided matches", "settings": rows},
-        },
-    }
-    shared.write_atomic(out / RESULT_NAME, json.dumps(document, indent=2) + "\n")
-    return document
+    with shared.tuning_folder(out, SETTINGS_NAME, settings, command) as out:  # checked, locked, ours
+        log_path = out / LOG_NAME
+        history = shared.contiguous(shared.read_log(log_path, repair=True))
+        tune_seed = match_seed(int(seed), TUNE_STREAM)
+        defaults = W.as_dict(W.DEFAULTS)
+        while len(history) < trials:
+            params = shared.propose(int(seed), STUDY, history, W.RANGES, defaults)
+            result = candidate_value(W.check_weights(params, "candidate"), tune_seed, deals)
+            entry = {"trial": len(history), "params": params, **result}
+            shared.append_log(log_path, entry)
+            history.append(entry)
+            if progress is not None:
+                progress(LABEL, entry, shared.best_entry(history[:trials]))
+        history = history[:trials]
+        best = shared.best_entry(history)
+        vector = W.check_weights(best["params"], "best trial")
+        recheck_seed = match_seed(int(seed), RECHECK_STREAM)
+        rows = recheck(vector, recheck_seed, int(recheck_matches))
+        document = {
+            "about": "Weights of Poker Duel's `tuned` agent: greedy's heuristic (strategies/poker_duel/policies.py) "
+                     "with the numbers of strategies/poker_duel/weights.py tuned by self-play against greedy.",
+            "weights": W.as_dict(vector),
+            "provenance": {
+                "game": "poker_duel",
+                "rules": "%s preset, starting HP %d/%d" % ((TUNING_RULES,) + tuple(DEFAULT_HP)),
+                "opponent": "greedy",
+                "judged_on": "paired deals: each deal played with the tuned agent in both seats and both first "
+                             "players against greedy; value = tuned share of decided matches",
+                "trials": int(trials),
+                "matches_per_trial": int(deals * ORIENTATIONS),
+                "seed": int(seed),
+                "tuning_chunk_seed": int(tune_seed),
+                "recheck_chunk_seed": int(recheck_seed),
+                "optimizer": shared.optimizer_text("(seed, trial)"),
+                "optimizer_version": shared.optimizer_version(),
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+                "command": command,
+                "tuning_value": {"best_trial": best["trial"], "best": round(best["value"], 4),
+                                 "greedy_baseline": round(history[0]["value"], 4)},
+                "recheck": {"by": "setting", "matches_per_setting": int(deals_of(recheck_matches) * ORIENTATIONS),
+                            "interval": "95 % Wilson, on decided matches", "settings": rows},
+            },
+        }
+        shared.write_atomic(out / RESULT_NAME, json.dumps(document, indent=2) + "\n")
+        return document
 
 
 def study_summary(out) -> list[dict]:
