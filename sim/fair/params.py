@@ -97,7 +97,7 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
         seats = {dimension.name + "0": (0,), dimension.name + "1": (1,), dimension.name: (0, 1)}.get(name)
         if seats:
             return _ranged(name, SEAT_VALUE, dimension.low, dimension.high, low, high,
-                           "the %s dimension" % dimension.name, dimension=dimension.name, seats=seats)
+                           "the game's %s dimension values" % dimension.name, dimension=dimension.name, seats=seats)
     numbers = declared_numbers(rules)
     if name in numbers:
         if numbers[name] is None:
@@ -125,7 +125,7 @@ def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) 
     low = declared_low if low is None else int(low)
     high = declared_high if high is None else int(high)
     if not declared_low <= low < high <= declared_high:
-        raise CardbalanceError("parameter '%s': range %d..%d is outside what %s declares (%d..%d, low < high)."
+        raise CardbalanceError("parameter '%s': range %d..%d is outside the range %s declare (%d..%d, low < high)."
                                % (name, low, high, where, declared_low, declared_high))
     return Param(name, kind, low, high, **extra)
 

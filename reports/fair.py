@@ -1,0 +1,176 @@
+"""The reports of `cardbalance fair`, `sensitivity` and `map`: summary.md, result.json and
+figures (Agg canvas, no display), written atomically into the run folder."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from sim.safe_output import write_bytes_atomic, write_text_atomic
+
+DPI = 100
+
+
+def save(figure: Figure, path: Path) -> None:
+    FigureCanvasAgg(figure)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI)
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def write_json(path: Path, data: dict) -> None:
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n")
+
+
+def _plain(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
+def cost_line(cost: dict) -> str:
+    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s worker CPU + %.1f s main-process CPU"
+            % (format(cost["matches"], ","), format(cost["matches_played_now"], ","), cost["wall_s"],
+               cost["worker_cpu_s"], cost["main_cpu_s"]))
+
+
+# ---- fair ---------------------------------------------------------------------------------
+
+def fair_figure(param, found) -> Figure:
+    figure = Figure(figsize=(7, 4.2))
+    axes = figure.add_subplot()
+    for points, label, style in ((found.search, "search (stage 0, 95 %)", dict(color="0.6", marker="s")),
+                                 (found.points, "confirmation (stage 1, z = %.2f)" % found.z,
+                                  dict(color="C0", marker="o"))):
+        if not points:
+            continue
+        x = np.array([p[0] for p in points], dtype=float)
+        y = np.array([p[1] for p in points])
+        low = np.array([p[2] for p in points])
+        high = np.array([p[3] for p in points])
+        axes.errorbar(x, y, yerr=[y - low, high - y], linestyle="none", capsize=2, label=label, **style)
+    axes.axhline(found.target, color="k", linewidth=0.8, linestyle="--", label="target %g" % found.target)
+    axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 %% interval on the value")
+    axes.axvline(found.estimate, color="C2", linewidth=1)
+    axes.set_xlabel(param.name)
+    axes.set_ylabel("metric")
+    axes.set_title("Fair %s: %.1f, interval %s%g, %g%s" % (param.name, found.estimate, "[" if found.lower_open else "(",
+                                                         found.lower, found.upper, "]" if found.upper_open else ")"))
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    return figure
+
+
+def fair_markdown(settings: dict, param, found, cost: dict) -> str:
+    side = lambda open_, value, bracket: ("%s%g" % (bracket, value)) + (" (range end: no confident point)" if open_ else "")
+    lines = ["# Fair value of %s" % param.name, "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        json.dumps(settings["values"])),
+             "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
+             "- **fair value %.1f**, 95 %% interval on the value: lower %s, upper %s" % (
+                 found.estimate, side(found.lower_open, found.lower, "("), side(found.upper_open, found.upper, ")")),
+             "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
+             "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
+                                            "" if found.monotone else "; **confident points disagree: not monotone "
+                                            "near the crossing** (interval: their hull)"),
+             "- stopped at: %s (%d of %d planned confirmation rounds; %d grid points; %d one-sided tests at "
+             "z = %.3f)" % (found.stopped, found.rounds, found.planned_rounds, len(found.grid),
+                            len(found.grid) * found.planned_rounds, found.z),
+             "- cost: %s" % cost_line(cost), "",
+             "Method: noisy bisection (stage 0), then a confirmation grid on fresh common deals (stage 1) with "
+             "one-sided tests at α/K; if the metric is monotone in the parameter the interval holds the fair value "
+             "with probability ≥ 95 % (docs/fair-value.md).", "",
+             "| stage | %s | estimate | low | high |" % param.name, "|---|---:|---:|---:|---:|"]
+    for stage, points in (("search", found.search), ("confirm", found.points)):
+        for value, estimate, low, high in points:
+            lines.append("| %s | %d | %.4f | %.4f | %.4f |" % (stage, value, estimate, low, high))
+    lines += ["", "![fair value](fair.png)", ""]
+    return "\n".join(lines)
+
+
+def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
+    folder = Path(folder)
+    data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
+    write_json(folder / "result.json", data)
+    save(fair_figure(param, found), folder / "fair.png")
+    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
+
+
+# ---- map ----------------------------------------------------------------------------------
+
+def map_figure(px, py, found, target: float, metric: str) -> Figure:
+    from analysis.verdict import BALANCED, IMBALANCED
+    figure = Figure(figsize=(7, 5.6))
+    axes = figure.add_subplot()
+    x, y = np.asarray(found.x_values, dtype=float), np.asarray(found.y_values, dtype=float)
+    rate = metric != "length"
+    mesh = axes.pcolormesh(x, y, found.estimate, shading="nearest", cmap="RdBu_r",
+                           **({"vmin": 0.0, "vmax": 1.0} if rate else {}))
+    figure.colorbar(mesh, ax=axes, label=metric)
+    if len(x) > 1 and len(y) > 1 and found.estimate.min() < target < found.estimate.max():
+        contour = axes.contour(x, y, found.estimate, levels=[target], colors="k", linewidths=1.5)
+        axes.clabel(contour, fmt={target: "%g" % target}, fontsize=8)
+    if found.verdict is not None:
+        for j, yv in enumerate(y):
+            for i, xv in enumerate(x):
+                word = found.verdict[j, i]
+                if word == BALANCED:
+                    axes.plot(xv, yv, marker="o", markersize=9, markerfacecolor="none", markeredgecolor="k")
+                elif word == IMBALANCED:
+                    axes.plot(xv, yv, marker="x", markersize=5, color="0.3")
+        axes.plot([], [], marker="o", markerfacecolor="none", markeredgecolor="k", linestyle="none",
+                  label="balanced (½ ± %g, %s over the map)" % (found.delta, found.adjust))
+        axes.plot([], [], marker="x", color="0.3", linestyle="none", label="imbalanced")
+        axes.legend(fontsize=8, loc="upper left")
+    axes.set_xlabel(px.name)
+    axes.set_ylabel(py.name)
+    axes.set_title("%s over %s x %s, %g contour" % (metric, px.name, py.name, target))
+    figure.tight_layout()
+    return figure
+
+
+def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
+    lines = ["# Balance-region map: %s x %s" % (px.name, py.name), "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        json.dumps(settings["values"])),
+             "- metric %s, %d matches per point and first-player order, common deals over the map"
+             % (settings["metric"], settings["matches"]),
+             "- cost: %s" % cost_line(cost)]
+    if found.verdict is not None:
+        balanced = found.balanced_points()
+        lines.append("- **balanced** (family-level: analysis.verdict.score_p_values + decide_family, %s over all %d "
+                     "points, band ½ ± %g): %s" % (found.adjust, found.estimate.size, found.delta,
+                                                  ", ".join("(%d, %d)" % p for p in balanced) or "none"))
+    lines += ["", "Rows: %s; columns: %s. Each cell: estimate [95 %% interval]%s." % (
+        py.name, px.name, ", verdict" if found.verdict is not None else ""), "",
+        "| %s \\ %s | %s |" % (py.name, px.name, " | ".join(str(v) for v in found.x_values)),
+        "|---|" + "---|" * len(found.x_values)]
+    for j, yv in enumerate(found.y_values):
+        cells = []
+        for i in range(len(found.x_values)):
+            text = "%.3f [%.3f, %.3f]" % (found.estimate[j, i], found.low[j, i], found.high[j, i])
+            if found.verdict is not None:
+                text += " %s" % found.verdict[j, i]
+            cells.append(text)
+        lines.append("| %s | %s |" % (yv, " | ".join(cells)))
+    lines += ["", "![map](map.png)", ""]
+    return "\n".join(lines)
+
+
+def write_map_report(folder: Path, settings: dict, px, py, found, cost: dict) -> None:
+    folder = Path(folder)
+    data = {"settings": settings, "cost": cost, "x": found.x_values, "y": found.y_values,
+            "estimate": found.estimate, "low": found.low, "high": found.high,
+            "verdict": None if found.verdict is None else found.verdict.tolist()}
+    write_json(folder / "result.json", data)
+    save(map_figure(px, py, found, settings["target"], settings["metric"]), folder / "map.png")
+    write_text_atomic(folder / "summary.md", map_markdown(settings, px, py, found, cost))

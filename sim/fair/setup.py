@@ -1,0 +1,99 @@
+"""What `fair`, `sensitivity` and `map` share: their common options, the base setting
+(game, rules, grid values, skill level) and the run folder, all checked before any match.
+
+Run folder: `--out DIR` (default runs/<timestamp>-<command>) holds `settings.json` (what
+was asked), `chunks/` (every chunk played, for resume), the result and the report. Given
+an existing folder whose settings.json matches, a command resumes it (the chunks it has
+are not played again); any other existing folder is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.errors import CardbalanceError
+from sim.registry import SEAT, GameSpec, get_game
+
+SETTINGS = "settings.json"
+
+
+def add_common_options(parser, default_skill: str = "greedy") -> None:
+    from sim.cli.options import add_dimension_options, add_game_option
+    add_game_option(parser)
+    add_dimension_options(parser)
+    parser.add_argument("--skill", default=default_skill,
+                        help="skill level: AGENT (both seats) or STRONG/WEAK (seat 0 / seat 1), e.g. greedy, "
+                             "ismcts, pimc:64/greedy (default %(default)s)")
+    parser.add_argument("--rules", default=None, help="rules preset or TOML file (default: the game's default)")
+    parser.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
+    parser.add_argument("--chunk-size", type=int, default=250, help="matches per task (default 250)")
+    parser.add_argument("--out", help="run folder (default runs/<timestamp>-<command>); an existing one with the "
+                                      "same settings is resumed")
+    parser.add_argument("--quiet", action="store_true", help="print only the result line")
+
+
+@dataclass
+class Base:
+    game: GameSpec
+    rules: object
+    rules_name: str
+    values: dict        # {dimension: value} besides the first player
+    strategies: tuple[str, str]
+    skill: str
+
+
+def base(args) -> Base:
+    from sim.cli.options import dimension_values
+    from sim.sweep.grid import skill_pairs
+    from sim.sweep.vary import load_named
+    game = get_game(args.game)
+    rules_name = args.rules or "default"
+    rules = load_named(game.load_rules, rules_name)
+    given = dimension_values(args, game)
+    for dimension in game.dimensions:
+        if dimension.kind == SEAT and dimension.name in given:
+            raise CardbalanceError("--%s: these commands always play both first-player orders; leave it out."
+                                   % dimension.name)
+    values = {**game.single_values(), **given}
+    pair = skill_pairs([args.skill], "--skill", game)[0]
+    strategies = game.strategy_pair(pair)
+    if args.seed is None or not 0 <= args.seed < 2**63:
+        raise CardbalanceError("--seed must be an integer from 0 to 2**63-1 (got %r)." % (args.seed,))
+    if not 1 <= args.chunk_size <= 1_000_000:
+        raise CardbalanceError("--chunk-size must be an integer from 1 to 1000000 (got %r)." % (args.chunk_size,))
+    return Base(game, rules, rules_name, values, strategies, args.skill)
+
+
+def describe_base(b: Base) -> dict:
+    values = {name: list(value) if isinstance(value, tuple) else value for name, value in b.values.items()}
+    return {"game": b.game.name, "rules": b.rules_name, "rules_hash": b.rules.stable_hash(), "values": values,
+            "strategies": list(b.strategies), "skill": b.skill, "behaviour_version": b.game.behaviour_version}
+
+
+def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path, bool]:
+    """(run folder, resumed?) — created only after every check passed; call last before playing."""
+    from sim.safe_output import check_output_folder, write_text_atomic
+    path = Path(out) if out else Path("runs") / ("%s-%s" % (time.strftime("%Y%m%d-%H%M%S"), command))
+    text = json.dumps(settings, sort_keys=True, indent=1, default=str)
+    if path.exists():
+        stored = path / SETTINGS
+        if not stored.is_file():
+            raise CardbalanceError("--out: '%s' exists and is not a `cardbalance %s` run folder; give a new folder."
+                                   % (path, command))
+        if stored.read_text(encoding="utf-8") != text:
+            raise CardbalanceError("--out: '%s' holds a run with other settings; give a new folder to start another."
+                                   % path)
+        return path, True
+    check_output_folder(path, "--out")
+    path.mkdir(parents=True)
+    write_text_atomic(path / SETTINGS, text)
+    return path, False
+
+
+def say(args, text: str) -> None:
+    if not args.quiet:
+        print(text, flush=True)
