@@ -174,3 +174,77 @@ def write_map_report(folder: Path, settings: dict, px, py, found, cost: dict) ->
     write_json(folder / "result.json", data)
     save(map_figure(px, py, found, settings["target"], settings["metric"]), folder / "map.png")
     write_text_atomic(folder / "summary.md", map_markdown(settings, px, py, found, cost))
+
+
+# ---- sensitivity ---------------------------------------------------------------------------
+
+def sensitivity_figure(results: dict, method: str) -> Figure:
+    shown = [m for m in results if results[m]["rows"]]
+    figure = Figure(figsize=(11, 3.2 * max(1, (len(shown) + 1) // 2)))
+    for index, metric in enumerate(shown):
+        axes = figure.add_subplot((len(shown) + 1) // 2, 2, index + 1)
+        rows = results[metric]["rows"][::-1]
+        names = [row["name"] for row in rows]
+        y = np.arange(len(rows))
+        if method == "morris":
+            axes.barh(y, [r["mu_star"] for r in rows], xerr=[r["mu_star_conf"] for r in rows], color="C0")
+            axes.set_xlabel("μ* (95 % bootstrap)")
+        else:
+            axes.barh(y + 0.2, [r["ST"] for r in rows], height=0.4, xerr=[r["ST_conf"] for r in rows],
+                      color="C0", label="total ST")
+            axes.barh(y - 0.2, [r["S1"] for r in rows], height=0.4, xerr=[r["S1_conf"] for r in rows],
+                      color="C1", label="first-order S1")
+            axes.set_xlabel("Sobol' index (95 % bootstrap)")
+            if index == 0:
+                axes.legend(fontsize=8)
+        axes.set_yticks(y, names, fontsize=8)
+        axes.set_title(metric, fontsize=10)
+    figure.tight_layout()
+    return figure
+
+
+def sensitivity_markdown(settings: dict, params, method: str, results: dict, cost: dict) -> str:
+    from sim.fair.metrics import DESCRIPTIONS
+    lines = ["# Sensitivity (%s)" % method, "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        json.dumps(settings["values"])),
+             "- parameters: %s" % "; ".join(p.describe() for p in params),
+             "- design: %s, n = %d, %d points (%d distinct), %d matches per point and first-player order, common "
+             "deals over the design" % (method, settings["n"], cost["design_points"], cost["distinct_points"],
+                                        settings["matches"]),
+             "- budget spent: %s" % cost_line(cost), ""]
+    for metric, result in results.items():
+        lines.append("## %s" % DESCRIPTIONS[metric])
+        if not result["rows"]:
+            lines += ["", "constant over the design (%g): no parameter moves it." % result.get("constant", float("nan")), ""]
+            continue
+        lines.append("")
+        lines.append("Var(Y) over the design = %.4g; one point's sampling variance = %.0f %% of it (the indices "
+                     "include whatever of it is not common: the deals are common to every point, so most is)."
+                     % (result["variance"], 100 * result["noise_share"]))
+        if method == "lhs":
+            lines.append("Surrogate (quadratic ridge) leave-one-out R² = %.3f." % result["rows"][0]["surrogate_loo_r2"])
+        lines.append("")
+        if method == "morris":
+            lines += ["| rank | parameter | μ* | 95 % interval | σ |", "|---:|---|---:|---|---:|"]
+            for rank, row in enumerate(result["rows"], 1):
+                lines.append("| %d | %s | %.4f | [%.4f, %.4f] | %.4f |" % (
+                    rank, row["name"], row["mu_star"], row["mu_star"] - row["mu_star_conf"],
+                    row["mu_star"] + row["mu_star_conf"], row["sigma"]))
+        else:
+            lines += ["| rank | parameter | total ST | 95 % interval | first-order S1 | 95 % interval |",
+                      "|---:|---|---:|---|---:|---|"]
+            for rank, row in enumerate(result["rows"], 1):
+                lines.append("| %d | %s | %.3f | [%.3f, %.3f] | %.3f | [%.3f, %.3f] |" % (
+                    rank, row["name"], row["ST"], row["ST"] - row["ST_conf"], row["ST"] + row["ST_conf"],
+                    row["S1"], row["S1"] - row["S1_conf"], row["S1"] + row["S1_conf"]))
+        lines.append("")
+    lines += ["![indices](sensitivity.png)", ""]
+    return "\n".join(lines)
+
+
+def write_sensitivity_report(folder: Path, settings: dict, params, method: str, results: dict, cost: dict) -> None:
+    folder = Path(folder)
+    write_json(folder / "result.json", {"settings": settings, "cost": cost, "results": results})
+    save(sensitivity_figure(results, method), folder / "sensitivity.png")
+    write_text_atomic(folder / "summary.md", sensitivity_markdown(settings, params, method, results, cost))

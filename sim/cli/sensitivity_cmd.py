@@ -1,0 +1,107 @@
+"""`cardbalance sensitivity`: which declared parameters move the headline metrics most —
+Sobol' first-order and total indices with bootstrap intervals, Morris screening, or a
+Latin hypercube with a surrogate (analysis/sensitivity.py, through SALib)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+ORDER = 61
+
+EPILOG = """examples:
+  cardbalance sensitivity --game poker_duel --param hp0=30:50 --param club_multiplier=1:4 \\
+      --param D-AMB-42 --param D-AMB-24 --method sobol --n 16 --matches 200
+  cardbalance sensitivity --game poker_duel --param ... --method lhs --n 120 (a surrogate: fewer points)
+  cardbalance sensitivity --game poker_duel --param ... --method morris --n 10 (screening)
+"""
+
+
+def add_parser(subparsers):
+    from sim.fair.setup import add_common_options
+    parser = subparsers.add_parser(
+        "sensitivity", help="rank rule parameters and readings by their effect on the headline metrics (SALib)",
+        description="Global sensitivity of seat 0's share, the first player's share, the special-victory rate and "
+                    "the mean length to declared parameters: numbers, per-seat grid values, switches and ambiguity "
+                    "readings as factors.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--param", action="append", required=True,
+                        help="NAME, NAME=LOW:HIGH (integers) or ID=READING,READING (a factor); repeat, at least two")
+    parser.add_argument("--method", default="sobol", help="sobol (default), morris or lhs")
+    parser.add_argument("--n", type=int, default=32,
+                        help="Saltelli base samples (sobol, a power of two), trajectories (morris) or points (lhs)")
+    parser.add_argument("--matches", type=int, default=200, help="matches per point and first-player order (default 200)")
+    parser.add_argument("--max-matches", type=int, default=500_000, help="refuse a design needing more (default 500000)")
+    add_common_options(parser)
+    return parser
+
+
+def run(args) -> int:
+    from analysis import sensitivity
+    from reports.fair import write_sensitivity_report
+    from sim.errors import CardbalanceError
+    from sim.fair import metrics, params, setup
+    from sim.fair.runner import PointRunner
+
+    b = setup.base(args)
+    chosen = []
+    for text in args.param:
+        name, low, high, levels = params.parse_spec(text)
+        if any(p.name == name for p in chosen):
+            raise CardbalanceError("--param '%s' is given twice." % name)
+        chosen.append(params.resolve(b.game, b.rules, name, low, high, levels, factors=True))
+    method = sensitivity.check_method(args.method)
+    if args.matches < 10:
+        raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
+    chunk = min(args.chunk_size, args.matches)
+    matches = -(-args.matches // chunk) * chunk
+    probe = PointRunner(b.game, b.strategies, args.seed, args.jobs, None, chunk)
+    problem = sensitivity.problem(chosen)
+    needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders), args.max_matches)
+    X = sensitivity.design(method, problem, args.n, args.seed)
+    rows = sensitivity.to_values(chosen, X)
+    distinct = {}
+    for row in rows:
+        distinct.setdefault(row, len(distinct))
+    points = {key: params.apply(b.rules, b.values, chosen, row) for row, key in distinct.items()}
+    for setting in points.values():
+        probe.check(setting)
+    settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
+                "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed}
+    folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+    setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
+              % (method, len(rows), len(points), format(len(points) * matches * len(probe.orders), ","),
+                 " (resumed)" if resumed else "", folder))
+    started, cpu = time.perf_counter(), time.process_time()
+    with PointRunner(b.game, b.strategies, args.seed, args.jobs, folder, chunk) as runner:
+        runner.play(0, points, matches)
+    results = {}
+    for metric in metrics.METRICS:
+        values, noise = [], []
+        for key in range(len(points)):
+            estimate, low, high = metrics.interval(metric, runner.totals(0, key), b.game, 1.0)
+            values.append(estimate)
+            noise.append(((high - low) / 2) ** 2 if np.isfinite(high - low) else np.nan)
+        by_key = np.asarray(values, dtype=float)
+        Y = np.array([by_key[distinct[row]] for row in rows])
+        if not np.isfinite(Y).all():
+            Y = np.where(np.isfinite(Y), Y, np.nanmean(Y))
+        variance = float(np.var(Y))
+        if variance <= 0:
+            results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0])}
+            continue
+        table = sensitivity.ranking(sensitivity.indices(method, problem, X, Y, args.seed), method)
+        noise_share = float(np.nanmean(np.asarray(noise)[[distinct[row] for row in rows]]) / variance)
+        results[metric] = {"rows": table, "variance": variance, "noise_share": noise_share}
+    cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
+            "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+            "main_cpu_s": round(time.process_time() - cpu, 1), "design_points": len(rows),
+            "distinct_points": len(points), "needed_upper_bound": needed}
+    write_sensitivity_report(folder, settings, chosen, method, results, cost)
+    top = results["seat0"]["rows"][:3]
+    key = "mu_star" if method == "morris" else "ST"
+    print("sensitivity (%s): seat0 most moved by %s; %s matches; %s"
+          % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
+             format(runner.matches(), ","), folder / "summary.md"))
+    return 0
