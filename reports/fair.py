@@ -71,13 +71,15 @@ def fair_figure(param, found) -> Figure:
 
 
 def fair_markdown(settings: dict, param, found, cost: dict) -> str:
-    side = lambda open_, value, bracket: ("%s%g" % (bracket, value)) + (" (range end: no confident point)" if open_ else "")
+    ends = [side for side, open_ in (("lower", found.lower_open), ("upper", found.upper_open)) if open_]
+    note = " (%s end: the range end, no confident point beyond it)" % " and ".join(ends) if ends else ""
     lines = ["# Fair value of %s" % param.name, "",
              "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
                                                         json.dumps(settings["values"])),
              "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
-             "- **fair value %.1f**, 95 %% interval on the value: lower %s, upper %s" % (
-                 found.estimate, side(found.lower_open, found.lower, "("), side(found.upper_open, found.upper, ")")),
+             "- **fair value %.1f**, 95 %% interval on the value %s%g, %g%s%s" % (
+                 found.estimate, "[" if found.lower_open else "(", found.lower, found.upper,
+                 "]" if found.upper_open else ")", note),
              "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
              "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
                                             "" if found.monotone else "; **confident points disagree: not monotone "

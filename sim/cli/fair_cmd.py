@@ -72,7 +72,6 @@ def run(args) -> int:
     from reports.fair import write_fair_report
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
-    from sim.fair.runner import PointRunner
 
     b = setup.base(args)
     name, low, high, _ = params.parse_spec(args.param)
@@ -85,7 +84,7 @@ def run(args) -> int:
         raise CardbalanceError("--round-matches must be at least 10 matches (got %r)." % (args.round_matches,))
     chunk = min(args.chunk_size, args.round_matches)
     first = -(-args.round_matches // chunk) * chunk
-    runner_probe = PointRunner(b.game, b.strategies, args.seed, args.jobs, None, chunk)
+    runner_probe = b.runner(args.seed, args.jobs, None, chunk)
     orders = len(runner_probe.orders)
     fair_value.cost_check(param.low, param.high, first, orders, args.max_matches)
     for value in (param.low, param.high):  # the game's own checks of the range ends
@@ -98,7 +97,7 @@ def run(args) -> int:
                                                                target, b.skill, b.game.name,
                                                                " (resumed)" if resumed else "", folder))
     started, cpu = time.perf_counter(), time.process_time()
-    with PointRunner(b.game, b.strategies, args.seed, args.jobs, folder, chunk) as runner:
+    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
         source = GameSource(runner, b, param, metric)
         try:
             found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,

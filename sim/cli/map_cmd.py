@@ -54,7 +54,6 @@ def run(args) -> int:
     from reports.fair import write_map_report
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
-    from sim.fair.runner import PointRunner
     import numpy as np
 
     b = setup.base(args)
@@ -73,7 +72,7 @@ def run(args) -> int:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
     chunk = min(args.chunk_size, args.matches)
     matches = -(-args.matches // chunk) * chunk
-    probe = PointRunner(b.game, b.strategies, args.seed, args.jobs, None, chunk)
+    probe = b.runner(args.seed, args.jobs, None, chunk)
     needed = len(xs) * len(ys) * len(probe.orders) * matches
     if needed > args.max_matches:
         raise CardbalanceError("the map needs %s matches (%d x %d points x %d orders x %d), above --max-matches %s; "
@@ -92,7 +91,7 @@ def run(args) -> int:
     setup.say(args, "map: %s x %s, %d points, %s matches%s -> %s" % (px.name, py.name, len(points), format(needed, ","),
                                                                      " (resumed)" if resumed else "", folder))
     started, cpu = time.perf_counter(), time.process_time()
-    with PointRunner(b.game, b.strategies, args.seed, args.jobs, folder, chunk) as runner:
+    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
         runner.play(0, points, matches)
     shape = (len(ys), len(xs))
     estimate, low, high = (np.zeros(shape) for _ in range(3))

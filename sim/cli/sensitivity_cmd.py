@@ -42,7 +42,6 @@ def run(args) -> int:
     from reports.fair import write_sensitivity_report
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
-    from sim.fair.runner import PointRunner
 
     b = setup.base(args)
     chosen = []
@@ -56,7 +55,7 @@ def run(args) -> int:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
     chunk = min(args.chunk_size, args.matches)
     matches = -(-args.matches // chunk) * chunk
-    probe = PointRunner(b.game, b.strategies, args.seed, args.jobs, None, chunk)
+    probe = b.runner(args.seed, args.jobs, None, chunk)
     problem = sensitivity.problem(chosen)
     needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders), args.max_matches)
     X = sensitivity.design(method, problem, args.n, args.seed)
@@ -74,7 +73,7 @@ def run(args) -> int:
               % (method, len(rows), len(points), format(len(points) * matches * len(probe.orders), ","),
                  " (resumed)" if resumed else "", folder))
     started, cpu = time.perf_counter(), time.process_time()
-    with PointRunner(b.game, b.strategies, args.seed, args.jobs, folder, chunk) as runner:
+    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
         runner.play(0, points, matches)
     results = {}
     for metric in metrics.METRICS:

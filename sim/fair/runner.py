@@ -25,10 +25,11 @@ KEY_SPACE = 10**7  # design keys per stage (cell numbers: (stage * KEY_SPACE + k
 
 
 class PointRunner:
-    """`with PointRunner(...) as runner: runner.play(stage, {key: setting}, matches)`; totals in `vectors`."""
+    """`with PointRunner(...) as runner: runner.play(stage, {key: setting}, matches)`; totals in `vectors`.
+    `orders`: the first-player orders to play (default both)."""
 
     def __init__(self, game: GameSpec, strategies: tuple[str, str], seed: int, jobs: int, folder: Path | None,
-                 chunk_size: int = 500):
+                 chunk_size: int = 500, orders: tuple | None = None):
         self.game = game
         self.strategy_ids = (game.strategy_id(strategies[0]), game.strategy_id(strategies[1]))
         self.seed = int(seed)
@@ -36,7 +37,7 @@ class PointRunner:
         self.chunk_size = int(chunk_size)
         seat = [d for d in game.dimensions if d.kind == SEAT]
         self.seat_dimension = seat[0].name if seat else None
-        self.orders = (0, 1) if seat else (None,)
+        self.orders = (tuple(orders) if orders else (0, 1)) if seat else (None,)
         self.folder = Path(folder) if folder is not None else None
         self.played: dict[tuple[int, int], int] = {}           # (stage, key) -> matches per order
         self.vectors: dict[tuple[int, int], list] = {}         # (stage, key) -> [vector per order]

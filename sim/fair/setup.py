@@ -44,6 +44,11 @@ class Base:
     values: dict        # {dimension: value} besides the first player
     strategies: tuple[str, str]
     skill: str
+    orders: tuple | None = None  # the first-player orders played (None: both)
+
+    def runner(self, seed, jobs, folder, chunk_size):
+        from sim.fair.runner import PointRunner
+        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders)
 
 
 def base(args) -> Base:
@@ -54,10 +59,10 @@ def base(args) -> Base:
     rules_name = args.rules or "default"
     rules = load_named(game.load_rules, rules_name)
     given = dimension_values(args, game)
+    orders = None  # both first-player orders, unless one is given (then seat 0's share is the first player's)
     for dimension in game.dimensions:
         if dimension.kind == SEAT and dimension.name in given:
-            raise CardbalanceError("--%s: these commands always play both first-player orders; leave it out."
-                                   % dimension.name)
+            orders = (given.pop(dimension.name),)
     values = {**game.single_values(), **given}
     pair = skill_pairs([args.skill], "--skill", game)[0]
     strategies = game.strategy_pair(pair)
@@ -65,13 +70,14 @@ def base(args) -> Base:
         raise CardbalanceError("--seed must be an integer from 0 to 2**63-1 (got %r)." % (args.seed,))
     if not 1 <= args.chunk_size <= 1_000_000:
         raise CardbalanceError("--chunk-size must be an integer from 1 to 1000000 (got %r)." % (args.chunk_size,))
-    return Base(game, rules, rules_name, values, strategies, args.skill)
+    return Base(game, rules, rules_name, values, strategies, args.skill, orders)
 
 
 def describe_base(b: Base) -> dict:
     values = {name: list(value) if isinstance(value, tuple) else value for name, value in b.values.items()}
     return {"game": b.game.name, "rules": b.rules_name, "rules_hash": b.rules.stable_hash(), "values": values,
-            "strategies": list(b.strategies), "skill": b.skill, "behaviour_version": b.game.behaviour_version}
+            "strategies": list(b.strategies), "skill": b.skill, "behaviour_version": b.game.behaviour_version,
+            "first_player_orders": list(b.orders) if b.orders else "both"}
 
 
 def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path, bool]:
