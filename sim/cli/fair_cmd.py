@@ -15,21 +15,22 @@ import time
 ORDER = 60
 
 EPILOG = """examples:
-  cardbalance fair --param life0=20:90 --life 50 --pairing human_vs_alien --skill greedy
-                                          seat 0's starting life that makes Human vs Alien even
-  cardbalance fair --game poker_duel --param hp0=20:80 --metric first
-                                          the first player's fair HP handicap... of seat 0
-  cardbalance fair --game poker_duel --param club_multiplier --metric seat0 --target 0.5
+  cardbalance fair --param {axis}0=40:120 {setup} --skill greedy
+                                          seat 0's value of {axis} that makes the match even
+  cardbalance fair --game poker_duel --param hp0=20:60 --first 0
+                                          the first player's fair HP (seat 0 moves first)
+  cardbalance fair --game poker_duel --rules advanced --param club_multiplier --metric first
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import example_words
     from sim.fair.setup import add_common_options
     parser = subparsers.add_parser(
         "fair", help="find the parameter value that makes a metric fair, with an interval on the value",
         description="Find where an integer rules number or per-seat grid value makes a metric meet its target: "
                     "noisy bisection, then a confirmation grid on common deals (docs/fair-value.md).",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--param", required=True,
                         help="NAME or NAME=LOW:HIGH: a per-seat grid value (life0, life1, life; hp0 ...) or a rules "
                              "number (club_multiplier ...); default range: what the game declares")

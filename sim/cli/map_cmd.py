@@ -10,18 +10,19 @@ import time
 ORDER = 62
 
 EPILOG = """examples:
-  cardbalance map --x life0=30:90:10 --y life1=30:90:10 --pairing human_vs_alien --matches 400
+  cardbalance map --x {axis}0=30:90:10 --y {axis}1=30:90:10 --matches 400
   cardbalance map --game poker_duel --x hp0=20:60:10 --y club_multiplier=1:4:1 --metric first
 """
 
 
 def add_parser(subparsers):
+    from sim.cli.options import example_words
     from sim.fair.setup import add_common_options
     parser = subparsers.add_parser(
         "map", help="map a metric over two parameters with its 50 %% contour and the balanced region",
         description="Play a 2-D grid of two parameters on common deals and draw the metric, its target contour "
                     "and the points decided balanced at the family level.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--x", required=True, help="NAME=LOW:HIGH:STEP, the horizontal parameter")
     parser.add_argument("--y", required=True, help="NAME=LOW:HIGH:STEP, the vertical parameter")
     parser.add_argument("--metric", default="seat0", help="seat0 (default), first, special or length")

@@ -6,7 +6,7 @@ A parameter is one of:
   declared low..high;
 - a rules number: a top-level integer of `rules.as_dict()`, range from the rules
   module's `NUMBERS` table (name -> (description, low, high)) when it declares one;
-- a rules switch (true/false) or an ambiguity reading (`FA-6`, `D-AMB-42`): a
+- a rules switch (true/false) or an ambiguity reading by its ID (`D-AMB-42`): a
   categorical factor over the readings the rules accept (sensitivity only).
 
 `Setting` is one design point: rules object + grid values; `apply` builds it.
