@@ -37,6 +37,15 @@ def _plain(value):
     return str(value)
 
 
+def grid_text(settings: dict) -> str:
+    """The fixed grid values and the first-player orders played."""
+    values = {k: v for k, v in settings["values"].items() if v is not None}
+    orders = settings.get("first_player_orders", "both")
+    shown = ", ".join("%s %s" % (k, "/".join(map(str, v)) if isinstance(v, list) else v) for k, v in values.items())
+    return "%s; first-player orders: %s" % (shown, "both" if orders == "both" else
+                                             "seat %s moves first" % "/".join(map(str, orders)))
+
+
 def cost_line(cost: dict) -> str:
     return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s worker CPU + %.1f s main-process CPU"
             % (format(cost["matches"], ","), format(cost["matches_played_now"], ","), cost["wall_s"],
@@ -45,7 +54,7 @@ def cost_line(cost: dict) -> str:
 
 # ---- fair ---------------------------------------------------------------------------------
 
-def fair_figure(param, found) -> Figure:
+def fair_figure(param, found, metric: str = "metric") -> Figure:
     figure = Figure(figsize=(7, 4.2))
     axes = figure.add_subplot()
     for points, label, style in ((found.search, "search (stage 0, 95 %)", dict(color="0.6", marker="s")),
@@ -59,10 +68,10 @@ def fair_figure(param, found) -> Figure:
         high = np.array([p[3] for p in points])
         axes.errorbar(x, y, yerr=[y - low, high - y], linestyle="none", capsize=2, label=label, **style)
     axes.axhline(found.target, color="k", linewidth=0.8, linestyle="--", label="target %g" % found.target)
-    axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 %% interval on the value")
+    axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 % interval on the value")
     axes.axvline(found.estimate, color="C2", linewidth=1)
     axes.set_xlabel(param.name)
-    axes.set_ylabel("metric")
+    axes.set_ylabel(metric)
     axes.set_title("Fair %s: %.1f, interval %s%g, %g%s" % (param.name, found.estimate, "[" if found.lower_open else "(",
                                                          found.lower, found.upper, "]" if found.upper_open else ")"))
     axes.legend(fontsize=8)
@@ -75,7 +84,7 @@ def fair_markdown(settings: dict, param, found, cost: dict) -> str:
     note = " (%s end: the range end, no confident point beyond it)" % " and ".join(ends) if ends else ""
     lines = ["# Fair value of %s" % param.name, "",
              "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        json.dumps(settings["values"])),
+                                                        grid_text(settings)),
              "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
              "- **fair value %.1f**, 95 %% interval on the value %s%g, %g%s%s" % (
                  found.estimate, "[" if found.lower_open else "(", found.lower, found.upper,
@@ -100,10 +109,11 @@ def fair_markdown(settings: dict, param, found, cost: dict) -> str:
 
 
 def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
+    """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone."""
     folder = Path(folder)
     data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
     write_json(folder / "result.json", data)
-    save(fair_figure(param, found), folder / "fair.png")
+    save(fair_figure(param, found, settings["metric"]), folder / "fair.png")
     write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
 
 
@@ -143,7 +153,7 @@ def map_figure(px, py, found, target: float, metric: str) -> Figure:
 def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
     lines = ["# Balance-region map: %s x %s" % (px.name, py.name), "",
              "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        json.dumps(settings["values"])),
+                                                        grid_text(settings)),
              "- metric %s, %d matches per point and first-player order, common deals over the map"
              % (settings["metric"], settings["matches"]),
              "- cost: %s" % cost_line(cost)]
@@ -209,7 +219,7 @@ def sensitivity_markdown(settings: dict, params, method: str, results: dict, cos
     from sim.fair.metrics import DESCRIPTIONS
     lines = ["# Sensitivity (%s)" % method, "",
              "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        json.dumps(settings["values"])),
+                                                        grid_text(settings)),
              "- parameters: %s" % "; ".join(p.describe() for p in params),
              "- design: %s, n = %d, %d points (%d distinct), %d matches per point and first-player order, common "
              "deals over the design" % (method, settings["n"], cost["design_points"], cost["distinct_points"],
@@ -250,3 +260,14 @@ def write_sensitivity_report(folder: Path, settings: dict, params, method: str, 
     write_json(folder / "result.json", {"settings": settings, "cost": cost, "results": results})
     save(sensitivity_figure(results, method), folder / "sensitivity.png")
     write_text_atomic(folder / "summary.md", sensitivity_markdown(settings, params, method, results, cost))
+
+
+def rewrite_fair_report(folder: Path) -> None:
+    """Redraw a fair run's summary and figure from its result.json (no matches)."""
+    from analysis.fair_value import FairValue
+    from sim.fair.params import NUMBER, Param
+    data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
+    settings, cost = data.pop("settings"), data.pop("cost")
+    found = FairValue(**{key: value for key, value in data.items() if key in FairValue.__dataclass_fields__})
+    param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
+    write_fair_report(folder, settings, param, found, cost)
