@@ -78,3 +78,12 @@ def test_map_and_sensitivity_on_the_toy_game(tmp_path):
                  "--matches", "50", "--life", "10", "--jobs", "1", "--out", str(tmp_path / "sens")] + TOY) == 0
     ranked = json.loads((tmp_path / "sens" / "result.json").read_text())["results"]["seat0"]["rows"]
     assert ranked[0]["name"] == "life0"
+
+
+def test_a_target_no_value_in_the_range_reaches_is_one_line_and_exit_2(tmp_path, capsys):
+    # seat 0 at life 2..6 against life 50: it never wins half the matches
+    assert main(["fair", "--param", "life0=2:6", "--life", "50", "--round-matches", "50", "--max-matches", "5000",
+                 "--jobs", "1", "--out", str(tmp_path / "run")] + TOY) == 2
+    error = capsys.readouterr().err
+    assert "no value of the parameter in 2..6 reaches the target 0.5" in error and error.count("\n") == 1
+    assert not (tmp_path / "run" / "result.json").exists()  # no invented value; the played chunks stay for a rerun
