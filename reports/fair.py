@@ -121,7 +121,7 @@ def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) ->
 
 def map_figure(px, py, found, target: float, metric: str) -> Figure:
     from analysis.verdict import BALANCED, IMBALANCED
-    figure = Figure(figsize=(7, 5.6))
+    figure = Figure(figsize=(7, 6.0))
     axes = figure.add_subplot()
     x, y = np.asarray(found.x_values, dtype=float), np.asarray(found.y_values, dtype=float)
     rate = metric != "length"
@@ -142,7 +142,7 @@ def map_figure(px, py, found, target: float, metric: str) -> Figure:
         axes.plot([], [], marker="o", markerfacecolor="none", markeredgecolor="k", linestyle="none",
                   label="balanced (½ ± %g, %s over the map)" % (found.delta, found.adjust))
         axes.plot([], [], marker="x", color="0.3", linestyle="none", label="imbalanced")
-        axes.legend(fontsize=8, loc="upper left")
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2, frameon=False)
     axes.set_xlabel(px.name)
     axes.set_ylabel(py.name)
     axes.set_title("%s over %s x %s, %g contour" % (metric, px.name, py.name, target))
@@ -271,3 +271,17 @@ def rewrite_fair_report(folder: Path) -> None:
     found = FairValue(**{key: value for key, value in data.items() if key in FairValue.__dataclass_fields__})
     param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
     write_fair_report(folder, settings, param, found, cost)
+
+
+def rewrite_map_report(folder: Path) -> None:
+    """Redraw a map run's summary and figure from its result.json (no matches)."""
+    from analysis.balance_map import BalanceMap
+    from sim.fair.params import NUMBER, Param
+    data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
+    settings = data["settings"]
+    verdict = None if data["verdict"] is None else np.asarray(data["verdict"], dtype=object)
+    found = BalanceMap(data["x"], data["y"], np.asarray(data["estimate"]), np.asarray(data["low"]),
+                       np.asarray(data["high"]), verdict, settings["delta"], settings["adjust"])
+    px = Param(settings["x"][0], NUMBER, min(data["x"]), max(data["x"]))
+    py = Param(settings["y"][0], NUMBER, min(data["y"]), max(data["y"]))
+    write_map_report(folder, settings, px, py, found, data["cost"])
