@@ -29,6 +29,7 @@ def no_matches(monkeypatch):
     (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "0"], "no value reaches 0"),
     (["fair", "--param", "life0=2:40", "--max-matches", "500"], "--max-matches 500 is too small"),
     (["fair", "--param", "life0=2:40", "--first", "2"], "--first must be 0 or 1"),
+    (["fair", "--param", "life0=2:40", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     (["map", "--x", "life0=2:40:2", "--y", "life1=2:40:2", "--matches", "1000"], "above --max-matches"),
     (["map", "--x", "life0=2:40:2", "--y", "life0=2:40:2"], "name the same parameter"),
     (["map", "--x", "life0=2:40", "--y", "life1=2:40:2"], "--x must be NAME=LOW:HIGH:STEP"),

@@ -93,26 +93,27 @@ def run(args) -> int:
     settings = {"command": "fair", **setup.describe_base(b), "param": param.describe(), "metric": metric,
                 "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
                 "chunk_size": chunk, "seed": args.seed}
-    folder, resumed = setup.prepare_folder(args.out, "fair", settings)
-    setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
-                                                               target, b.skill, b.game.name,
-                                                               " (resumed)" if resumed else "", folder))
-    started, cpu = time.perf_counter(), time.process_time()
-    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
-        source = GameSource(runner, b, param, metric)
-        try:
-            found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,
-                                    precision=args.precision, orders=orders)
-        except fair_value.NotReached as error:
-            (folder / "not-reached.txt").write_text(str(error) + "\n", encoding="utf-8")
-            raise
-    cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
-            "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
-            "main_cpu_s": round(time.process_time() - cpu, 1)}
-    write_fair_report(folder, settings, param, found, cost)
-    print("fair %s: %.1f, 95 %% interval %s (integers %s); %s matches, stopped at %s; %s"
-          % (param.name, found.estimate, interval_text(found), ", ".join(map(str, found.candidates)) or "none",
-             format(found.matches, ","), found.stopped, folder / "summary.md"))
+    with setup.cluster(args, runner_probe, params.apply(b.rules, b.values, [param], [param.low])):
+        folder, resumed = setup.prepare_folder(args.out, "fair", settings)
+        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
+                                                                   target, b.skill, b.game.name,
+                                                                   " (resumed)" if resumed else "", folder))
+        started, cpu = time.perf_counter(), time.process_time()
+        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+            source = GameSource(runner, b, param, metric)
+            try:
+                found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,
+                                        precision=args.precision, orders=orders)
+            except fair_value.NotReached as error:
+                (folder / "not-reached.txt").write_text(str(error) + "\n", encoding="utf-8")
+                raise
+        cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
+                "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+                "main_cpu_s": round(time.process_time() - cpu, 1)}
+        write_fair_report(folder, settings, param, found, cost)
+        print("fair %s: %.1f, 95 %% interval %s (integers %s); %s matches, stopped at %s; %s"
+              % (param.name, found.estimate, interval_text(found), ", ".join(map(str, found.candidates)) or "none",
+                 format(found.matches, ","), found.stopped, folder / "summary.md"))
     return 0
 
 

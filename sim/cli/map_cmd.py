@@ -88,27 +88,28 @@ def run(args) -> int:
     settings = {"command": "map", **setup.describe_base(b), "x": [px.name, xs], "y": [py.name, ys], "metric": metric,
                 "target": target, "matches": matches, "delta": delta, "adjust": adjust, "chunk_size": chunk,
                 "seed": args.seed}
-    folder, resumed = setup.prepare_folder(args.out, "map", settings)
-    setup.say(args, "map: %s x %s, %d points, %s matches%s -> %s" % (px.name, py.name, len(points), format(needed, ","),
-                                                                     " (resumed)" if resumed else "", folder))
-    started, cpu = time.perf_counter(), time.process_time()
-    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
-        runner.play(0, points, matches)
-    shape = (len(ys), len(xs))
-    estimate, low, high = (np.zeros(shape) for _ in range(3))
-    share, n_eff = np.zeros(shape), np.zeros(shape)
-    for key in points:
-        j, i = divmod(key, len(xs))
-        estimate[j, i], low[j, i], high[j, i] = metrics.interval(metric, runner.totals(0, key), b.game, 1.959963984540054)
-        if metric != "length":
-            share[j, i], n_eff[j, i] = metrics.share_and_n(metric, runner.totals(0, key), b.game)
-    verdict = family_verdicts(share, n_eff, delta, adjust) if metric in ("seat0", "first") and target == 0.5 else None
-    found = BalanceMap(xs, ys, estimate, low, high, verdict, delta, adjust)
-    cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
-            "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
-            "main_cpu_s": round(time.process_time() - cpu, 1)}
-    write_map_report(folder, settings, px, py, found, cost)
-    print("map %s x %s: %d of %d points balanced (family-level, %s, ½ ± %g); %s matches; %s"
-          % (px.name, py.name, len(found.balanced_points()), len(points), adjust, delta,
-             format(runner.matches(), ","), folder / "summary.md"))
+    with setup.cluster(args, probe, points[0]):
+        folder, resumed = setup.prepare_folder(args.out, "map", settings)
+        setup.say(args, "map: %s x %s, %d points, %s matches%s -> %s" % (px.name, py.name, len(points), format(needed, ","),
+                                                                         " (resumed)" if resumed else "", folder))
+        started, cpu = time.perf_counter(), time.process_time()
+        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+            runner.play(0, points, matches)
+        shape = (len(ys), len(xs))
+        estimate, low, high = (np.zeros(shape) for _ in range(3))
+        share, n_eff = np.zeros(shape), np.zeros(shape)
+        for key in points:
+            j, i = divmod(key, len(xs))
+            estimate[j, i], low[j, i], high[j, i] = metrics.interval(metric, runner.totals(0, key), b.game, 1.959963984540054)
+            if metric != "length":
+                share[j, i], n_eff[j, i] = metrics.share_and_n(metric, runner.totals(0, key), b.game)
+        verdict = family_verdicts(share, n_eff, delta, adjust) if metric in ("seat0", "first") and target == 0.5 else None
+        found = BalanceMap(xs, ys, estimate, low, high, verdict, delta, adjust)
+        cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
+                "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+                "main_cpu_s": round(time.process_time() - cpu, 1)}
+        write_map_report(folder, settings, px, py, found, cost)
+        print("map %s x %s: %d of %d points balanced (family-level, %s, ½ ± %g); %s matches; %s"
+              % (px.name, py.name, len(found.balanced_points()), len(points), adjust, delta,
+                 format(runner.matches(), ","), folder / "summary.md"))
     return 0

@@ -68,39 +68,40 @@ def run(args) -> int:
         probe.check(setting)
     settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
                 "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed}
-    folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
-    setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
-              % (method, len(rows), len(points), format(len(points) * matches * len(probe.orders), ","),
-                 " (resumed)" if resumed else "", folder))
-    started, cpu = time.perf_counter(), time.process_time()
-    with b.runner(args.seed, args.jobs, folder, chunk) as runner:
-        runner.play(0, points, matches)
-    results = {}
-    for metric in metrics.METRICS:
-        values, noise = [], []
-        for key in range(len(points)):
-            estimate, low, high = metrics.interval(metric, runner.totals(0, key), b.game, 1.0)
-            values.append(estimate)
-            noise.append(((high - low) / 2) ** 2 if np.isfinite(high - low) else np.nan)
-        by_key = np.asarray(values, dtype=float)
-        Y = np.array([by_key[distinct[row]] for row in rows])
-        if not np.isfinite(Y).all():
-            Y = np.where(np.isfinite(Y), Y, np.nanmean(Y))
-        variance = float(np.var(Y))
-        if variance <= 0:
-            results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0])}
-            continue
-        table = sensitivity.ranking(sensitivity.indices(method, problem, X, Y, args.seed), method)
-        noise_share = float(np.nanmean(np.asarray(noise)[[distinct[row] for row in rows]]) / variance)
-        results[metric] = {"rows": table, "variance": variance, "noise_share": noise_share}
-    cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
-            "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
-            "main_cpu_s": round(time.process_time() - cpu, 1), "design_points": len(rows),
-            "distinct_points": len(points), "needed_upper_bound": needed}
-    write_sensitivity_report(folder, settings, chosen, method, results, cost)
-    top = results["seat0"]["rows"][:3]
-    key = "mu_star" if method == "morris" else "ST"
-    print("sensitivity (%s): seat0 most moved by %s; %s matches; %s"
-          % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
-             format(runner.matches(), ","), folder / "summary.md"))
+    with setup.cluster(args, probe, points[0]):
+        folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+        setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
+                  % (method, len(rows), len(points), format(len(points) * matches * len(probe.orders), ","),
+                     " (resumed)" if resumed else "", folder))
+        started, cpu = time.perf_counter(), time.process_time()
+        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+            runner.play(0, points, matches)
+        results = {}
+        for metric in metrics.METRICS:
+            values, noise = [], []
+            for key in range(len(points)):
+                estimate, low, high = metrics.interval(metric, runner.totals(0, key), b.game, 1.0)
+                values.append(estimate)
+                noise.append(((high - low) / 2) ** 2 if np.isfinite(high - low) else np.nan)
+            by_key = np.asarray(values, dtype=float)
+            Y = np.array([by_key[distinct[row]] for row in rows])
+            if not np.isfinite(Y).all():
+                Y = np.where(np.isfinite(Y), Y, np.nanmean(Y))
+            variance = float(np.var(Y))
+            if variance <= 0:
+                results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0])}
+                continue
+            table = sensitivity.ranking(sensitivity.indices(method, problem, X, Y, args.seed), method)
+            noise_share = float(np.nanmean(np.asarray(noise)[[distinct[row] for row in rows]]) / variance)
+            results[metric] = {"rows": table, "variance": variance, "noise_share": noise_share}
+        cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
+                "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+                "main_cpu_s": round(time.process_time() - cpu, 1), "design_points": len(rows),
+                "distinct_points": len(points), "needed_upper_bound": needed}
+        write_sensitivity_report(folder, settings, chosen, method, results, cost)
+        top = results["seat0"]["rows"][:3]
+        key = "mu_star" if method == "morris" else "ST"
+        print("sensitivity (%s): seat0 most moved by %s; %s matches; %s"
+              % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
+                 format(runner.matches(), ","), folder / "summary.md"))
     return 0

@@ -29,7 +29,7 @@ class PointRunner:
     `orders`: the first-player orders to play (default both)."""
 
     def __init__(self, game: GameSpec, strategies: tuple[str, str], seed: int, jobs: int, folder: Path | None,
-                 chunk_size: int = 500, orders: tuple | None = None):
+                 chunk_size: int = 500, orders: tuple | None = None, backend: str = "loky"):
         self.game = game
         self.strategy_ids = (game.strategy_id(strategies[0]), game.strategy_id(strategies[1]))
         self.seed = int(seed)
@@ -39,6 +39,7 @@ class PointRunner:
         self.seat_dimension = seat[0].name if seat else None
         self.orders = (tuple(orders) if orders else (0, 1)) if seat else (None,)
         self.folder = Path(folder) if folder is not None else None
+        self.backend = backend
         self.played: dict[tuple[int, int], int] = {}           # (stage, key) -> matches per order
         self.vectors: dict[tuple[int, int], list] = {}         # (stage, key) -> [vector per order]
         self.matches_played = 0
@@ -50,7 +51,7 @@ class PointRunner:
 
     def __enter__(self):
         store = ChunkStore(self.folder / "chunks", valid=self._valid) if self.folder is not None else None
-        self._executor = Executor(self.seed, self.jobs, "loky", store)
+        self._executor = Executor(self.seed, self.jobs, self.backend, store)
         self._executor.__enter__()
         return self
 
@@ -72,6 +73,10 @@ class PointRunner:
         """The game's own checks of a point (e.g. its life limits), before any match."""
         for order in self.orders:
             self._arrays(setting, order)
+
+    def probe_chunk(self, setting) -> Chunk:
+        """One match of `setting` (the dask workers' check)."""
+        return Chunk(0, 0, 1, play_aggregate, (self.game.play_batch,) + self._arrays(setting, self.orders[0]))
 
     def play(self, stage: int, points: dict, matches: int) -> None:
         """Bring every point of `points` ({key: Setting}) to `matches` per first-player order."""

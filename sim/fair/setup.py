@@ -9,6 +9,7 @@ are not played again); any other existing folder is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass
@@ -30,6 +31,10 @@ def add_common_options(parser, default_skill: str = "greedy") -> None:
     parser.add_argument("--rules", default=None, help="rules preset or TOML file (default: the game's default)")
     parser.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
     parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
+    parser.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 (with --backend dask; "
+                                            "default: a local cluster)")
     parser.add_argument("--chunk-size", type=int, default=250, help="matches per task (default 250)")
     parser.add_argument("--out", help="run folder (default runs/<timestamp>-<command>); an existing one with the "
                                       "same settings is resumed")
@@ -45,10 +50,11 @@ class Base:
     strategies: tuple[str, str]
     skill: str
     orders: tuple | None = None  # the first-player orders played (None: both)
+    backend: str = "loky"
 
     def runner(self, seed, jobs, folder, chunk_size):
         from sim.fair.runner import PointRunner
-        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders)
+        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders, self.backend)
 
 
 def base(args) -> Base:
@@ -70,7 +76,25 @@ def base(args) -> Base:
         raise CardbalanceError("--seed must be an integer from 0 to 2**63-1 (got %r)." % (args.seed,))
     if not 1 <= args.chunk_size <= 1_000_000:
         raise CardbalanceError("--chunk-size must be an integer from 1 to 1000000 (got %r)." % (args.chunk_size,))
-    return Base(game, rules, rules_name, values, strategies, args.skill, orders)
+    if args.scheduler and args.backend != "dask":
+        raise CardbalanceError("--scheduler needs --backend dask.")
+    return Base(game, rules, rules_name, values, strategies, args.skill, orders, args.backend)
+
+
+@contextlib.contextmanager
+def cluster(args, probe, setting):
+    """With --backend dask: a connected client whose workers played a probe match of `setting`
+    (one clear error otherwise), for the whole block; call it before `prepare_folder`."""
+    if args.backend != "dask":
+        yield
+        return
+    from sim.executor import check_dask_workers, close_dask, connect_dask
+    client = connect_dask(args.scheduler, args.jobs)
+    try:
+        check_dask_workers(client, probe.probe_chunk(setting), args.seed)
+        yield
+    finally:
+        close_dask(client)
 
 
 def describe_base(b: Base) -> dict:
