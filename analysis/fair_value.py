@@ -82,7 +82,7 @@ def cost_check(low: int, high: int, first: int, orders: int, budget: int) -> Non
     confirm = 3 * first * orders
     if budget < search + confirm:
         raise CardbalanceError("--max-matches %d is too small: the search over %d..%d needs up to %d matches and a "
-                               "confirmation round at least %d more (give at least %d, or fewer --first matches)."
+                               "confirmation round at least %d more (give at least %d, or fewer --round-matches)."
                                % (budget, low, high, search, confirm, search + confirm))
 
 
