@@ -12,7 +12,7 @@ import argparse
 import json
 import time
 
-ORDER = 60
+ORDER = 56
 
 EPILOG = """examples:
   cardbalance fair --param {axis}0=40:120 {setup} --skill greedy

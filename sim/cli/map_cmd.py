@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import time
 
-ORDER = 62
+ORDER = 58
 
 EPILOG = """examples:
   cardbalance map --x {axis}0=30:90:10 --y {axis}1=30:90:10 --matches 400

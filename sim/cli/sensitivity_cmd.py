@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-ORDER = 61
+ORDER = 57
 
 EPILOG = """examples:
   cardbalance sensitivity --game poker_duel --param hp0=30:50 --param club_multiplier=1:4 \\
