@@ -142,7 +142,7 @@ def find(source, low: int, high: int, target: float, *, first: int, budget: int,
             break
     lower, upper, lower_open, upper_open, monotone = result
     stopped = "precision" if (not lower_open and not upper_open and upper - lower <= precision) else "budget"
-    estimate = _interpolate({v: (e, lo, hi) for v, e, lo, hi in points}, target, lower, upper, default=candidate)
+    estimate = crossing(points, target, direction, lower, upper, default=candidate)
     inside = [v for v in range(int(math.floor(lower)), int(math.ceil(upper)) + 1)
               if (lower < v or (lower_open and v == lower)) and (v < upper or (upper_open and v == upper))]
     return FairValue(target=target, low=low, high=high, direction=direction, estimate=float(estimate),
@@ -175,6 +175,20 @@ def _interpolate(points: dict, target: float, a, b, default=None) -> float:
         return float(default if default is not None else (a + b) / 2)
     x = x0 + (target - y0) * (x1 - x0) / (y1 - y0)
     return float(min(max(x, min(a, b)), max(a, b)))
+
+
+def crossing(points, target: float, direction: int, lower: float, upper: float, default: float) -> float:
+    """The point estimate: where the line between the two neighbouring grid estimates that straddle
+    the target (inside the interval, nearest its middle) meets it; `default` if none straddle."""
+    inside = sorted((v, e) for v, e, _, _ in points if lower <= v <= upper and math.isfinite(e))
+    middle = (lower + upper) / 2
+    best = None
+    for (x0, y0), (x1, y1) in zip(inside, inside[1:]):
+        if direction * (y0 - target) <= 0 <= direction * (y1 - target) and y1 != y0:
+            x = x0 + (target - y0) * (x1 - x0) / (y1 - y0)
+            if best is None or abs(x - middle) < abs(best - middle):
+                best = x
+    return float(best if best is not None else default)
 
 
 def _spread(search: dict, candidate: float, target: float, first: int, orders: int) -> float:

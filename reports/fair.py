@@ -264,11 +264,12 @@ def write_sensitivity_report(folder: Path, settings: dict, params, method: str, 
 
 def rewrite_fair_report(folder: Path) -> None:
     """Redraw a fair run's summary and figure from its result.json (no matches)."""
-    from analysis.fair_value import FairValue
+    from analysis.fair_value import FairValue, crossing
     from sim.fair.params import NUMBER, Param
     data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
     settings, cost = data.pop("settings"), data.pop("cost")
     found = FairValue(**{key: value for key, value in data.items() if key in FairValue.__dataclass_fields__})
+    found.estimate = crossing(found.points, found.target, found.direction, found.lower, found.upper, found.estimate)
     param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
     write_fair_report(folder, settings, param, found, cost)
 
