@@ -37,6 +37,8 @@ def no_matches(monkeypatch):
      "--n 8 is too small to estimate sobol indices of 2 parameters"),
     (["sensitivity", "--param", "life0=2:40", "--param", "die_sides=2:8", "--n", "1024"], "above --max-matches"),
     (["sensitivity", "--param", "life0=2:40"], "at least two --param"),
+    (["sensitivity", "--param", "life0=2:40", "--param", "heal=0:4", "--spread-over", "life"],
+     "--spread-over 'life' must be a choice dimension"),
     (["sensitivity", "--param", "life0=2:40", "--param", "heal=0:4", "--method", "fast"], "--method must be one of"),
 ])
 def test_bad_input_is_one_line_exit_2_nothing_written_before_any_match(command, message, tmp_path, capsys, no_matches):
@@ -79,6 +81,12 @@ def test_map_and_sensitivity_on_the_toy_game(tmp_path):
                  "--matches", "50", "--life", "10", "--jobs", "1", "--out", str(tmp_path / "sens")] + TOY) == 0
     ranked = json.loads((tmp_path / "sens" / "result.json").read_text())["results"]["seat0"]["rows"]
     assert ranked[0]["name"] == "life0"
+    assert main(["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "morris", "--n", "4",
+                 "--matches", "50", "--life", "10", "--spread-over", "pairing", "--jobs", "1",
+                 "--out", str(tmp_path / "spread")] + TOY) == 0
+    results = json.loads((tmp_path / "spread" / "result.json").read_text())["results"]
+    assert results["spread"]["rows"] and results["seat0"] == json.loads(
+        (tmp_path / "sens" / "result.json").read_text())["results"]["seat0"]  # the base pairing's points are the same
 
 
 def test_a_target_no_value_in_the_range_reaches_is_one_line_and_exit_2(tmp_path, capsys):

@@ -28,6 +28,9 @@ def add_parser(subparsers):
                     "readings as factors.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--param", action="append", required=True,
                         help="NAME, NAME=LOW:HIGH (integers) or ID=READING,READING (a factor); repeat, at least two")
+    parser.add_argument("--spread-over", metavar="DIMENSION",
+                        help="a choice dimension (e.g. the pairing): play every value of it at every point and add "
+                             "the matchup spread (largest minus smallest seat-0 share) as a metric")
     parser.add_argument("--method", default="sobol", help="sobol (default), morris or lhs")
     parser.add_argument("--n", type=int, default=32,
                         help="Saltelli base samples (sobol, a power of two), trajectories (morris) or points (lhs)")
@@ -56,33 +59,49 @@ def run(args) -> int:
     chunk = min(args.chunk_size, args.matches)
     matches = -(-args.matches // chunk) * chunk
     probe = b.runner(args.seed, args.jobs, None, chunk)
+    spread, choices = spread_choices(b, args.spread_over)
     problem = sensitivity.problem(chosen)
-    needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders), args.max_matches)
+    needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders) * len(choices),
+                                      args.max_matches)
     X = sensitivity.design(method, problem, args.n, args.seed)
     rows = sensitivity.to_values(chosen, X)
     distinct = {}
     for row in rows:
         distinct.setdefault(row, len(distinct))
-    points = {key: params.apply(b.rules, b.values, chosen, row) for row, key in distinct.items()}
+    base_choice = choices.index(b.values[spread]) if spread else 0
+    points = {}
+    for row, key in distinct.items():
+        for index, choice in enumerate(choices):
+            values = {**b.values, spread: choice} if spread else b.values
+            points[key * len(choices) + index] = params.apply(b.rules, values, chosen, row)
     for setting in points.values():
         probe.check(setting)
     settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
-                "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed}
+                "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed,
+                "spread_over": spread}
     with setup.cluster(args, probe, points[0]):
         folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
-                  % (method, len(rows), len(points), format(len(points) * matches * len(probe.orders), ","),
+                  % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
                      " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
         with b.runner(args.seed, args.jobs, folder, chunk) as runner:
             runner.play(0, points, matches)
         results = {}
-        for metric in metrics.METRICS:
+        for metric in metrics.METRICS + (("spread",) if spread else ()):
             values, noise = [], []
-            for key in range(len(points)):
-                estimate, low, high = metrics.interval(metric, runner.totals(0, key), b.game, 1.0)
+            for key in range(len(distinct)):
+                if metric == "spread":
+                    shares = [metrics.interval("seat0", runner.totals(0, key * len(choices) + c), b.game, 1.0)
+                              for c in range(len(choices))]
+                    estimate = max(v[0] for v in shares) - min(v[0] for v in shares)
+                    half = 2 * max((v[2] - v[1]) / 2 for v in shares)  # a difference of two shares, at most
+                else:
+                    estimate, low, high = metrics.interval(metric, runner.totals(0, key * len(choices) + base_choice),
+                                                           b.game, 1.0)
+                    half = (high - low) / 2
                 values.append(estimate)
-                noise.append(((high - low) / 2) ** 2 if np.isfinite(high - low) else np.nan)
+                noise.append(half ** 2 if np.isfinite(half) else np.nan)
             by_key = np.asarray(values, dtype=float)
             Y = np.array([by_key[distinct[row]] for row in rows])
             if not np.isfinite(Y).all():
@@ -97,7 +116,7 @@ def run(args) -> int:
         cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1), "design_points": len(rows),
-                "distinct_points": len(points), "needed_upper_bound": needed}
+                "distinct_points": len(distinct), "needed_upper_bound": needed}
         write_sensitivity_report(folder, settings, chosen, method, results, cost)
         top = results["seat0"]["rows"][:3]
         key = "mu_star" if method == "morris" else "ST"
@@ -105,3 +124,17 @@ def run(args) -> int:
               % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
                  format(runner.matches(), ","), folder / "summary.md"))
     return 0
+
+
+def spread_choices(b, name):
+    """(dimension name, its values) for --spread-over, or (None, [None]) without it."""
+    from sim.errors import CardbalanceError
+    from sim.registry import CHOICE
+    if name is None:
+        return None, [None]
+    dimension = b.game.dimension(name)  # raises, naming the game's dimensions
+    if dimension.kind != CHOICE or len(dimension.values) < 2:
+        raise CardbalanceError("--spread-over '%s' must be a choice dimension with at least two values; %s's: %s."
+                               % (name, b.game.name, ", ".join(d.name for d in b.game.dimensions
+                                                              if d.kind == CHOICE) or "none"))
+    return dimension.name, list(dimension.values)

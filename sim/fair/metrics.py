@@ -22,7 +22,8 @@ from sim.errors import CardbalanceError
 
 METRICS = ("seat0", "first", "special", "length")
 DESCRIPTIONS = {"seat0": "seat 0's share of decided matches", "first": "first player's share of decided matches",
-                "special": "special-victory rate", "length": "mean length (turns)"}
+                "special": "special-victory rate", "length": "mean length (turns)",
+                "spread": "matchup spread (largest minus smallest seat-0 share over the matchups)"}
 
 
 def check_metric(name: str) -> str:
