@@ -56,7 +56,8 @@ def _result(folder):
 
 
 def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tmp_path, capsys):
-    args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000"] + TOY
+    args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000",
+            "--precision", "1"] + TOY
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
     assert main(args + ["--jobs", "2", "--out", str(tmp_path / "two")]) == 0
     first = _result(tmp_path / "one")
@@ -66,7 +67,11 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
-    assert main(args[:-2] + ["--jobs", "1", "--seed", "5", "--out", str(tmp_path / "one")]) == 2  # other settings
+    bigger = [a if a != "12000" else "24000" for a in args]  # a larger budget resumes and goes on
+    assert main(bigger + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
+    more = json.loads((tmp_path / "one" / "result.json").read_text())
+    assert more["matches"] > first["matches"] and more["cost"]["matches_played_now"] < more["matches"]
+    assert main(args + ["--jobs", "1", "--seed", "5", "--out", str(tmp_path / "one")]) == 2  # other settings
     assert "holds a run with other settings" in capsys.readouterr().err
 
 

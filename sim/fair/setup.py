@@ -4,7 +4,7 @@
 Run folder: `--out DIR` (default runs/<timestamp>-<command>) holds `settings.json` (what
 was asked), `chunks/` (every chunk played, for resume), the result and the report. Given
 an existing folder whose settings.json matches, a command resumes it (the chunks it has
-are not played again); any other existing folder is refused.
+are not played again; only the match budget may differ); any other existing folder is refused.
 """
 
 from __future__ import annotations
@@ -104,6 +104,11 @@ def describe_base(b: Base) -> dict:
             "first_player_orders": list(b.orders) if b.orders else "both"}
 
 
+# Settings a resumed run may change: a larger budget replays the stored chunks (the same deals it would
+# play anew) and goes on, every decision taken afresh for the new budget.
+RESUMABLE_CHANGES = ("max_matches",)
+
+
 def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path, bool]:
     """(run folder, resumed?) — created only after every check passed; call last before playing."""
     from sim.safe_output import check_output_folder, write_text_atomic
@@ -114,9 +119,17 @@ def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path,
         if not stored.is_file():
             raise CardbalanceError("--out: '%s' exists and is not a `cardbalance %s` run folder; give a new folder."
                                    % (path, command))
-        if stored.read_text(encoding="utf-8") != text:
+        try:
+            old = json.loads(stored.read_text(encoding="utf-8"))
+        except ValueError:
+            old = None
+        new = json.loads(text)
+        fixed = lambda data: {k: v for k, v in (data or {}).items() if k not in RESUMABLE_CHANGES}
+        if old is None or fixed(old) != fixed(new):
             raise CardbalanceError("--out: '%s' holds a run with other settings; give a new folder to start another."
                                    % path)
+        if old != new:
+            write_text_atomic(stored, text)
         return path, True
     check_output_folder(path, "--out")
     path.mkdir(parents=True)
