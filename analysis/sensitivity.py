@@ -1,0 +1,188 @@
+"""Global sensitivity of headline metrics to declared parameters, through SALib.
+
+Designs (`design`):
+- `sobol`:  Saltelli/Sobol' sampling (SALib.sample.sobol, first-order and total indices,
+            no second order): N·(D + 2) points; indices and their 95 % bootstrap intervals
+            from SALib.analyze.sobol. The reference method, and the most expensive.
+- `morris`: Morris elementary-effects screening (SALib.sample.morris, 4 levels): r·(D + 1)
+            points; μ* with its bootstrap interval and σ (SALib.analyze.morris). For many
+            parameters on a small budget: it ranks, it does not apportion variance.
+- `lhs`:    a Latin hypercube of N points (SALib.sample.latin), a quadratic ridge
+            surrogate fitted to it, and Sobol' indices of the surrogate (SALib again, on
+            a large design of the cheap surrogate); intervals by refitting on bootstrap
+            resamples of the points. For when a full Sobol' design costs more than the
+            budget; valid as far as the surrogate fits (its leave-one-out R² is reported).
+
+Parameters are integers or categorical readings: SALib samples the unit-free box
+[low, high + 1) (integers) or [0, k) (k readings) and `to_values` floors each coordinate,
+so every integer and every reading is equally likely. Indices are of the metric as
+measured: the match noise of each point adds variance no parameter explains (reported as
+`noise_share`, its estimated fraction of Var(Y)).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from sim.errors import CardbalanceError
+
+METHODS = ("sobol", "morris", "lhs")
+MIN_SOBOL_BASE = 16      # Saltelli base samples below which an index's bootstrap interval means little
+MIN_MORRIS_TRAJECTORIES = 4
+MIN_LHS_FACTOR = 3       # LHS points per surrogate coefficient at least
+
+
+def check_method(method: str) -> str:
+    if method not in METHODS:
+        raise CardbalanceError("--method must be one of %s (got %r)." % (", ".join(METHODS), method))
+    return method
+
+
+def problem(params) -> dict:
+    """SALib's problem dict for `sim.fair.params.Param`s."""
+    bounds = [[p.low, p.high + 1] if p.numeric else [0, len(p.levels)] for p in params]
+    return {"num_vars": len(params), "names": [p.name for p in params], "bounds": bounds}
+
+
+def to_values(params, X) -> list[tuple]:
+    """Each design row -> one value per parameter (an integer or a reading)."""
+    rows = []
+    for row in np.atleast_2d(X):
+        values = []
+        for p, x in zip(params, row):
+            if p.numeric:
+                values.append(int(min(max(math.floor(x), p.low), p.high)))
+            else:
+                values.append(p.levels[int(min(max(math.floor(x), 0), len(p.levels) - 1))])
+        rows.append(tuple(values))
+    return rows
+
+
+def surrogate_terms(problem_: dict) -> int:
+    d = problem_["num_vars"]
+    return 1 + 2 * d + d * (d - 1) // 2
+
+
+def design_points(method: str, problem_: dict, n: int) -> int:
+    d = problem_["num_vars"]
+    return {"sobol": n * (d + 2), "morris": n * (d + 1), "lhs": n}[method]
+
+
+def check_budget(method: str, problem_: dict, n: int, matches_per_point: int, budget: int) -> int:
+    """Matches the design needs; one clear error when it cannot estimate what it promises."""
+    d = problem_["num_vars"]
+    if d < 2:
+        raise CardbalanceError("sensitivity needs at least two --param (got %d)." % d)
+    minimum = {"sobol": MIN_SOBOL_BASE, "morris": MIN_MORRIS_TRAJECTORIES,
+               "lhs": MIN_LHS_FACTOR * surrogate_terms(problem_)}[method]
+    what = {"sobol": "Saltelli base samples", "morris": "trajectories", "lhs": "points"}[method]
+    if n < minimum:
+        raise CardbalanceError("--n %d is too small to estimate %s indices of %d parameters: give at least %d %s "
+                               "(%s matches at %d per point)." % (n, method, d, minimum, what,
+                                                                 format(design_points(method, problem_, minimum)
+                                                                        * matches_per_point, ","), matches_per_point))
+    if method == "sobol" and n & (n - 1):
+        raise CardbalanceError("--n %d: a Sobol' design needs a power of two (e.g. %d)." % (n, 2 ** round(math.log2(n))))
+    needed = design_points(method, problem_, n) * matches_per_point
+    if needed > budget:
+        hint = " (try --method lhs: a surrogate needs fewer points)" if method == "sobol" else ""
+        raise CardbalanceError("the %s design needs %s matches (%d points x %d), above --max-matches %s%s."
+                               % (method, format(needed, ","), design_points(method, problem_, n), matches_per_point,
+                                  format(budget, ","), hint))
+    return needed
+
+
+def design(method: str, problem_: dict, n: int, seed: int) -> np.ndarray:
+    from SALib.sample import latin, morris, sobol
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if method == "sobol":
+            return sobol.sample(problem_, n, calc_second_order=False, seed=seed)
+        if method == "morris":
+            return morris.sample(problem_, n, num_levels=4, seed=seed)
+        return latin.sample(problem_, n, seed=seed)
+
+
+def indices(method: str, problem_: dict, X: np.ndarray, Y: np.ndarray, seed: int) -> list[dict]:
+    """One row per parameter: sobol/lhs: S1, S1_conf, ST, ST_conf; morris: mu_star, mu_star_conf, sigma.
+    `*_conf` is the half-width of the 95 % bootstrap interval."""
+    from SALib.analyze import morris, sobol
+    Y = np.asarray(Y, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if method == "sobol":
+            out = sobol.analyze(problem_, Y, calc_second_order=False, num_resamples=200, conf_level=0.95, seed=seed)
+            return [{"name": name, "S1": float(out["S1"][i]), "S1_conf": float(out["S1_conf"][i]),
+                     "ST": float(out["ST"][i]), "ST_conf": float(out["ST_conf"][i])}
+                    for i, name in enumerate(problem_["names"])]
+        if method == "morris":
+            out = morris.analyze(problem_, X, Y, num_resamples=200, conf_level=0.95, num_levels=4, seed=seed)
+            return [{"name": name, "mu_star": float(out["mu_star"][i]), "mu_star_conf": float(out["mu_star_conf"][i]),
+                     "sigma": float(out["sigma"][i])} for i, name in enumerate(problem_["names"])]
+    return surrogate_indices(problem_, X, Y, seed)
+
+
+# ---- the LHS surrogate ---------------------------------------------------------------------
+
+def _features(problem_: dict, X: np.ndarray) -> np.ndarray:
+    bounds = np.asarray(problem_["bounds"], dtype=float)
+    u = (np.atleast_2d(X) - bounds[:, 0]) / (bounds[:, 1] - bounds[:, 0]) - 0.5
+    d = u.shape[1]
+    columns = [np.ones(len(u))] + [u[:, i] for i in range(d)] + [u[:, i] ** 2 for i in range(d)]
+    columns += [u[:, i] * u[:, j] for i in range(d) for j in range(i + 1, d)]
+    return np.column_stack(columns)
+
+
+def fit_surrogate(problem_: dict, X, Y, ridge: float = 1e-6):
+    F = _features(problem_, X)
+    A = F.T @ F + ridge * np.eye(F.shape[1])
+    coefficients = np.linalg.solve(A, F.T @ np.asarray(Y, dtype=float))
+    return coefficients
+
+
+def loo_r2(problem_: dict, X, Y, ridge: float = 1e-6) -> float:
+    """Leave-one-out R² of the surrogate (the hat-matrix shortcut)."""
+    F = _features(problem_, X)
+    Y = np.asarray(Y, dtype=float)
+    A_inv = np.linalg.inv(F.T @ F + ridge * np.eye(F.shape[1]))
+    hat = np.einsum("ij,jk,ik->i", F, A_inv, F)
+    residual = (Y - F @ (A_inv @ (F.T @ Y))) / np.maximum(1 - hat, 1e-9)
+    total = float(np.sum((Y - Y.mean()) ** 2))
+    return 1.0 - float(np.sum(residual ** 2)) / total if total > 0 else float("nan")
+
+
+def _surrogate_sobol(problem_: dict, coefficients, seed: int, base: int = 2048):
+    from SALib.analyze import sobol
+    from SALib.sample import sobol as sobol_sample
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Xs = sobol_sample.sample(problem_, base, calc_second_order=False, seed=seed)
+        out = sobol.analyze(problem_, _features(problem_, Xs) @ coefficients, calc_second_order=False,
+                            num_resamples=2, seed=seed)
+    return np.asarray(out["S1"]), np.asarray(out["ST"])
+
+
+def surrogate_indices(problem_: dict, X, Y, seed: int, resamples: int = 40) -> list[dict]:
+    X, Y = np.atleast_2d(X), np.asarray(Y, dtype=float)
+    s1, st = _surrogate_sobol(problem_, fit_surrogate(problem_, X, Y), seed)
+    rng = np.random.default_rng(seed)
+    boot1, boott = [], []
+    for _ in range(resamples):
+        pick = rng.integers(0, len(Y), len(Y))
+        b1, bt = _surrogate_sobol(problem_, fit_surrogate(problem_, X[pick], Y[pick]), seed)
+        boot1.append(b1)
+        boott.append(bt)
+    conf1 = (np.percentile(boot1, 97.5, axis=0) - np.percentile(boot1, 2.5, axis=0)) / 2
+    conft = (np.percentile(boott, 97.5, axis=0) - np.percentile(boott, 2.5, axis=0)) / 2
+    r2 = loo_r2(problem_, X, Y)
+    return [{"name": name, "S1": float(s1[i]), "S1_conf": float(conf1[i]), "ST": float(st[i]),
+             "ST_conf": float(conft[i]), "surrogate_loo_r2": r2} for i, name in enumerate(problem_["names"])]
+
+
+def ranking(rows: list[dict], method: str) -> list[dict]:
+    """Rows by total effect (sobol, lhs) or μ* (morris), largest first."""
+    key = "mu_star" if method == "morris" else "ST"
+    return sorted(rows, key=lambda row: -row[key] if np.isfinite(row[key]) else 0.0)

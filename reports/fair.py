@@ -1,0 +1,288 @@
+"""The reports of `cardbalance fair`, `sensitivity` and `map`: summary.md, result.json and
+figures (Agg canvas, no display), written atomically into the run folder."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from sim.safe_output import write_bytes_atomic, write_text_atomic
+
+DPI = 100
+
+
+def save(figure: Figure, path: Path) -> None:
+    FigureCanvasAgg(figure)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=DPI)
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def write_json(path: Path, data: dict) -> None:
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=True, default=_plain) + "\n")
+
+
+def _plain(value):
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
+def grid_text(settings: dict) -> str:
+    """The fixed grid values and the first-player orders played."""
+    values = {k: v for k, v in settings["values"].items() if v is not None}
+    orders = settings.get("first_player_orders", "both")
+    shown = ", ".join("%s %s" % (k, "/".join(map(str, v)) if isinstance(v, list) else v) for k, v in values.items())
+    return "%s; first-player orders: %s" % (shown, "both" if orders == "both" else
+                                             "seat %s moves first" % "/".join(map(str, orders)))
+
+
+def cost_line(cost: dict) -> str:
+    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s worker CPU + %.1f s main-process CPU"
+            % (format(cost["matches"], ","), format(cost["matches_played_now"], ","), cost["wall_s"],
+               cost["worker_cpu_s"], cost["main_cpu_s"]))
+
+
+# ---- fair ---------------------------------------------------------------------------------
+
+def fair_figure(param, found, metric: str = "metric") -> Figure:
+    figure = Figure(figsize=(7, 4.2))
+    axes = figure.add_subplot()
+    for points, label, style in ((found.search, "search (stage 0, 95 %)", dict(color="0.6", marker="s")),
+                                 (found.points, "confirmation (stage 1, z = %.2f)" % found.z,
+                                  dict(color="C0", marker="o"))):
+        if not points:
+            continue
+        x = np.array([p[0] for p in points], dtype=float)
+        y = np.array([p[1] for p in points])
+        low = np.array([p[2] for p in points])
+        high = np.array([p[3] for p in points])
+        axes.errorbar(x, y, yerr=[y - low, high - y], linestyle="none", capsize=2, label=label, **style)
+    axes.axhline(found.target, color="k", linewidth=0.8, linestyle="--", label="target %g" % found.target)
+    axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 % interval on the value")
+    axes.axvline(found.estimate, color="C2", linewidth=1)
+    axes.set_xlabel(param.name)
+    axes.set_ylabel(metric)
+    axes.set_title("Fair %s: %.1f, interval %s%g, %g%s" % (param.name, found.estimate, "[" if found.lower_open else "(",
+                                                         found.lower, found.upper, "]" if found.upper_open else ")"))
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    return figure
+
+
+def fair_markdown(settings: dict, param, found, cost: dict) -> str:
+    ends = [side for side, open_ in (("lower", found.lower_open), ("upper", found.upper_open)) if open_]
+    note = " (%s end: the range end, no confident point beyond it)" % " and ".join(ends) if ends else ""
+    lines = ["# Fair value of %s" % param.name, "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        grid_text(settings)),
+             "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
+             "- **fair value %.1f**, 95 %% interval on the value %s%g, %g%s%s" % (
+                 found.estimate, "[" if found.lower_open else "(", found.lower, found.upper,
+                 "]" if found.upper_open else ")", note),
+             "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
+             "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
+                                            "" if found.monotone else "; **confident points disagree: not monotone "
+                                            "near the crossing** (interval: their hull)"),
+             "- stopped at: %s (%d of %d planned confirmation rounds; %d grid points; %d one-sided tests at "
+             "z = %.3f)" % (found.stopped, found.rounds, found.planned_rounds, len(found.grid),
+                            len(found.grid) * found.planned_rounds, found.z),
+             "- cost: %s" % cost_line(cost), "",
+             "Method: noisy bisection (stage 0), then a confirmation grid on fresh common deals (stage 1) with "
+             "one-sided tests at α/K; if the metric is monotone in the parameter the interval holds the fair value "
+             "with probability ≥ 95 % (docs/fair-value.md).", "",
+             "| stage | %s | estimate | low | high |" % param.name, "|---|---:|---:|---:|---:|"]
+    for stage, points in (("search", found.search), ("confirm", found.points)):
+        for value, estimate, low, high in points:
+            lines.append("| %s | %d | %.4f | %.4f | %.4f |" % (stage, value, estimate, low, high))
+    lines += ["", "![fair value](fair.png)", ""]
+    return "\n".join(lines)
+
+
+def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
+    """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone."""
+    folder = Path(folder)
+    data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
+    write_json(folder / "result.json", data)
+    save(fair_figure(param, found, settings["metric"]), folder / "fair.png")
+    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
+
+
+# ---- map ----------------------------------------------------------------------------------
+
+def map_figure(px, py, found, target: float, metric: str) -> Figure:
+    from analysis.verdict import BALANCED, IMBALANCED
+    figure = Figure(figsize=(7, 6.0))
+    axes = figure.add_subplot()
+    x, y = np.asarray(found.x_values, dtype=float), np.asarray(found.y_values, dtype=float)
+    rate = metric != "length"
+    mesh = axes.pcolormesh(x, y, found.estimate, shading="nearest", cmap="RdBu_r",
+                           **({"vmin": 0.0, "vmax": 1.0} if rate else {}))
+    figure.colorbar(mesh, ax=axes, label=metric)
+    if len(x) > 1 and len(y) > 1 and found.estimate.min() < target < found.estimate.max():
+        contour = axes.contour(x, y, found.estimate, levels=[target], colors="k", linewidths=1.5)
+        axes.clabel(contour, fmt={target: "%g" % target}, fontsize=8)
+    if found.verdict is not None:
+        for j, yv in enumerate(y):
+            for i, xv in enumerate(x):
+                word = found.verdict[j, i]
+                if word == BALANCED:
+                    axes.plot(xv, yv, marker="o", markersize=9, markerfacecolor="none", markeredgecolor="k")
+                elif word == IMBALANCED:
+                    axes.plot(xv, yv, marker="x", markersize=5, color="0.3")
+        axes.plot([], [], marker="o", markerfacecolor="none", markeredgecolor="k", linestyle="none",
+                  label="balanced (½ ± %g, %s over the map)" % (found.delta, found.adjust))
+        axes.plot([], [], marker="x", color="0.3", linestyle="none", label="imbalanced")
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.11), ncol=2, frameon=False)
+    axes.set_xlabel(px.name)
+    axes.set_ylabel(py.name)
+    axes.set_title("%s over %s x %s, %g contour" % (metric, px.name, py.name, target))
+    figure.tight_layout()
+    return figure
+
+
+def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
+    lines = ["# Balance-region map: %s x %s" % (px.name, py.name), "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        grid_text(settings)),
+             "- metric %s, %d matches per point and first-player order, common deals over the map"
+             % (settings["metric"], settings["matches"]),
+             "- cost: %s" % cost_line(cost)]
+    if found.verdict is not None:
+        balanced = found.balanced_points()
+        lines.append("- **balanced** (family-level: analysis.verdict.score_p_values + decide_family, %s over all %d "
+                     "points, band ½ ± %g): %s" % (found.adjust, found.estimate.size, found.delta,
+                                                  ", ".join("(%d, %d)" % p for p in balanced) or "none"))
+    lines += ["", "Rows: %s; columns: %s. Each cell: estimate [95 %% interval]%s." % (
+        py.name, px.name, ", verdict" if found.verdict is not None else ""), "",
+        "| %s \\ %s | %s |" % (py.name, px.name, " | ".join(str(v) for v in found.x_values)),
+        "|---|" + "---|" * len(found.x_values)]
+    for j, yv in enumerate(found.y_values):
+        cells = []
+        for i in range(len(found.x_values)):
+            text = "%.3f [%.3f, %.3f]" % (found.estimate[j, i], found.low[j, i], found.high[j, i])
+            if found.verdict is not None:
+                text += " %s" % found.verdict[j, i]
+            cells.append(text)
+        lines.append("| %s | %s |" % (yv, " | ".join(cells)))
+    lines += ["", "![map](map.png)", ""]
+    return "\n".join(lines)
+
+
+def write_map_report(folder: Path, settings: dict, px, py, found, cost: dict) -> None:
+    folder = Path(folder)
+    data = {"settings": settings, "cost": cost, "x": found.x_values, "y": found.y_values,
+            "estimate": found.estimate, "low": found.low, "high": found.high,
+            "verdict": None if found.verdict is None else found.verdict.tolist()}
+    write_json(folder / "result.json", data)
+    save(map_figure(px, py, found, settings["target"], settings["metric"]), folder / "map.png")
+    write_text_atomic(folder / "summary.md", map_markdown(settings, px, py, found, cost))
+
+
+# ---- sensitivity ---------------------------------------------------------------------------
+
+def sensitivity_figure(results: dict, method: str) -> Figure:
+    shown = [m for m in results if results[m]["rows"]]
+    figure = Figure(figsize=(11, 3.2 * max(1, (len(shown) + 1) // 2)))
+    for index, metric in enumerate(shown):
+        axes = figure.add_subplot((len(shown) + 1) // 2, 2, index + 1)
+        rows = results[metric]["rows"][::-1]
+        names = [row["name"] for row in rows]
+        y = np.arange(len(rows))
+        if method == "morris":
+            axes.barh(y, [r["mu_star"] for r in rows], xerr=[r["mu_star_conf"] for r in rows], color="C0")
+            axes.set_xlabel("μ* (95 % bootstrap)")
+        else:
+            axes.barh(y + 0.2, [r["ST"] for r in rows], height=0.4, xerr=[r["ST_conf"] for r in rows],
+                      color="C0", label="total ST")
+            axes.barh(y - 0.2, [r["S1"] for r in rows], height=0.4, xerr=[r["S1_conf"] for r in rows],
+                      color="C1", label="first-order S1")
+            axes.set_xlabel("Sobol' index (95 % bootstrap)")
+            if index == 0:
+                axes.legend(fontsize=8)
+        axes.set_yticks(y, names, fontsize=8)
+        axes.set_title(metric, fontsize=10)
+    figure.tight_layout()
+    return figure
+
+
+def sensitivity_markdown(settings: dict, params, method: str, results: dict, cost: dict) -> str:
+    from sim.fair.metrics import DESCRIPTIONS
+    lines = ["# Sensitivity (%s)" % method, "",
+             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
+                                                        grid_text(settings)),
+             "- parameters: %s" % "; ".join(p.describe() for p in params),
+             "- design: %s, n = %d, %d points (%d distinct), %d matches per point and first-player order, common "
+             "deals over the design" % (method, settings["n"], cost["design_points"], cost["distinct_points"],
+                                        settings["matches"]),
+             "- budget spent: %s" % cost_line(cost), ""]
+    for metric, result in results.items():
+        lines.append("## %s" % DESCRIPTIONS[metric])
+        if not result["rows"]:
+            lines += ["", "constant over the design (%g): no parameter moves it." % result.get("constant", float("nan")), ""]
+            continue
+        lines.append("")
+        lines.append("Var(Y) over the design = %.4g; one point's sampling variance = %.0f %% of it (the indices "
+                     "include whatever of it is not common: the deals are common to every point, so most is)."
+                     % (result["variance"], 100 * result["noise_share"]))
+        if method == "lhs":
+            lines.append("Surrogate (quadratic ridge) leave-one-out R² = %.3f." % result["rows"][0]["surrogate_loo_r2"])
+        lines.append("")
+        if method == "morris":
+            lines += ["| rank | parameter | μ* | 95 % interval | σ |", "|---:|---|---:|---|---:|"]
+            for rank, row in enumerate(result["rows"], 1):
+                lines.append("| %d | %s | %.4f | [%.4f, %.4f] | %.4f |" % (
+                    rank, row["name"], row["mu_star"], row["mu_star"] - row["mu_star_conf"],
+                    row["mu_star"] + row["mu_star_conf"], row["sigma"]))
+        else:
+            lines += ["| rank | parameter | total ST | 95 % interval | first-order S1 | 95 % interval |",
+                      "|---:|---|---:|---|---:|---|"]
+            for rank, row in enumerate(result["rows"], 1):
+                lines.append("| %d | %s | %.3f | [%.3f, %.3f] | %.3f | [%.3f, %.3f] |" % (
+                    rank, row["name"], row["ST"], row["ST"] - row["ST_conf"], row["ST"] + row["ST_conf"],
+                    row["S1"], row["S1"] - row["S1_conf"], row["S1"] + row["S1_conf"]))
+        lines.append("")
+    lines += ["![indices](sensitivity.png)", ""]
+    return "\n".join(lines)
+
+
+def write_sensitivity_report(folder: Path, settings: dict, params, method: str, results: dict, cost: dict) -> None:
+    folder = Path(folder)
+    write_json(folder / "result.json", {"settings": settings, "cost": cost, "results": results})
+    save(sensitivity_figure(results, method), folder / "sensitivity.png")
+    write_text_atomic(folder / "summary.md", sensitivity_markdown(settings, params, method, results, cost))
+
+
+def rewrite_fair_report(folder: Path) -> None:
+    """Redraw a fair run's summary and figure from its result.json (no matches)."""
+    from analysis.fair_value import FairValue, crossing
+    from sim.fair.params import NUMBER, Param
+    data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
+    settings, cost = data.pop("settings"), data.pop("cost")
+    found = FairValue(**{key: value for key, value in data.items() if key in FairValue.__dataclass_fields__})
+    found.estimate = crossing(found.points, found.target, found.direction, found.lower, found.upper, found.estimate)
+    param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
+    write_fair_report(folder, settings, param, found, cost)
+
+
+def rewrite_map_report(folder: Path) -> None:
+    """Redraw a map run's summary and figure from its result.json (no matches)."""
+    from analysis.balance_map import BalanceMap
+    from sim.fair.params import NUMBER, Param
+    data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
+    settings = data["settings"]
+    verdict = None if data["verdict"] is None else np.asarray(data["verdict"], dtype=object)
+    found = BalanceMap(data["x"], data["y"], np.asarray(data["estimate"]), np.asarray(data["low"]),
+                       np.asarray(data["high"]), verdict, settings["delta"], settings["adjust"])
+    px = Param(settings["x"][0], NUMBER, min(data["x"]), max(data["x"]))
+    py = Param(settings["y"][0], NUMBER, min(data["y"]), max(data["y"]))
+    write_map_report(folder, settings, px, py, found, data["cost"])

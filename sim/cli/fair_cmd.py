@@ -1,0 +1,121 @@
+"""`cardbalance fair`: the value of one integer parameter that makes a metric meet a target
+(default: seat 0 wins half the decided matches), with a 95 % interval on the value.
+
+Method and guarantee: docs/fair-value.md (analysis/fair_value.py). Everything is checked
+before any match: the parameter and its range against the game's declaration, the target
+against what the metric can reach, the budget against what the search needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+ORDER = 56
+
+EPILOG = """examples:
+  cardbalance fair --param {axis}0=40:120 {setup} --skill greedy
+                                          seat 0's value of {axis} that makes the match even
+  cardbalance fair --game poker_duel --param hp0=20:60 --first 0
+                                          the first player's fair HP (seat 0 moves first)
+  cardbalance fair --game poker_duel --rules advanced --param club_multiplier --metric first
+"""
+
+
+def add_parser(subparsers):
+    from sim.cli.options import example_words
+    from sim.fair.setup import add_common_options
+    parser = subparsers.add_parser(
+        "fair", help="find the parameter value that makes a metric fair, with an interval on the value",
+        description="Find where an integer rules number or per-seat grid value makes a metric meet its target: "
+                    "noisy bisection, then a confirmation grid on common deals (docs/fair-value.md).",
+        epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--param", required=True,
+                        help="NAME or NAME=LOW:HIGH: a per-seat grid value (life0, life1, life; hp0 ...) or a rules "
+                             "number (club_multiplier ...); default range: what the game declares")
+    parser.add_argument("--metric", default="seat0", help="seat0 (default), first, special or length")
+    parser.add_argument("--target", type=float, default=0.5, help="the metric's target (default 0.5)")
+    parser.add_argument("--precision", type=float, default=2.0,
+                        help="stop when the interval on the value is at most this wide (default 2)")
+    parser.add_argument("--max-matches", type=int, default=100_000, help="match budget, both stages (default 100000)")
+    parser.add_argument("--round-matches", type=int, default=500,
+                        help="matches per first-player order of each search point and the first confirmation "
+                             "round (default 500)")
+    add_common_options(parser)
+    return parser
+
+
+class GameSource:
+    """The finder's source on real matches: a parameter value -> a design point of the runner."""
+
+    def __init__(self, runner, b, param, metric):
+        from sim.fair.params import apply
+        self.runner, self.b, self.param, self.metric = runner, b, param, metric
+        self.setting = lambda value: apply(b.rules, b.values, [param], [value])
+
+    def key(self, value):
+        return int(value) - self.param.low
+
+    def measure(self, stage, values, matches):
+        self.runner.play(stage, {self.key(v): self.setting(v) for v in values}, matches)
+
+    def interval(self, stage, value, z):
+        from sim.fair.metrics import interval
+        return interval(self.metric, self.runner.totals(stage, self.key(value)), self.b.game, z)
+
+    def matches(self):
+        return self.runner.matches()
+
+
+def run(args) -> int:
+    from analysis import fair_value
+    from reports.fair import write_fair_report
+    from sim.errors import CardbalanceError
+    from sim.fair import metrics, params, setup
+
+    b = setup.base(args)
+    name, low, high, _ = params.parse_spec(args.param)
+    param = params.resolve(b.game, b.rules, name, low, high)
+    metric = metrics.check_metric(args.metric)
+    target = metrics.check_target(metric, args.target)
+    if not args.precision >= 1:
+        raise CardbalanceError("--precision must be at least 1 (an integer parameter; got %r)." % (args.precision,))
+    if args.round_matches < 10:
+        raise CardbalanceError("--round-matches must be at least 10 matches (got %r)." % (args.round_matches,))
+    chunk = min(args.chunk_size, args.round_matches)
+    first = -(-args.round_matches // chunk) * chunk
+    runner_probe = b.runner(args.seed, args.jobs, None, chunk)
+    orders = len(runner_probe.orders)
+    fair_value.cost_check(param.low, param.high, first, orders, args.max_matches)
+    for value in (param.low, param.high):  # the game's own checks of the range ends
+        runner_probe.check(params.apply(b.rules, b.values, [param], [value]))
+    settings = {"command": "fair", **setup.describe_base(b), "param": param.describe(), "metric": metric,
+                "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
+                "chunk_size": chunk, "seed": args.seed}
+    with setup.cluster(args, runner_probe, params.apply(b.rules, b.values, [param], [param.low])):
+        folder, resumed = setup.prepare_folder(args.out, "fair", settings)
+        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
+                                                                   target, b.skill, b.game.name,
+                                                                   " (resumed)" if resumed else "", folder))
+        started, cpu = time.perf_counter(), time.process_time()
+        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+            source = GameSource(runner, b, param, metric)
+            try:
+                found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,
+                                        precision=args.precision, orders=orders)
+            except fair_value.NotReached as error:
+                (folder / "not-reached.txt").write_text(str(error) + "\n", encoding="utf-8")
+                raise
+        cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
+                "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+                "main_cpu_s": round(time.process_time() - cpu, 1)}
+        write_fair_report(folder, settings, param, found, cost)
+        print("fair %s: %.1f, 95 %% interval %s (integers %s); %s matches, stopped at %s; %s"
+              % (param.name, found.estimate, interval_text(found), ", ".join(map(str, found.candidates)) or "none",
+                 format(found.matches, ","), found.stopped, folder / "summary.md"))
+    return 0
+
+
+def interval_text(found) -> str:
+    return "%s%g, %g%s" % ("[" if found.lower_open else "(", found.lower, found.upper, "]" if found.upper_open else ")")

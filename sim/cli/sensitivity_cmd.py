@@ -1,0 +1,140 @@
+"""`cardbalance sensitivity`: which declared parameters move the headline metrics most —
+Sobol' first-order and total indices with bootstrap intervals, Morris screening, or a
+Latin hypercube with a surrogate (analysis/sensitivity.py, through SALib)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+ORDER = 57
+
+EPILOG = """examples:
+  cardbalance sensitivity --game poker_duel --param hp0=30:50 --param club_multiplier=1:4 \\
+      --param D-AMB-42 --param D-AMB-24 --method sobol --n 16 --matches 200
+  cardbalance sensitivity --game poker_duel --param ... --method lhs --n 120 (a surrogate: fewer points)
+  cardbalance sensitivity --game poker_duel --param ... --method morris --n 10 (screening)
+"""
+
+
+def add_parser(subparsers):
+    from sim.fair.setup import add_common_options
+    parser = subparsers.add_parser(
+        "sensitivity", help="rank rule parameters and readings by their effect on the headline metrics (SALib)",
+        description="Global sensitivity of seat 0's share, the first player's share, the special-victory rate and "
+                    "the mean length to declared parameters: numbers, per-seat grid values, switches and ambiguity "
+                    "readings as factors.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--param", action="append", required=True,
+                        help="NAME, NAME=LOW:HIGH (integers) or ID=READING,READING (a factor); repeat, at least two")
+    parser.add_argument("--spread-over", metavar="DIMENSION",
+                        help="a choice dimension (e.g. the pairing): play every value of it at every point and add "
+                             "the matchup spread (largest minus smallest seat-0 share) as a metric")
+    parser.add_argument("--method", default="sobol", help="sobol (default), morris or lhs")
+    parser.add_argument("--n", type=int, default=32,
+                        help="Saltelli base samples (sobol, a power of two), trajectories (morris) or points (lhs)")
+    parser.add_argument("--matches", type=int, default=200, help="matches per point and first-player order (default 200)")
+    parser.add_argument("--max-matches", type=int, default=500_000, help="refuse a design needing more (default 500000)")
+    add_common_options(parser)
+    return parser
+
+
+def run(args) -> int:
+    from analysis import sensitivity
+    from reports.fair import write_sensitivity_report
+    from sim.errors import CardbalanceError
+    from sim.fair import metrics, params, setup
+
+    b = setup.base(args)
+    chosen = []
+    for text in args.param:
+        name, low, high, levels = params.parse_spec(text)
+        if any(p.name == name for p in chosen):
+            raise CardbalanceError("--param '%s' is given twice." % name)
+        chosen.append(params.resolve(b.game, b.rules, name, low, high, levels, factors=True))
+    method = sensitivity.check_method(args.method)
+    if args.matches < 10:
+        raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
+    chunk = min(args.chunk_size, args.matches)
+    matches = -(-args.matches // chunk) * chunk
+    probe = b.runner(args.seed, args.jobs, None, chunk)
+    spread, choices = spread_choices(b, args.spread_over)
+    problem = sensitivity.problem(chosen)
+    needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders) * len(choices),
+                                      args.max_matches)
+    X = sensitivity.design(method, problem, args.n, args.seed)
+    rows = sensitivity.to_values(chosen, X)
+    distinct = {}
+    for row in rows:
+        distinct.setdefault(row, len(distinct))
+    base_choice = choices.index(b.values[spread]) if spread else 0
+    points = {}
+    for row, key in distinct.items():
+        for index, choice in enumerate(choices):
+            values = {**b.values, spread: choice} if spread else b.values
+            points[key * len(choices) + index] = params.apply(b.rules, values, chosen, row)
+    for setting in points.values():
+        probe.check(setting)
+    settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
+                "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed,
+                "spread_over": spread}
+    with setup.cluster(args, probe, points[0]):
+        folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+        setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
+                  % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
+                     " (resumed)" if resumed else "", folder))
+        started, cpu = time.perf_counter(), time.process_time()
+        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+            runner.play(0, points, matches)
+        results = {}
+        for metric in metrics.METRICS + (("spread",) if spread else ()):
+            values, noise = [], []
+            for key in range(len(distinct)):
+                if metric == "spread":
+                    shares = [metrics.interval("seat0", runner.totals(0, key * len(choices) + c), b.game, 1.0)
+                              for c in range(len(choices))]
+                    estimate = max(v[0] for v in shares) - min(v[0] for v in shares)
+                    half = 2 * max((v[2] - v[1]) / 2 for v in shares)  # a difference of two shares, at most
+                else:
+                    estimate, low, high = metrics.interval(metric, runner.totals(0, key * len(choices) + base_choice),
+                                                           b.game, 1.0)
+                    half = (high - low) / 2
+                values.append(estimate)
+                noise.append(half ** 2 if np.isfinite(half) else np.nan)
+            by_key = np.asarray(values, dtype=float)
+            Y = np.array([by_key[distinct[row]] for row in rows])
+            if not np.isfinite(Y).all():
+                Y = np.where(np.isfinite(Y), Y, np.nanmean(Y))
+            variance = float(np.var(Y))
+            if variance <= 0:
+                results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0])}
+                continue
+            table = sensitivity.ranking(sensitivity.indices(method, problem, X, Y, args.seed), method)
+            noise_share = float(np.nanmean(np.asarray(noise)[[distinct[row] for row in rows]]) / variance)
+            results[metric] = {"rows": table, "variance": variance, "noise_share": noise_share}
+        cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
+                "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
+                "main_cpu_s": round(time.process_time() - cpu, 1), "design_points": len(rows),
+                "distinct_points": len(distinct), "needed_upper_bound": needed}
+        write_sensitivity_report(folder, settings, chosen, method, results, cost)
+        top = results["seat0"]["rows"][:3]
+        key = "mu_star" if method == "morris" else "ST"
+        print("sensitivity (%s): seat0 most moved by %s; %s matches; %s"
+              % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
+                 format(runner.matches(), ","), folder / "summary.md"))
+    return 0
+
+
+def spread_choices(b, name):
+    """(dimension name, its values) for --spread-over, or (None, [None]) without it."""
+    from sim.errors import CardbalanceError
+    from sim.registry import CHOICE
+    if name is None:
+        return None, [None]
+    dimension = b.game.dimension(name)  # raises, naming the game's dimensions
+    if dimension.kind != CHOICE or len(dimension.values) < 2:
+        raise CardbalanceError("--spread-over '%s' must be a choice dimension with at least two values; %s's: %s."
+                               % (name, b.game.name, ", ".join(d.name for d in b.game.dimensions
+                                                              if d.kind == CHOICE) or "none"))
+    return dimension.name, list(dimension.values)

@@ -1,0 +1,175 @@
+"""What a design may vary, read from the game's own declaration (no game named here).
+
+A parameter is one of:
+- a per-seat grid value: for a PER_SEAT dimension `life`, `life0` (seat 0's value,
+  seat 1 keeps the base), `life1`, or `life` (both seats); range: the dimension's
+  declared low..high;
+- a rules number: a top-level integer of `rules.as_dict()`, range from the rules
+  module's `NUMBERS` table (name -> (description, low, high)) when it declares one;
+- a rules switch (true/false) or an ambiguity reading by its ID (`D-AMB-42`): a
+  categorical factor over the readings the rules accept (sensitivity only).
+
+`Setting` is one design point: rules object + grid values; `apply` builds it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from sim.errors import CardbalanceError
+from sim.registry import PER_SEAT, GameSpec
+
+NUMBER, SEAT_VALUE, FACTOR = "number", "seat_value", "factor"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One varied parameter: name, kind, integer range (NUMBER / SEAT_VALUE) or levels (FACTOR)."""
+
+    name: str
+    kind: str
+    low: int = 0
+    high: int = 0
+    levels: tuple = ()
+    dimension: str | None = None  # SEAT_VALUE: the dimension's name
+    seats: tuple = ()             # SEAT_VALUE: which seats take the value
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind != FACTOR
+
+    def describe(self) -> str:
+        if self.kind == FACTOR:
+            return "%s in {%s}" % (self.name, ", ".join(map(str, self.levels)))
+        return "%s in %d..%d" % (self.name, self.low, self.high)
+
+
+def _rules_module(rules):
+    return sys.modules.get(type(rules).__module__)
+
+
+def declared_numbers(rules) -> dict:
+    """{number name: (low, high)} the rules declare; numbers without a declared range map to None."""
+    table = getattr(_rules_module(rules), "NUMBERS", {}) or {}
+    values = rules.as_dict()
+    out = {}
+    for key, value in values.items():
+        if key == "ambiguities" or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        entry = table.get(key)
+        out[key] = (int(entry[1]), int(entry[2])) if entry else None
+    return out
+
+
+def declared_factors(rules) -> dict:
+    """{switch or ambiguity ID: playable readings}: booleans, then the ambiguity readings."""
+    module = _rules_module(rules)
+    playable = getattr(module, "IMPLEMENTED", None) or {}
+    table = getattr(module, "AMBIGUITIES", {}) or {}
+    out = {}
+    for key, value in rules.as_dict().items():
+        if isinstance(value, bool):
+            out[key] = (False, True)
+    for key in rules.as_dict().get("ambiguities", {}):
+        readings = playable.get(key) or (table[key][1] if key in table else ())
+        out[key] = tuple(readings)
+    return out
+
+
+def known_names(game: GameSpec, rules, factors: bool) -> list[str]:
+    names = []
+    for dimension in game.dimensions:
+        if dimension.kind == PER_SEAT:
+            names += [dimension.name + "0", dimension.name + "1", dimension.name]
+    names += list(declared_numbers(rules))
+    if factors:
+        factor_names = list(declared_factors(rules))
+        names += factor_names[:3] + (["..."] if len(factor_names) > 3 else [])
+    return names
+
+
+def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, factors: bool = False) -> Param:
+    """The parameter `name` with the range asked for, checked against what the game declares."""
+    for dimension in game.dimensions:
+        if dimension.kind != PER_SEAT:
+            continue
+        seats = {dimension.name + "0": (0,), dimension.name + "1": (1,), dimension.name: (0, 1)}.get(name)
+        if seats:
+            return _ranged(name, SEAT_VALUE, dimension.low, dimension.high, low, high,
+                           "the game's %s dimension values" % dimension.name, dimension=dimension.name, seats=seats)
+    numbers = declared_numbers(rules)
+    if name in numbers:
+        if numbers[name] is None:
+            if low is None or high is None:
+                raise CardbalanceError("parameter '%s': the rules declare no range for it; give its range "
+                                       "(e.g. %s=LOW:HIGH)." % (name, name))
+            return Param(name, NUMBER, int(low), int(high))
+        return _ranged(name, NUMBER, numbers[name][0], numbers[name][1], low, high, "the rules")
+    if factors:
+        table = declared_factors(rules)
+        if name in table:
+            chosen = tuple(levels) if levels else table[name]
+            for level in chosen:
+                if level not in table[name]:
+                    raise CardbalanceError("parameter '%s': reading %r is not one the rules play; allowed: %s."
+                                           % (name, level, ", ".join(map(str, table[name]))))
+            if len(chosen) < 2:
+                raise CardbalanceError("parameter '%s' needs at least two readings (got %s)." % (name, ", ".join(chosen)))
+            return Param(name, FACTOR, levels=chosen)
+    raise CardbalanceError("unknown parameter '%s' for %s; allowed: %s." % (name, game.name,
+                                                                           ", ".join(known_names(game, rules, factors))))
+
+
+def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) -> Param:
+    low = declared_low if low is None else int(low)
+    high = declared_high if high is None else int(high)
+    if not declared_low <= low < high <= declared_high:
+        raise CardbalanceError("parameter '%s': range %d..%d is outside the range %s declare (%d..%d, low < high)."
+                               % (name, low, high, where, declared_low, declared_high))
+    return Param(name, kind, low, high, **extra)
+
+
+def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
+    """"life0=30:70" -> ("life0", 30, 70, None); "D-AMB-42=nothing,both_destroyed" -> levels;
+    "club_multiplier" -> declared range."""
+    name, _, rest = str(text).partition("=")
+    if not rest:
+        return name, None, None, None
+    if ":" in rest:
+        low, _, high = rest.partition(":")
+        try:
+            return name, int(low), int(high), None
+        except ValueError:
+            raise CardbalanceError("parameter '%s': a range must be LOW:HIGH integers (got %r)." % (name, rest)) from None
+    levels = tuple(_level(item) for item in rest.split(",") if item)
+    return name, None, None, levels
+
+
+def _level(text: str):
+    return {"true": True, "false": False}.get(text, text)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One design point: the rules object and {dimension: value} of the grid."""
+
+    rules: object
+    values: dict
+
+
+def apply(base_rules, base_values: dict, params, point) -> Setting:
+    """The design point `point` (one value per parameter) on top of the base rules and grid values."""
+    from sim.sweep import vary
+    values = dict(base_values)
+    changes = {}
+    for param, value in zip(params, point):
+        if param.kind == SEAT_VALUE:
+            pair = list(values[param.dimension])
+            for seat in param.seats:
+                pair[seat] = int(value)
+            values[param.dimension] = tuple(pair)
+        else:
+            changes[param.name] = int(value) if param.kind == NUMBER else value
+    rules = vary.apply(base_rules, changes, "design") if changes else base_rules
+    return Setting(rules, values)

@@ -1,0 +1,142 @@
+"""What `fair`, `sensitivity` and `map` share: their common options, the base setting
+(game, rules, grid values, skill level) and the run folder, all checked before any match.
+
+Run folder: `--out DIR` (default runs/<timestamp>-<command>) holds `settings.json` (what
+was asked), `chunks/` (every chunk played, for resume), the result and the report. Given
+an existing folder whose settings.json matches, a command resumes it (the chunks it has
+are not played again; only the match budget may differ); any other existing folder is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.errors import CardbalanceError
+from sim.registry import SEAT, GameSpec, get_game
+
+SETTINGS = "settings.json"
+
+
+def add_common_options(parser, default_skill: str = "greedy") -> None:
+    from sim.cli.options import add_dimension_options, add_game_option
+    add_game_option(parser)
+    add_dimension_options(parser)
+    parser.add_argument("--skill", default=default_skill,
+                        help="skill level: AGENT (both seats) or STRONG/WEAK (seat 0 / seat 1), e.g. greedy, "
+                             "ismcts, pimc:64/greedy (default %(default)s)")
+    parser.add_argument("--rules", default=None, help="rules preset or TOML file (default: the game's default)")
+    parser.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    parser.add_argument("--jobs", type=int, default=-1, help="worker processes (default -1: all cores)")
+    parser.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                        help="joblib backend: loky (this machine, default) or dask (a dask.distributed cluster)")
+    parser.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 (with --backend dask; "
+                                            "default: a local cluster)")
+    parser.add_argument("--chunk-size", type=int, default=250, help="matches per task (default 250)")
+    parser.add_argument("--out", help="run folder (default runs/<timestamp>-<command>); an existing one with the "
+                                      "same settings is resumed")
+    parser.add_argument("--quiet", action="store_true", help="print only the result line")
+
+
+@dataclass
+class Base:
+    game: GameSpec
+    rules: object
+    rules_name: str
+    values: dict        # {dimension: value} besides the first player
+    strategies: tuple[str, str]
+    skill: str
+    orders: tuple | None = None  # the first-player orders played (None: both)
+    backend: str = "loky"
+
+    def runner(self, seed, jobs, folder, chunk_size):
+        from sim.fair.runner import PointRunner
+        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders, self.backend)
+
+
+def base(args) -> Base:
+    from sim.cli.options import dimension_values
+    from sim.sweep.grid import skill_pairs
+    from sim.sweep.vary import load_named
+    game = get_game(args.game)
+    rules_name = args.rules or "default"
+    rules = load_named(game.load_rules, rules_name)
+    given = dimension_values(args, game)
+    orders = None  # both first-player orders, unless one is given (then seat 0's share is the first player's)
+    for dimension in game.dimensions:
+        if dimension.kind == SEAT and dimension.name in given:
+            orders = (given.pop(dimension.name),)
+    values = {**game.single_values(), **given}
+    pair = skill_pairs([args.skill], "--skill", game)[0]
+    strategies = game.strategy_pair(pair)
+    if args.seed is None or not 0 <= args.seed < 2**63:
+        raise CardbalanceError("--seed must be an integer from 0 to 2**63-1 (got %r)." % (args.seed,))
+    if not 1 <= args.chunk_size <= 1_000_000:
+        raise CardbalanceError("--chunk-size must be an integer from 1 to 1000000 (got %r)." % (args.chunk_size,))
+    if args.scheduler and args.backend != "dask":
+        raise CardbalanceError("--scheduler needs --backend dask.")
+    return Base(game, rules, rules_name, values, strategies, args.skill, orders, args.backend)
+
+
+@contextlib.contextmanager
+def cluster(args, probe, setting):
+    """With --backend dask: a connected client whose workers played a probe match of `setting`
+    (one clear error otherwise), for the whole block; call it before `prepare_folder`."""
+    if args.backend != "dask":
+        yield
+        return
+    from sim.executor import check_dask_workers, close_dask, connect_dask
+    client = connect_dask(args.scheduler, args.jobs)
+    try:
+        check_dask_workers(client, probe.probe_chunk(setting), args.seed)
+        yield
+    finally:
+        close_dask(client)
+
+
+def describe_base(b: Base) -> dict:
+    values = {name: list(value) if isinstance(value, tuple) else value for name, value in b.values.items()}
+    return {"game": b.game.name, "rules": b.rules_name, "rules_hash": b.rules.stable_hash(), "values": values,
+            "strategies": list(b.strategies), "skill": b.skill, "behaviour_version": b.game.behaviour_version,
+            "first_player_orders": list(b.orders) if b.orders else "both"}
+
+
+# Settings a resumed run may change: a larger budget replays the stored chunks (the same deals it would
+# play anew) and goes on, every decision taken afresh for the new budget.
+RESUMABLE_CHANGES = ("max_matches",)
+
+
+def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path, bool]:
+    """(run folder, resumed?) — created only after every check passed; call last before playing."""
+    from sim.safe_output import check_output_folder, write_text_atomic
+    path = Path(out) if out else Path("runs") / ("%s-%s" % (time.strftime("%Y%m%d-%H%M%S"), command))
+    text = json.dumps(settings, sort_keys=True, indent=1, default=str)
+    if path.exists():
+        stored = path / SETTINGS
+        if not stored.is_file():
+            raise CardbalanceError("--out: '%s' exists and is not a `cardbalance %s` run folder; give a new folder."
+                                   % (path, command))
+        try:
+            old = json.loads(stored.read_text(encoding="utf-8"))
+        except ValueError:
+            old = None
+        new = json.loads(text)
+        fixed = lambda data: {k: v for k, v in (data or {}).items() if k not in RESUMABLE_CHANGES}
+        if old is None or fixed(old) != fixed(new):
+            raise CardbalanceError("--out: '%s' holds a run with other settings; give a new folder to start another."
+                                   % path)
+        if old != new:
+            write_text_atomic(stored, text)
+        return path, True
+    check_output_folder(path, "--out")
+    path.mkdir(parents=True)
+    write_text_atomic(path / SETTINGS, text)
+    return path, False
+
+
+def say(args, text: str) -> None:
+    if not args.quiet:
+        print(text, flush=True)

@@ -1,0 +1,103 @@
+"""`cardbalance fair`, `map` and `sensitivity` end to end on the toy game (tests/toygame.py):
+generic over games, bad input refused before any match, same numbers for any --jobs,
+resume plays nothing twice."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sim.cli import main
+from sim.fair.runner import PointRunner
+
+TOY = ["--game", "toy", "--pairing", "red_vs_blue", "--skill", "greedy", "--chunk-size", "50"]
+
+
+@pytest.fixture
+def no_matches(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a match was played before the input was checked")
+    monkeypatch.setattr(PointRunner, "play", refuse)
+
+
+@pytest.mark.parametrize("command, message", [
+    (["fair", "--param", "nosuch"], "unknown parameter 'nosuch' for toy; allowed: life0, life1, life, die_sides"),
+    (["fair", "--param", "life0=0:40"], "range 0..40 is outside the range"),
+    (["fair", "--param", "die_sides"], "the rules declare no range for it"),
+    (["fair", "--param", "life0=2:40", "--target", "1.5"], "no value reaches 1.5"),
+    (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "0"], "no value reaches 0"),
+    (["fair", "--param", "life0=2:40", "--max-matches", "500"], "--max-matches 500 is too small"),
+    (["fair", "--param", "life0=2:40", "--first", "2"], "--first must be 0 or 1"),
+    (["fair", "--param", "life0=2:40", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+    (["map", "--x", "life0=2:40:2", "--y", "life1=2:40:2", "--matches", "1000"], "above --max-matches"),
+    (["map", "--x", "life0=2:40:2", "--y", "life0=2:40:2"], "name the same parameter"),
+    (["map", "--x", "life0=2:40", "--y", "life1=2:40:2"], "--x must be NAME=LOW:HIGH:STEP"),
+    (["sensitivity", "--param", "life0=2:40", "--param", "die_sides=2:8", "--method", "sobol", "--n", "8"],
+     "--n 8 is too small to estimate sobol indices of 2 parameters"),
+    (["sensitivity", "--param", "life0=2:40", "--param", "die_sides=2:8", "--n", "1024"], "above --max-matches"),
+    (["sensitivity", "--param", "life0=2:40"], "at least two --param"),
+    (["sensitivity", "--param", "life0=2:40", "--param", "heal=0:4", "--spread-over", "life"],
+     "--spread-over 'life' must be a choice dimension"),
+    (["sensitivity", "--param", "life0=2:40", "--param", "heal=0:4", "--method", "fast"], "--method must be one of"),
+])
+def test_bad_input_is_one_line_exit_2_nothing_written_before_any_match(command, message, tmp_path, capsys, no_matches):
+    out = tmp_path / "run"
+    assert main(command + TOY + ["--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert message in error and error.count("\n") == 1, error
+    assert not out.exists()
+
+
+def _result(folder):
+    data = json.loads((folder / "result.json").read_text())
+    data.pop("cost")
+    return data
+
+
+def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tmp_path, capsys):
+    args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000",
+            "--precision", "1"] + TOY
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
+    assert main(args + ["--jobs", "2", "--out", str(tmp_path / "two")]) == 0
+    first = _result(tmp_path / "one")
+    assert first == _result(tmp_path / "two")
+    assert first["lower"] < first["estimate"] < first["upper"]
+    assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of life0" in (tmp_path / "one" / "summary.md").read_text()
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
+    again = json.loads((tmp_path / "one" / "result.json").read_text())
+    assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
+    bigger = [a if a != "12000" else "24000" for a in args]  # a larger budget resumes and goes on
+    assert main(bigger + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
+    more = json.loads((tmp_path / "one" / "result.json").read_text())
+    assert more["matches"] > first["matches"] and more["cost"]["matches_played_now"] < more["matches"]
+    assert main(args + ["--jobs", "1", "--seed", "5", "--out", str(tmp_path / "one")]) == 2  # other settings
+    assert "holds a run with other settings" in capsys.readouterr().err
+
+
+def test_map_and_sensitivity_on_the_toy_game(tmp_path):
+    assert main(["map", "--x", "life0=4:16:4", "--y", "life1=4:16:4", "--matches", "100", "--jobs", "1",
+                 "--out", str(tmp_path / "map")] + TOY) == 0
+    data = json.loads((tmp_path / "map" / "result.json").read_text())
+    assert len(data["verdict"]) == 4 and (tmp_path / "map" / "map.png").is_file()
+    # seat 0's share rises with its own life and falls with the opponent's
+    assert data["estimate"][0][3] > data["estimate"][0][0] and data["estimate"][3][0] < data["estimate"][0][0]
+    assert main(["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "morris", "--n", "4",
+                 "--matches", "50", "--life", "10", "--jobs", "1", "--out", str(tmp_path / "sens")] + TOY) == 0
+    ranked = json.loads((tmp_path / "sens" / "result.json").read_text())["results"]["seat0"]["rows"]
+    assert ranked[0]["name"] == "life0"
+    assert main(["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "morris", "--n", "4",
+                 "--matches", "50", "--life", "10", "--spread-over", "pairing", "--jobs", "1",
+                 "--out", str(tmp_path / "spread")] + TOY) == 0
+    results = json.loads((tmp_path / "spread" / "result.json").read_text())["results"]
+    assert results["spread"]["rows"] and results["seat0"] == json.loads(
+        (tmp_path / "sens" / "result.json").read_text())["results"]["seat0"]  # the base pairing's points are the same
+
+
+def test_a_target_no_value_in_the_range_reaches_is_one_line_and_exit_2(tmp_path, capsys):
+    # seat 0 at life 2..6 against life 50: it never wins half the matches
+    assert main(["fair", "--param", "life0=2:6", "--life", "50", "--round-matches", "50", "--max-matches", "5000",
+                 "--jobs", "1", "--out", str(tmp_path / "run")] + TOY) == 2
+    error = capsys.readouterr().err
+    assert "no value of the parameter in 2..6 reaches the target 0.5" in error and error.count("\n") == 1
+    assert not (tmp_path / "run" / "result.json").exists()  # no invented value; the played chunks stay for a rerun
