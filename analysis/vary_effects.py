@@ -58,8 +58,7 @@ def chunk_frame(run) -> pd.DataFrame | None:
     """results.parquet split per chunk: one row per (cell, chunk) with the cell's columns,
     the chunk's aggregate columns and `cluster` (its deal and chunk number); None when the
     run folder keeps no chunk files (or they do not add up to its results)."""
-    from sim.registry import get_game
-    from sim.sweep.runfolder import aggregate_columns
+    from sim.registry import aggregate_columns, get_game
 
     folder = Path(run.path) / "chunks"
     if not folder.is_dir():

@@ -96,7 +96,7 @@ def classify(low, high, delta: float = DEFAULT_DELTA) -> np.ndarray:
 #   Berger 1982). So p = the larger side's p, with no factor 2 — the 90 % interval inside
 #   the band, not the 95 % one. Testing each side at α/2 (issue 17's rule) only cost
 #   matches: a fair row needed about 12,700 decided matches instead of about 11,000
-#   for the same 80 % chance of "balanced" in Faction War's default family.
+#   for the same 80 % chance of "balanced" in the first game's default family (56 claims).
 #
 # A sweep makes one such pair of claims per row and per verdict column, so with 30 rows
 # some claim would be wrong far more often than 5 %: `decide_family` corrects the whole

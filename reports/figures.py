@@ -427,11 +427,13 @@ def _spike(shares: pd.Series):
 
 
 def _end_shares(win_types: pd.DataFrame | None, key: str, value: str) -> str:
-    """'deck_out 16.8 %': the non-life end types' share of that series and axis value's matches."""
+    """'deck_out 16.8 %': the share of that series and axis value's matches that ended in
+    some other way than the run's usual one (its most frequent end type) or not at all."""
     if win_types is None or win_types.empty:
         return ""
+    usual = win_types.groupby("end_type")["rate"].sum().idxmax()
     part = win_types[(_series_key(win_types) == key).to_numpy() & (win_types["axis"] == value).to_numpy()]
-    part = part[~part["end_type"].isin(("life", "none"))]
+    part = part[~part["end_type"].isin((usual, "none"))]
     shares = part.groupby("end_type", sort=False)["rate"].sum()
     return ", ".join("%s %.1f %%" % (end, 100 * share) for end, share in shares.items() if share >= 0.01)
 

@@ -23,7 +23,7 @@ FIRST, SECOND = "first", "second"
 
 
 def side_name(name: str) -> str:
-    """'alien' -> 'Alien', 'hard_ai' -> 'Hard ai' (a seat's side as a sentence names it)."""
+    """'blue' -> 'Blue', 'hard_ai' -> 'Hard ai' (a seat's side as a sentence names it)."""
     text = str(name).replace("_", " ").strip()
     return text[:1].upper() + text[1:] if text else "seat"
 
@@ -78,7 +78,7 @@ def _key(row, several_variants: bool) -> str:
 
 
 def balance_sentence(rows: pd.DataFrame, axis_word: str, values: list, name: str) -> str:
-    """'Human vs Alien favours the Alien by 5–12 points at life 30–70 and is undecided at 80–90'."""
+    """'Red vs Blue favours the Blue by 5–12 points at hp 30–70 and is undecided at 80–90'."""
     parts = []
     imbalanced = rows[rows["verdict"] == "imbalanced"]
     for favoured, part in imbalanced.groupby("favoured", sort=False):

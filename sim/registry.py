@@ -69,6 +69,17 @@ CHOICE, PER_SEAT, SEAT = "choice", "per_seat", "seat"
 SKILL_SEPARATOR = "/"  # a mixed pair: "strong/weak" = seat 0's value / seat 1's (skills, per-seat choices)
 
 
+def aggregate_columns(game) -> list[str]:
+    """Result-table column names of a game's aggregate vector slots (histogram excluded):
+    the run folder writes them, analysis reads them (one list for both)."""
+    names = ["matches", "turns_sum", "turns_sq", "margin_sum", "margin_sq"]
+    for prefix in ("seat0", "seat1", "draw"):
+        names += ["%s_%s" % (prefix, end) for end in game.end_types]
+    names.append("first_player_wins")
+    names += ["ct_%s" % counter for counter in game.counter_names]
+    return names
+
+
 def per_seat_label(a: int, b: int) -> str:
     """The one label of a per-seat value: "50" when the seats are equal, else "30/60"
     (seat 0 / seat 1). Compare scopes write it with '-' ("life30-60"), the one

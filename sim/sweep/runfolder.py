@@ -39,7 +39,7 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
-from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, data_hash
+from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, data_hash
 from sim.safe_output import atomic_folder, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
@@ -201,16 +201,6 @@ def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray
 
 
 # ---- tables -----------------------------------------------------------------------
-
-def aggregate_columns(game) -> list[str]:
-    """Result-table column names of the aggregate vector's slots (histogram excluded)."""
-    names = ["matches", "turns_sum", "turns_sq", "margin_sum", "margin_sq"]
-    for prefix in ("seat0", "seat1", "draw"):
-        names += ["%s_%s" % (prefix, end) for end in game.end_types]
-    names.append("first_player_wins")
-    names += ["ct_%s" % counter for counter in game.counter_names]
-    return names
-
 
 def result_tables(plan, totals: dict[int, np.ndarray], chunk_counts: dict[int, int]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(results, lengths) tables of a plan from per-cell aggregate totals."""
