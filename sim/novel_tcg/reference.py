@@ -81,6 +81,7 @@ class Match:
         self.phase, self.winner, self.end_type = L.PH_ACTION, L.NONE, L.END_NONE
         self.summons_used = 0
         self.counters = [0] * L.N_COUNTERS
+        self.last_battle = None  # (to defender, to attacker, defender HP, attacker HP, overflows) for logs and tests
         n = rules.numbers
         self.duelists = []
         for seat in (0, 1):  # T-SETUP-4, T-RANK-2/3: HP = hp_per_rank x rank (+ offset); ranks may differ (T-AMB-09)
@@ -331,8 +332,9 @@ class Match:
             host.hp_bonus -= value
             if self._switch("T-AMB-33") == "cap_at_new_max":
                 host.hp = min(host.hp, self.max_hp(host))
-            else:
+            else:  # (b) the bonus comes off the current HP, which may defeat the character
                 host.hp -= value
+                self._defeat_if_down(p, equipment.host)
 
     def _spend_durability(self, p: int, slot: int) -> None:
         """T-EQUIP-5, T-AMB-34: each equipment of the character loses 1; T-AMB-81 (b) removes spent ones now."""
@@ -481,9 +483,12 @@ class Match:
         self._spend_durability(p, slot)
         in_defense = self._defender_flips(q, target)
         defender = self.duelists[q].front[target]
+        if self.duelists[p].front[slot] is None or defender is None:
+            return  # equipment leaving before damage defeated a combatant (T-AMB-81 (b), T-AMB-33 (b)): the attack ends
         to_defender, to_attacker = self.battle_damage(attacker, defender, in_defense)
         defender_overflow = self._hit(defender, to_defender)
         attacker_overflow = self._hit(attacker, to_attacker)
+        self.last_battle = (to_defender, to_attacker, defender.hp, attacker.hp, defender_overflow, attacker_overflow)
         self._overflow_to(q, defender_overflow, not self._blocks(in_defense))
         self._overflow_to(p, attacker_overflow, self._switch("T-AMB-58") == "yes")
         self._defeat_if_down(q, target)
@@ -498,6 +503,8 @@ class Match:
         attacker = self.duelists[p].front[slot]
         self.counters[L.C_DIRECT - L.G_SIZE] += 1
         self._spend_durability(p, slot)
+        if self.duelists[p].front[slot] is None:
+            return  # defeated by its equipment leaving before damage (T-AMB-81 (b), T-AMB-33 (b))
         damage = self.atk(attacker)
         self.duelists[q].hp -= damage
         self.counters[L.C_DMG_DIRECT - L.G_SIZE] += damage
@@ -516,6 +523,9 @@ class Match:
         self._spend_weapon(p)
         in_defense = self._defender_flips(q, target)
         defender = self.duelists[q].front[target]
+        if defender is None:
+            self._remove_spent_weapon(p)
+            return  # defeated by its equipment leaving before damage (T-AMB-34 (b) with T-AMB-81 (b))
         overflow = self._hit(defender, self.person_atk(p))
         if not (in_defense and self._switch("T-AMB-60") == "no"):
             hit_back = self.atk(defender)
