@@ -54,3 +54,29 @@ def play_both(rules: Rules, ranks, templates, first, seed, choose_seed=None) -> 
 
 def preset_rules(name: str) -> Rules:
     return load_rules(name)
+
+
+def both(position: dict, actions=()):
+    """Set up `position` (sim/novel_tcg/position.py format) on both engines, play `actions` (text) on both,
+    asserting equal legal lists and states after each; -> the reference Match (the kernel's equals it)."""
+    from sim.novel_tcg import actions as A
+    from sim.novel_tcg.position import match_from_position
+
+    match = match_from_position(position)
+    state, r = match.pack(), match.rules.to_array()
+    for text in actions:
+        legal = match.legal_actions()
+        assert legal == kernel_legal(state, r), "before %r: legal lists differ" % text
+        action = A.parse(text)
+        assert action in legal, "%r not legal; legal: %s" % (text, [A.to_text(a) for a in legal])
+        match.apply(action)
+        kernel.apply_action(state, r, action)
+        packed = match.pack()
+        assert np.array_equal(packed, state), "after %r: %s" % (text, mismatch(packed, state))
+    assert match.legal_actions() == kernel_legal(state, r)
+    return match
+
+
+def legal_texts(match) -> list[str]:
+    from sim.novel_tcg import actions as A
+    return [A.to_text(a) for a in match.legal_actions()]
