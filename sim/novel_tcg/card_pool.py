@@ -108,12 +108,24 @@ def check_rank(rank, field_name: str = "rank") -> int:
 
 def deck_counts(rules: Rules, template: str, rank: int) -> dict[int, int]:
     """{kind: copies} of `template` for a duelist of `rank` (see the module docstring)."""
+    return _deck_counts(rules.numbers, DECK_SHAPES.index(rules.deck_shape), rules.reading("T-AMB-46") == "on",
+                        template, rank)
+
+
+def deck_counts_from_array(rules_array, template: str, rank: int) -> dict[int, int]:
+    """`deck_counts` from a packed rules array (the batch loops hold only the array)."""
+    from sim.novel_tcg import rules as R
+
+    numbers = {name: int(rules_array[slot]) for name, slot in R.NUMBER_SLOTS.items()}
+    return _deck_counts(numbers, int(rules_array[R.R_DECK_SHAPE]), int(rules_array[R.R_SUMMON_LIMIT]) == 0,
+                        template, rank)
+
+
+def _deck_counts(n: dict, shape: int, limit_on: bool, template: str, rank: int) -> dict[int, int]:
     if template not in TEMPLATES:
         raise CardbalanceError("deck template '%s' is unknown; known templates: %s." % (template, ", ".join(TEMPLATES)))
     rank = check_rank(rank)
-    n = rules.numbers
-    shape = DECK_SHAPES.index(rules.deck_shape)
-    ceiling = rules.star_ceiling(rank)
+    ceiling = min(STAR_MAX, rank + n["summon_limit_offset"]) if limit_on else STAR_MAX
     free = min(n["free_summon_max_star"], ceiling)
     counts: dict[int, int] = {}
     if template == "swarm":
@@ -155,9 +167,15 @@ def deck_counts(rules: Rules, template: str, rank: int) -> dict[int, int]:
         if counts[worst] > limit:
             raise CardbalanceError("deck: template '%s' at rank %d needs %d copies of %s, above copy_limit %d; raise "
                                    "copy_limit to at least %d or set it to 0 (no limit, §18.6)."
-                                   % (template, rank, counts[worst], kind_name(pool_table(rules), worst), limit,
+                                   % (template, rank, counts[worst], _short_name(worst), limit,
                                       counts[worst]))
     return dict(sorted(counts.items()))
+
+
+def _short_name(kind: int) -> str:
+    if kind >= KIND_BLADE:
+        return CATEGORY_NAMES[kind - KIND_BLADE + 1]
+    return "the %d★ %s character" % (kind % STAR_MAX + 1, DECK_SHAPES[kind // STAR_MAX])
 
 
 def build_deck(rules: Rules, template: str, rank: int) -> np.ndarray:

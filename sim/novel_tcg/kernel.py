@@ -11,11 +11,14 @@ Legal actions are assumed (the match loop only applies listed actions).
 import numba as nb
 import numpy as np
 
+from sim.novel_tcg import engine_cache
 from sim.novel_tcg import layout as L
 from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_END, A_EQUIP, A_SUMMON, PERSON
 from sim.novel_tcg.card_pool import CAT_BLADE, CAT_CHARACTER, CAT_WEAPON, F_ATK, F_CATEGORY, F_DURABILITY, F_HP, F_STAR
 from sim.novel_tcg import rules as R
 from sim.rng import nb_below
+
+engine_cache.install()  # before any cached kernel is defined: rules.py constants are frozen in
 
 N_KINDS = R.N_KINDS
 NONE = L.NONE

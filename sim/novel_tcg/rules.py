@@ -207,15 +207,17 @@ class Rules:
             arr[slot] = self.numbers[name]
         for amb_id in AMBIGUITIES:
             arr[AMB_SLOTS[amb_id]] = self.reading_index(amb_id)
+        arr[R_DECK_SHAPE] = DECK_SHAPES.index(self.deck_shape)
         arr[R_POOL:R_POOL + POOL_SIZE] = pool_table(self).ravel()
         return arr
 
 
 # ---- rules array slots ---------------------------------------------------------------------
-# [ numbers (NUMBERS order) | switch reading indexes (AMBIGUITIES order) | card pool table ]
+# [ numbers (NUMBERS order) | switch reading indexes (AMBIGUITIES order) | deck shape | card pool table ]
 NUMBER_SLOTS = {name: i for i, name in enumerate(NUMBERS)}
 AMB_SLOTS = {amb: len(NUMBERS) + i for i, amb in enumerate(AMBIGUITIES)}
-R_POOL = len(NUMBERS) + len(AMBIGUITIES)
+R_DECK_SHAPE = len(NUMBERS) + len(AMBIGUITIES)  # index into DECK_SHAPES (the deck builder reads it)
+R_POOL = R_DECK_SHAPE + 1
 # The pool table: one row per card kind (layout.N_KINDS), fields below.
 N_KINDS = 63          # 3 shapes x 20 stars of characters, then Blade, Armour, Weapon
 POOL_FIELDS = 5       # category, star, atk, hp (characters) / value (equipment), durability
