@@ -164,8 +164,9 @@ def play_batch_steps(rules_array, cell, chunk_seed, start_index, n_matches) -> t
 
 
 # ---------------------------------------------------------------- the reference loop
-def play_match(rules: Rules, cell, seed: int, on_step=None) -> Match:
-    """One match on the reference engine with the same policies (compiled, called on its packed view)."""
+def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None) -> Match:
+    """One match on the reference engine with the same policies (compiled, called on its packed view);
+    `on_step(match, action)` sees each action before it is applied, `after_step` after."""
     cell = checked_cell(cell)
     rules_array = rules.to_array()
     deck0, deck1 = decks_of(rules_array, cell)
@@ -186,6 +187,8 @@ def play_match(rules: Rules, cell, seed: int, on_step=None) -> Match:
         if on_step is not None:
             on_step(match, legal[index])
         match.apply(legal[index])
+        if after_step is not None:
+            after_step(match, legal[index])
         steps += 1
     return match
 
