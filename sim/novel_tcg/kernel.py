@@ -395,14 +395,50 @@ def canonical_bases(s, r, p, target_star):
 
 
 @nb.njit(cache=True)
-def summon_legal(s, r, p, kind, position, advance):
+def advance_reach(s, r, p):
+    """The targets some base set reaches, as bits 1..60 of one word (bit 0: count_only holds), so that
+    listing actions enumerates the base subsets once (canonical_bases exists iff the bit is set)."""
+    slots = np.empty(L.MAX_FRONT, dtype=np.int64)
+    n = 0
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] != NONE and (r[R.R_NONATTACK_USE] == 0 or s[i + L.F_POS] == L.POS_ATTACK):
+            slots[n] = pool(r, s[i + L.F_KIND], F_STAR)
+            n += 1
+    rule = r[R.R_TRIBUTE_RULE]
+    if n < r[R.R_MIN_BASES]:
+        return np.int64(0)
+    if rule == 2:
+        return np.int64(-1)  # every target
+    reach = np.int64(0)
+    if rule == 1:
+        total = 0
+        for k in range(n):
+            total += slots[k]
+        for t in range(1, min(total, 62) + 1):
+            reach |= np.int64(1) << t
+        return reach
+    for mask in range(1, 1 << n):
+        count = 0
+        total = 0
+        for k in range(n):
+            if mask >> k & 1:
+                count += 1
+                total += slots[k]
+        if count >= r[R.R_MIN_BASES] and total <= 62:
+            reach |= np.int64(1) << total
+    return reach
+
+
+@nb.njit(cache=True)
+def summon_legal(s, r, p, kind, position, advance, reach):
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
         return False
     if over_limit(s, r, p, kind, position, advance) and r[R.R_OVER_LIMIT] == 0:
         return False
     if not advance:
         return free_front(s, r, p) != NONE
-    if canonical_bases(s, r, p, pool(r, kind, F_STAR)) == 0:
+    if (reach >> pool(r, kind, F_STAR)) & 1 == 0:
         return False
     return free_front(s, r, p) != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
 
@@ -668,6 +704,7 @@ def legal_actions(s, r, out):
     turn = s[L.S_TURN]
     if s[L.S_PHASE] == L.PH_ACTION:
         free_max = r[R.R_FREE_MAX]
+        reach = advance_reach(s, r, p)
         for kind in range(N_KINDS):
             if s[seat_at(p, L.P_HAND + kind)] == 0:
                 continue
@@ -679,7 +716,7 @@ def legal_actions(s, r, out):
                         continue
                     if position == L.POS_FACEDOWN and advance and r[R.R_SET_ADVANCE] == 1:
                         continue
-                    if summon_legal(s, r, p, kind, position, advance):
+                    if summon_legal(s, r, p, kind, position, advance, reach):
                         out[n] = base + kind * 4 + position
                         n += 1
             else:

@@ -21,7 +21,7 @@ from sim.novel_tcg import layout as L
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import STRATEGY_IDS, is_strategy_id
+from strategies.novel_tcg import STRATEGY_IDS, STRATEGY_RANDOM, is_strategy_id
 from strategies.novel_tcg.policies import choose, nb_view
 
 engine_cache.install()
@@ -70,7 +70,8 @@ def play_match_in(rules, cell, deck0, deck1, seed, record, state, legal, view, p
         index = 0
         if n > 1:
             seat = state[L.S_ACTIVE]
-            nb_view(state, seat, view)
+            if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
+                nb_view(state, seat, view)
             index = choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
         K.apply_action(state, rules, legal[index])
         steps += 1

@@ -15,7 +15,7 @@ from sim import rng
 from sim.bench_timing import rollout_rates, timed
 from sim.novel_tcg import kernel as K
 from sim.novel_tcg import layout as L
-from strategies.novel_tcg import strategy_id
+from strategies.novel_tcg import STRATEGY_RANDOM, strategy_id
 from strategies.novel_tcg.batch import C_FIRST, C_RANK0, C_RANK1, C_STRATEGY0, cell_of, checked_rules, decks_of
 from strategies.novel_tcg.policies import choose, nb_view
 
@@ -43,7 +43,8 @@ def _agent_batch(rules, cell, deck0, deck1, chunk_seed, start_index, n_matches, 
             index = 0
             if n > 1:
                 seat = state[L.S_ACTIVE]
-                nb_view(state, seat, view)
+                if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
+                    nb_view(state, seat, view)
                 index = choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
                 if seat == count_seat:
                     counted += 1
