@@ -431,16 +431,17 @@ def advance_reach(s, r, p):
 
 
 @nb.njit(cache=True)
-def summon_legal(s, r, p, kind, position, advance, reach):
+def summon_legal(s, r, p, kind, position, advance, reach, front_free):
+    """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
         return False
     if over_limit(s, r, p, kind, position, advance) and r[R.R_OVER_LIMIT] == 0:
         return False
     if not advance:
-        return free_front(s, r, p) != NONE
+        return front_free != NONE
     if (reach >> pool(r, kind, F_STAR)) & 1 == 0:
         return False
-    return free_front(s, r, p) != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
+    return front_free != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
 
 
 @nb.njit(cache=True)
@@ -481,11 +482,12 @@ def summon(s, r, p, kind, position, advance):
 
 # ---- equipment, positions ----
 @nb.njit(cache=True)
-def equip_legal(s, r, p, kind, target):
+def equip_legal(s, r, p, kind, target, back_free):
+    """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once)."""
     category = pool(r, kind, F_CATEGORY)
     if category == CAT_WEAPON:
         return target == PERSON
-    if target == PERSON or free_back(s, r, p) == NONE or target >= r[R.R_FRONT_SLOTS]:
+    if target == PERSON or back_free == NONE or target >= r[R.R_FRONT_SLOTS]:
         return False
     i = fs(p, target)
     if s[i + L.F_KIND] == NONE:
@@ -705,6 +707,8 @@ def legal_actions(s, r, out):
     if s[L.S_PHASE] == L.PH_ACTION:
         free_max = r[R.R_FREE_MAX]
         reach = advance_reach(s, r, p)
+        front_free = free_front(s, r, p)
+        back_free = free_back(s, r, p)
         for kind in range(N_KINDS):
             if s[seat_at(p, L.P_HAND + kind)] == 0:
                 continue
@@ -716,15 +720,16 @@ def legal_actions(s, r, out):
                         continue
                     if position == L.POS_FACEDOWN and advance and r[R.R_SET_ADVANCE] == 1:
                         continue
-                    if summon_legal(s, r, p, kind, position, advance, reach):
+                    if summon_legal(s, r, p, kind, position, advance, reach, front_free):
                         out[n] = base + kind * 4 + position
                         n += 1
             else:
-                for target in range(r[R.R_FRONT_SLOTS]):
-                    if equip_legal(s, r, p, kind, target):
-                        out[n] = A_EQUIP + kind * 16 + target
-                        n += 1
-                if equip_legal(s, r, p, kind, PERSON):
+                if pool(r, kind, F_CATEGORY) != CAT_WEAPON:
+                    for target in range(r[R.R_FRONT_SLOTS]):
+                        if equip_legal(s, r, p, kind, target, back_free):
+                            out[n] = A_EQUIP + kind * 16 + target
+                            n += 1
+                elif equip_legal(s, r, p, kind, PERSON, back_free):
                     out[n] = A_EQUIP + kind * 16 + PERSON
                     n += 1
         for slot in range(r[R.R_FRONT_SLOTS]):

@@ -275,8 +275,10 @@ class Match:
             return False
         if not advance:
             return duelist.free_front_slot() != L.NONE  # T-ZONE-12
-        bases = self.canonical_bases(p, self.star(kind))
-        if bases is None:
+        star = self.star(kind)
+        if star not in self._listing_bases:  # one search per target star while listing
+            self._listing_bases[star] = self.canonical_bases(p, star)
+        if self._listing_bases[star] is None:
             return False
         # T-AMB-82: (a) the row must have a free slot while the bases are still there
         return duelist.free_front_slot() != L.NONE or self._switch("T-AMB-82") == "yes"
@@ -586,6 +588,7 @@ class Match:
             return []
         p = self.active
         duelist = self.duelists[p]
+        self._listing_bases = {}
         if self.phase == L.PH_DISCARD:
             return [A.discard(k) for k in range(N_KINDS) if duelist.hand[k]]
         out = [A.A_END]
@@ -626,9 +629,9 @@ class Match:
                 out.extend(A.attack(A.PERSON, t) for t in targets)
         return sorted(out)
 
-    def apply(self, action: int) -> None:
-        """Apply one legal action (IllegalActionError otherwise)."""
-        if action not in self.legal_actions():
+    def apply(self, action: int, check: bool = True) -> None:
+        """Apply one legal action (IllegalActionError otherwise; `check=False`: the caller has checked)."""
+        if check and action not in self.legal_actions():
             raise IllegalActionError("action '%s' is not legal here; legal: %s."
                                      % (A.to_text(action), ", ".join(A.to_text(a) for a in self.legal_actions())))
         family, a, b = A.decode(action)
@@ -662,29 +665,21 @@ class Match:
 
     def pack(self) -> np.ndarray:
         """The layout.py array of this state (the kernel's state after the same actions)."""
-        s = np.zeros(L.STATE_SIZE, dtype=np.int64)
-        s[L.S_RNG] = to_signed(self.rng.state)
-        s[L.S_TURN], s[L.S_ACTIVE], s[L.S_FIRST], s[L.S_PHASE] = self.turn, self.active, self.first, self.phase
-        s[L.S_WINNER], s[L.S_END_TYPE], s[L.S_SUMMONS_USED] = self.winner, self.end_type, self.summons_used
-        s[L.G_SIZE:L.SEAT_BASE] = self.counters
-        for seat, d in enumerate(self.duelists):
-            base = L.seat_base(seat)
-            s[base + L.P_RANK], s[base + L.P_HP], s[base + L.P_HP_START] = d.rank, d.hp, d.hp_start
-            s[base + L.P_DECK_COUNT], s[base + L.P_HAND_COUNT] = len(d.deck), sum(d.hand)
-            s[base + L.P_GY_COUNT], s[base + L.P_WEAPON], s[base + L.P_WEAPON_DUR] = d.graveyard, d.weapon, d.weapon_durability
-            s[base + L.P_PERSON_ATTACKED], s[base + L.P_FATIGUE] = d.person_attacked, d.fatigue
-            s[base + L.P_HAND:base + L.P_HAND + N_KINDS] = d.hand
-            s[base + L.P_DECK:base + L.P_DECK + len(d.deck)] = d.deck
+        # built as one list in slot order (layout.py's diagram), converted once
+        values = [to_signed(self.rng.state), self.turn, self.active, self.first, self.phase, self.winner,
+                  self.end_type, self.summons_used, *self.counters]
+        empty_front = [L.NONE] + [0] * (L.FRONT_FIELDS - 1)
+        for d in self.duelists:
+            values += [d.rank, d.hp, d.hp_start, len(d.deck), sum(d.hand), d.graveyard, d.weapon,
+                       d.weapon_durability, d.person_attacked, d.fatigue]
+            values += d.hand
+            values += d.deck + [0] * (L.MAX_DECK - len(d.deck))
             for slot in range(L.MAX_FRONT):
-                i = L.front_slot(seat, slot)
                 c = d.front[slot] if slot < len(d.front) else None
-                if c is None:
-                    s[i + L.F_KIND] = L.NONE
-                    continue
-                s[i:i + L.FRONT_FIELDS] = (c.kind, c.hp, c.position, c.summoned, c.changed, c.attacked,
-                                           c.atk_bonus, c.hp_bonus, c.equips)
+                values += empty_front if c is None else [c.kind, c.hp, c.position, c.summoned, c.changed,
+                                                         c.attacked, c.atk_bonus, c.hp_bonus, c.equips]
             for slot in range(L.MAX_BACK):
-                i = L.back_slot(seat, slot)
                 e = d.back[slot] if slot < len(d.back) else None
-                s[i:i + L.BACK_FIELDS] = (L.NONE, 0, 0) if e is None else (e.kind, e.host, e.durability)
-        return s
+                values += [L.NONE, 0, 0] if e is None else [e.kind, e.host, e.durability]
+        assert len(values) == L.STATE_SIZE
+        return np.array(values, dtype=np.int64)
