@@ -5,8 +5,9 @@
 - "greedy": §18.4's greedy: summon the highest legal star; attack when the
   trade is worth it; put a character that would die without killing into
   defense (`policies.greedy_index` documents every rule).
-- "defensive": a heuristic that sets its characters and guards them, attacks
-  only when its attacker survives, and otherwise waits behind defense.
+- "defensive": a cautious greedy: it guards (sets, or turns to defense) any
+  character an opposing attacker would beat or trade, and attacks only when its
+  attacker survives.
 """
 
 from strategies import StrategyTable

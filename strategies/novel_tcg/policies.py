@@ -20,8 +20,10 @@ Greedy (§18.4), in this order of preference:
    of T-BATTLE-6/7 under the rules' m and reading); a direct attack is worth
    its ATK; a face-down target counts as a free_summon_max_star character.
 3. End phase: discard the lowest kind (lowest-star characters go first).
-Defensive: the same, but every summon is set face-down, changes only ever go
-to defense, and an attack is made only when the attacker survives it.
+Defensive: the same, but cautious: a character counts as threatened already by
+an opposing face-up attacker of the same star (which would trade it), so it is
+set or kept in defense more often, and an attack is made only when the
+attacker survives it.
 """
 
 import numba as nb
@@ -86,14 +88,17 @@ def _hp(view, rules, seat, slot):
 
 
 @nb.njit(cache=True)
-def _threatened(view, rules, seat, star):
-    """Does the opponent hold a face-up attack-position character of higher star?"""
+def _threatened(view, rules, seat, star, cautious):
+    """Does the opponent hold a face-up attack-position character of higher star (cautious: of at
+    least the same star, which trades it)?"""
     q = 1 - seat
     for slot in range(rules[R.R_FRONT_SLOTS]):
         i = fs(q, slot)
         kind = view[i + L.F_KIND]
-        if kind >= 0 and view[i + L.F_POS] == L.POS_ATTACK and pool(rules, kind, F_STAR) > star:
-            return True
+        if kind >= 0 and view[i + L.F_POS] == L.POS_ATTACK:
+            other = pool(rules, kind, F_STAR)
+            if other > star or (cautious and other == star):
+                return True
     return False
 
 
@@ -174,7 +179,7 @@ def scripted_index(view, rules, legal, n, seat, defensive):
             rest = legal[i] - family
             star = pool(rules, rest // 4, F_STAR)
             position = rest % 4
-            wanted = L.POS_FACEDOWN if (defensive or _threatened(view, rules, seat, star)) else L.POS_ATTACK
+            wanted = L.POS_FACEDOWN if _threatened(view, rules, seat, star, defensive) else L.POS_ATTACK
             if position != wanted and position != L.POS_ATTACK:
                 continue
             if star > best_star or (star == best_star and position == wanted):
@@ -203,10 +208,10 @@ def scripted_index(view, rules, legal, n, seat, defensive):
         rest = legal[i] - A_CHANGE
         slot, position = rest // 4, rest % 4
         current = view[fs(seat, slot) + L.F_POS]
-        threatened = _threatened(view, rules, seat, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR))
-        if current == L.POS_ATTACK and position == L.POS_DEFENSE and (threatened or defensive):
+        threatened = _threatened(view, rules, seat, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR), defensive)
+        if current == L.POS_ATTACK and position == L.POS_DEFENSE and threatened:
             return i
-        if current != L.POS_ATTACK and position == L.POS_ATTACK and not threatened and not defensive:
+        if current != L.POS_ATTACK and position == L.POS_ATTACK and not threatened:
             return i
     return 0  # END
 
