@@ -296,8 +296,6 @@ def test_T_BATTLE_14_simultaneous_damage_T_WIN_2_T_AMB_59_double_ko():
     start = dict(me={"hp": 5, "front": front("10")}, them={"hp": 5, "front": front("10")})
     match = both(pos(**start), ["attack 0 0"])
     assert match.duelists[0].front[0] is None and match.duelists[1].front[0] is None
-    start = dict(me={"hp": 1, "front": front("3")}, them={"hp": 1, "front": front("4", position="attack")})
-    match = both(pos(rules={"star_mod": 0}, me={"hp": 1, "front": front("5")}, them={"hp": 1, "front": front("5")}))
     match = both(pos(me={"hp": 3, "front": front("6")}, them={"hp": 3, "weapon": 1}),
                  ["attack 0 person"])
     assert match.over and match.winner == 0 and match.end_type == L.END_HP
@@ -320,7 +318,6 @@ def test_T_AMB_68_hp_check_end_of_turn():
 
 
 def test_T_AMB_26_damage_persists_or_resets():
-    start = dict(me={"front": front("10")}, them={"front": front("10", "1"), "deck": ["1"]})
     flat = {"star_mod": 0}
     match = both(pos(rules=flat, me={"front": front("10")}, them={"front": front("5"), "deck": ["1"]}),
                  ["attack 0 0", "end"])
@@ -328,7 +325,6 @@ def test_T_AMB_26_damage_persists_or_resets():
     match = both(pos(rules={**flat, "ambiguities": {"T-AMB-26": "reset_each_turn"}}, me={"front": front("10")},
                      them={"front": front("5"), "deck": ["1"]}), ["attack 0 0", "end"])
     assert match.duelists[0].front[0].hp == 10
-    del start
 
 
 def test_T_AMB_54_55_damage_floor_none_heals():
