@@ -554,3 +554,4 @@ def game_names() -> tuple[str, ...]:
 # One line per game.
 register("faction_war", "sim.faction_war.game:GAME_SPEC")
 register("poker_duel", "sim.poker_duel.game:GAME_SPEC")
+register("novel_tcg", "sim.novel_tcg.game:GAME_SPEC")

@@ -1,0 +1,806 @@
+"""The Novel TCG numba kernel: `reference.py` step for step over the array of `layout.py`.
+
+Entry points: `new_match(s, r, rank0, rank1, deck0, deck1, first, seed)`,
+`legal_actions(s, r, out) -> n` (ascending) and `apply_action(s, r, action)`.
+`r` is `Rules.to_array()` (numbers, switch reading indexes, the card pool);
+nothing is read from module globals but named constants. Every function
+names the reference method it mirrors; clause IDs are documented there.
+Legal actions are assumed (the match loop only applies listed actions).
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.novel_tcg import engine_cache
+from sim.novel_tcg import layout as L
+from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_END, A_EQUIP, A_SUMMON, PERSON
+from sim.novel_tcg.card_pool import CAT_BLADE, CAT_CHARACTER, CAT_WEAPON, F_ATK, F_CATEGORY, F_DURABILITY, F_HP, F_STAR
+from sim.novel_tcg import rules as R
+from sim.rng import nb_below
+
+engine_cache.install()  # before any cached kernel is defined: rules.py constants are frozen in
+
+N_KINDS = R.N_KINDS
+NONE = L.NONE
+MAX_LEGAL = 512  # more than any position lists (9 attackers x 10 targets + summons, equips, changes)
+
+
+@nb.njit(cache=True, inline="always")
+def pool(r, kind, field):
+    return r[R.R_POOL + kind * R.POOL_FIELDS + field]
+
+
+@nb.njit(cache=True, inline="always")
+def seat_at(seat, offset):
+    return L.SEAT_BASE + seat * L.SEAT_SIZE + offset
+
+
+@nb.njit(cache=True, inline="always")
+def fs(seat, slot):  # first index of a front slot
+    return L.SEAT_BASE + seat * L.SEAT_SIZE + L.P_FRONT + slot * L.FRONT_FIELDS
+
+
+@nb.njit(cache=True, inline="always")
+def bs(seat, slot):  # first index of a back slot
+    return L.SEAT_BASE + seat * L.SEAT_SIZE + L.P_BACK + slot * L.BACK_FIELDS
+
+
+@nb.njit(cache=True, inline="always")
+def atk_of(s, r, seat, slot):
+    i = fs(seat, slot)
+    return pool(r, s[i + L.F_KIND], F_ATK) + s[i + L.F_ATK_BONUS]
+
+
+@nb.njit(cache=True, inline="always")
+def max_hp_of(s, r, seat, slot):
+    i = fs(seat, slot)
+    return pool(r, s[i + L.F_KIND], F_HP) + s[i + L.F_HP_BONUS]
+
+
+@nb.njit(cache=True)
+def person_atk(s, r, seat):
+    weapon = s[seat_at(seat, L.P_WEAPON)]
+    if weapon != NONE:
+        return pool(r, weapon, F_HP)
+    return r[R.R_PERSON_BASE_ATK]
+
+
+@nb.njit(cache=True)
+def star_ceiling(r, rank):
+    if r[R.R_SUMMON_LIMIT] == 1:
+        return 20
+    return min(20, rank + r[R.R_LIMIT_OFFSET])
+
+
+@nb.njit(cache=True)
+def free_front(s, r, seat):
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        if s[fs(seat, slot) + L.F_KIND] == NONE:
+            return slot
+    return NONE
+
+
+@nb.njit(cache=True)
+def free_back(s, r, seat):
+    for slot in range(r[R.R_BACK_SLOTS]):
+        if s[bs(seat, slot) + L.B_KIND] == NONE:
+            return slot
+    return NONE
+
+
+@nb.njit(cache=True)
+def take_top(s, seat):
+    count = s[seat_at(seat, L.P_DECK_COUNT)] - 1
+    kind = s[seat_at(seat, L.P_DECK + count)]
+    s[seat_at(seat, L.P_DECK + count)] = 0
+    s[seat_at(seat, L.P_DECK_COUNT)] = count
+    s[seat_at(seat, L.P_HAND + kind)] += 1
+    s[seat_at(seat, L.P_HAND_COUNT)] += 1
+
+
+@nb.njit(cache=True)
+def end_match(s, winner, end_type):
+    s[L.S_PHASE] = L.PH_OVER
+    s[L.S_WINNER] = winner
+    s[L.S_END_TYPE] = end_type
+
+
+# ---- life (Match._life_check, _check_life_now) ----
+@nb.njit(cache=True)
+def life_check(s, r):
+    down0 = s[seat_at(0, L.P_HP)] <= 0
+    down1 = s[seat_at(1, L.P_HP)] <= 0
+    if down0 and down1:
+        if r[R.R_DOUBLE_KO] == 0:
+            end_match(s, L.DRAW, L.END_DOUBLE_KO)
+        else:
+            end_match(s, 1 - s[L.S_ACTIVE], L.END_HP)
+        return True
+    if down0 or down1:
+        end_match(s, 1 if down0 else 0, L.END_HP)
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def check_life_now(s, r):
+    return r[R.R_HP_CHECK] == 0 and life_check(s, r)
+
+
+# ---- turn structure ----
+@nb.njit(cache=True)
+def count_binding_limits(s, r, p):
+    has_char = False
+    has_equip = False
+    for kind in range(N_KINDS):
+        if s[seat_at(p, L.P_HAND + kind)] > 0:
+            category = pool(r, kind, F_CATEGORY)
+            if category == CAT_CHARACTER:
+                has_char = True
+            elif category != CAT_WEAPON:
+                has_equip = True
+    if free_front(s, r, p) == NONE and has_char:
+        s[L.C_FRONT_FULL] += 1
+    any_char = False
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        if s[fs(p, slot) + L.F_KIND] != NONE:
+            any_char = True
+    if free_back(s, r, p) == NONE and any_char and has_equip:
+        s[L.C_BACK_FULL] += 1
+
+
+@nb.njit(cache=True)
+def begin_turn(s, r):
+    if s[L.S_TURN] > r[R.R_TURN_CAP]:
+        end_match(s, L.DRAW, L.END_TURN_CAP)
+        return
+    p = s[L.S_ACTIVE]
+    if not (s[L.S_TURN] == 1 and r[R.R_P1_SKIP_DRAW] == 1):
+        if s[seat_at(p, L.P_DECK_COUNT)] > 0:
+            take_top(s, p)
+        elif r[R.R_EMPTY_DECK] == 0:
+            end_match(s, 1 - p, L.END_DECK_OUT)
+            return
+        elif r[R.R_EMPTY_DECK] == 2:
+            s[seat_at(p, L.P_FATIGUE)] += 1
+            fatigue = s[seat_at(p, L.P_FATIGUE)]
+            s[seat_at(p, L.P_HP)] -= fatigue
+            s[L.C_DMG_FATIGUE] += fatigue
+            if check_life_now(s, r):
+                return
+    s[L.S_PHASE] = L.PH_ACTION
+    count_binding_limits(s, r, p)
+
+
+@nb.njit(cache=True)
+def finish_turn(s, r):
+    if r[R.R_DAMAGE_PERSISTS] == 1:
+        for seat in range(2):
+            for slot in range(r[R.R_FRONT_SLOTS]):
+                if s[fs(seat, slot) + L.F_KIND] != NONE:
+                    s[fs(seat, slot) + L.F_HP_NOW] = max_hp_of(s, r, seat, slot)
+    if r[R.R_HP_CHECK] == 1 and life_check(s, r):
+        return
+    s[L.S_TURN] += 1
+    s[L.S_ACTIVE] = 1 - s[L.S_ACTIVE]
+    s[L.S_SUMMONS_USED] = 0
+    begin_turn(s, r)
+
+
+@nb.njit(cache=True)
+def end_phase(s, r):
+    limit = r[R.R_HAND_LIMIT]
+    if limit > 0 and s[seat_at(s[L.S_ACTIVE], L.P_HAND_COUNT)] > limit:
+        s[L.S_PHASE] = L.PH_DISCARD
+        return
+    finish_turn(s, r)
+
+
+@nb.njit(cache=True)
+def new_match(s, r, rank0, rank1, deck0, deck1, first, seed):
+    """Match.__init__: zero, HPs, shuffle seat 0 then seat 1, opening hands, first turn."""
+    s[:] = 0
+    s[L.S_RNG] = seed
+    s[L.S_TURN] = 1
+    s[L.S_ACTIVE] = first
+    s[L.S_FIRST] = first
+    s[L.S_WINNER] = NONE
+    for seat in range(2):
+        rank = rank0 if seat == 0 else rank1
+        deck = deck0 if seat == 0 else deck1
+        hp = max(1, r[R.R_HP_PER_RANK] * rank + r[R.R_HP_OFFSET])
+        s[seat_at(seat, L.P_RANK)] = rank
+        s[seat_at(seat, L.P_HP)] = hp
+        s[seat_at(seat, L.P_HP_START)] = hp
+        s[seat_at(seat, L.P_WEAPON)] = NONE
+        n = deck.shape[0]
+        s[seat_at(seat, L.P_DECK_COUNT)] = n
+        for i in range(n):
+            s[seat_at(seat, L.P_DECK + i)] = deck[i]
+        for slot in range(L.MAX_FRONT):
+            s[fs(seat, slot) + L.F_KIND] = NONE
+        for slot in range(L.MAX_BACK):
+            s[bs(seat, slot) + L.B_KIND] = NONE
+    for seat in range(2):
+        n = s[seat_at(seat, L.P_DECK_COUNT)]
+        for i in range(n - 1, 0, -1):
+            j = nb_below(s, L.S_RNG, i + 1)
+            a = seat_at(seat, L.P_DECK + i)
+            b = seat_at(seat, L.P_DECK + j)
+            t = s[a]
+            s[a] = s[b]
+            s[b] = t
+    for k in range(2):
+        seat = first if k == 0 else 1 - first
+        for _ in range(r[R.R_OPENING_HAND]):
+            if s[seat_at(seat, L.P_DECK_COUNT)] > 0:
+                take_top(s, seat)
+    begin_turn(s, r)
+
+
+# ---- leaving the field, equipment ----
+@nb.njit(cache=True)
+def leave_field(s, r, p, slot):
+    s[fs(p, slot) + L.F_KIND] = NONE
+    for f in range(1, L.FRONT_FIELDS):
+        s[fs(p, slot) + f] = 0
+    s[seat_at(p, L.P_GY_COUNT)] += 1
+    for back in range(r[R.R_BACK_SLOTS]):
+        i = bs(p, back)
+        if s[i + L.B_KIND] != NONE and s[i + L.B_HOST] == slot:
+            s[i + L.B_KIND] = NONE
+            s[i + L.B_HOST] = 0
+            s[i + L.B_DUR] = 0
+            s[seat_at(p, L.P_GY_COUNT)] += 1
+
+
+@nb.njit(cache=True)
+def defeat_if_down(s, r, p, slot):
+    i = fs(p, slot)
+    if s[i + L.F_KIND] != NONE and s[i + L.F_HP_NOW] <= 0:
+        leave_field(s, r, p, slot)
+        s[L.C_DESTROYED] += 1
+
+
+@nb.njit(cache=True)
+def remove_equipment(s, r, p, back):
+    i = bs(p, back)
+    kind = s[i + L.B_KIND]
+    host = s[i + L.B_HOST]
+    s[i + L.B_KIND] = NONE
+    s[i + L.B_HOST] = 0
+    s[i + L.B_DUR] = 0
+    s[seat_at(p, L.P_GY_COUNT)] += 1
+    h = fs(p, host)
+    s[h + L.F_EQUIPS] -= 1
+    value = pool(r, kind, F_HP)
+    if pool(r, kind, F_CATEGORY) == CAT_BLADE:
+        s[h + L.F_ATK_BONUS] -= value
+    else:
+        s[h + L.F_HP_BONUS] -= value
+        if r[R.R_EQUIP_HP_LOSS] == 0:
+            s[h + L.F_HP_NOW] = min(s[h + L.F_HP_NOW], max_hp_of(s, r, p, host))
+        else:
+            s[h + L.F_HP_NOW] -= value
+            defeat_if_down(s, r, p, host)
+
+
+@nb.njit(cache=True)
+def remove_spent(s, r, p):
+    for back in range(r[R.R_BACK_SLOTS]):
+        i = bs(p, back)
+        if s[i + L.B_KIND] != NONE and s[i + L.B_DUR] <= 0:
+            remove_equipment(s, r, p, back)
+
+
+@nb.njit(cache=True)
+def spend_durability(s, r, p, slot):
+    for back in range(r[R.R_BACK_SLOTS]):
+        i = bs(p, back)
+        if s[i + L.B_KIND] != NONE and s[i + L.B_HOST] == slot:
+            s[i + L.B_DUR] -= 1
+    if r[R.R_LAST_DURABILITY] == 1:
+        remove_spent(s, r, p)
+
+
+@nb.njit(cache=True)
+def remove_spent_weapon(s, p):
+    if s[seat_at(p, L.P_WEAPON)] != NONE and s[seat_at(p, L.P_WEAPON_DUR)] <= 0:
+        s[seat_at(p, L.P_WEAPON)] = NONE
+        s[seat_at(p, L.P_WEAPON_DUR)] = 0
+        s[seat_at(p, L.P_GY_COUNT)] += 1
+
+
+@nb.njit(cache=True)
+def spend_weapon(s, r, p):
+    if s[seat_at(p, L.P_WEAPON)] != NONE:
+        s[seat_at(p, L.P_WEAPON_DUR)] -= 1
+        if r[R.R_LAST_DURABILITY] == 1:
+            remove_spent_weapon(s, p)
+
+
+# ---- summoning ----
+@nb.njit(cache=True)
+def allowance_bit(r, position):
+    if position == L.POS_FACEDOWN and r[R.R_SET_USES_SUMMON] == 1:
+        return L.USED_SET
+    return L.USED_SUMMON
+
+
+@nb.njit(cache=True)
+def over_limit(s, r, p, kind, position, advance):
+    if pool(r, kind, F_STAR) <= star_ceiling(r, s[seat_at(p, L.P_RANK)]):
+        return False
+    if not advance and r[R.R_FREE_IGNORES_LIMIT] == 1:
+        return False
+    if position == L.POS_FACEDOWN and r[R.R_LIMIT_APPLIES] == 1:
+        return False
+    return True
+
+
+@nb.njit(cache=True)
+def key_less(a, b):
+    for i in range(5):
+        if a[i] != b[i]:
+            return a[i] < b[i]
+    return False
+
+
+@nb.njit(cache=True)
+def canonical_bases(s, r, p, target_star):
+    """Match.canonical_bases -> bitmask of front slots, or 0 when no base set exists."""
+    slots = np.empty(L.MAX_FRONT, dtype=np.int64)
+    n = 0
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] != NONE and (r[R.R_NONATTACK_USE] == 0 or s[i + L.F_POS] == L.POS_ATTACK):
+            slots[n] = slot
+            n += 1
+    rule = r[R.R_TRIBUTE_RULE]
+    best = np.zeros(5, dtype=np.int64)
+    key = np.zeros(5, dtype=np.int64)
+    best_mask = 0
+    for mask in range(1, 1 << n):
+        count = 0
+        total = 0
+        top = 0
+        hp = 0
+        slot_mask = 0
+        for k in range(n):
+            if mask >> k & 1:
+                i = fs(p, slots[k])
+                star = pool(r, s[i + L.F_KIND], F_STAR)
+                count += 1
+                total += star
+                top = max(top, star)
+                hp += s[i + L.F_HP_NOW]
+                slot_mask += 1 << slots[k]
+        if count < r[R.R_MIN_BASES]:
+            continue
+        if (rule == 0 and total != target_star) or (rule == 1 and total < target_star):
+            continue
+        if r[R.R_ADVANCE_BASES] == 0:
+            key[0] = top
+            key[1] = count
+        else:
+            key[0] = count
+            key[1] = top
+        key[2] = total
+        key[3] = hp
+        key[4] = slot_mask
+        if best_mask == 0 or key_less(key, best):
+            best[:] = key
+            best_mask = slot_mask
+    return best_mask
+
+
+@nb.njit(cache=True)
+def advance_reach(s, r, p):
+    """The targets some base set reaches, as bits 1..60 of one word (bit 0: count_only holds), so that
+    listing actions enumerates the base subsets once (canonical_bases exists iff the bit is set)."""
+    slots = np.empty(L.MAX_FRONT, dtype=np.int64)
+    n = 0
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] != NONE and (r[R.R_NONATTACK_USE] == 0 or s[i + L.F_POS] == L.POS_ATTACK):
+            slots[n] = pool(r, s[i + L.F_KIND], F_STAR)
+            n += 1
+    rule = r[R.R_TRIBUTE_RULE]
+    if n < r[R.R_MIN_BASES]:
+        return np.int64(0)
+    if rule == 2:
+        return np.int64(-1)  # every target
+    reach = np.int64(0)
+    if rule == 1:
+        total = 0
+        for k in range(n):
+            total += slots[k]
+        for t in range(1, min(total, 62) + 1):
+            reach |= np.int64(1) << t
+        return reach
+    for mask in range(1, 1 << n):
+        count = 0
+        total = 0
+        for k in range(n):
+            if mask >> k & 1:
+                count += 1
+                total += slots[k]
+        if count >= r[R.R_MIN_BASES] and total <= 62:
+            reach |= np.int64(1) << total
+    return reach
+
+
+@nb.njit(cache=True)
+def summon_legal(s, r, p, kind, position, advance, reach, front_free):
+    """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
+    if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
+        return False
+    if over_limit(s, r, p, kind, position, advance) and r[R.R_OVER_LIMIT] == 0:
+        return False
+    if not advance:
+        return front_free != NONE
+    if (reach >> pool(r, kind, F_STAR)) & 1 == 0:
+        return False
+    return front_free != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
+
+
+@nb.njit(cache=True)
+def summon(s, r, p, kind, position, advance):
+    used = allowance_bit(r, position)
+    if r[R.R_SET_USES_SUMMON] == 0:
+        s[L.S_SUMMONS_USED] |= L.USED_SUMMON | L.USED_SET
+    else:
+        s[L.S_SUMMONS_USED] |= used
+    s[seat_at(p, L.P_HAND + kind)] -= 1
+    s[seat_at(p, L.P_HAND_COUNT)] -= 1
+    if over_limit(s, r, p, kind, position, advance):
+        s[seat_at(p, L.P_GY_COUNT)] += 1
+        end_match(s, 1 - p, L.END_LIMIT)
+        return
+    star = pool(r, kind, F_STAR)
+    if advance:
+        bases = canonical_bases(s, r, p, star)
+        n = 0
+        for slot in range(L.MAX_FRONT):
+            if bases >> slot & 1:
+                leave_field(s, r, p, slot)
+                n += 1
+        s[L.C_ADVANCE] += 1
+        s[L.C_BASES] += n
+    else:
+        s[L.C_SUMMONS] += 1
+    if position == L.POS_FACEDOWN:
+        s[L.C_SETS] += 1
+    i = fs(p, free_front(s, r, p))
+    s[i + L.F_KIND] = kind
+    s[i + L.F_HP_NOW] = pool(r, kind, F_HP)
+    s[i + L.F_POS] = position
+    s[i + L.F_SUMMONED] = s[L.S_TURN]
+    counter = L.C_MAX_STAR0 if p == 0 else L.C_MAX_STAR1
+    s[counter] = max(s[counter], star)
+
+
+# ---- equipment, positions ----
+@nb.njit(cache=True)
+def equip_legal(s, r, p, kind, target, back_free):
+    """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once)."""
+    category = pool(r, kind, F_CATEGORY)
+    if category == CAT_WEAPON:
+        return target == PERSON
+    if target == PERSON or back_free == NONE or target >= r[R.R_FRONT_SLOTS]:
+        return False
+    i = fs(p, target)
+    if s[i + L.F_KIND] == NONE:
+        return False
+    if r[R.R_EQUIP_PER_CHAR] == 1 and s[i + L.F_EQUIPS] > 0:
+        return False
+    return not (r[R.R_NONATTACK_USE] == 1 and s[i + L.F_POS] != L.POS_ATTACK)
+
+
+@nb.njit(cache=True)
+def equip(s, r, p, kind, target):
+    s[seat_at(p, L.P_HAND + kind)] -= 1
+    s[seat_at(p, L.P_HAND_COUNT)] -= 1
+    s[L.C_EQUIPS] += 1
+    durability = pool(r, kind, F_DURABILITY)
+    value = pool(r, kind, F_HP)
+    if pool(r, kind, F_CATEGORY) == CAT_WEAPON:
+        if s[seat_at(p, L.P_WEAPON)] != NONE:
+            s[seat_at(p, L.P_GY_COUNT)] += 1
+        s[seat_at(p, L.P_WEAPON)] = kind
+        s[seat_at(p, L.P_WEAPON_DUR)] = durability
+        return
+    b = bs(p, free_back(s, r, p))
+    s[b + L.B_KIND] = kind
+    s[b + L.B_HOST] = target
+    s[b + L.B_DUR] = durability
+    h = fs(p, target)
+    s[h + L.F_EQUIPS] += 1
+    if pool(r, kind, F_CATEGORY) == CAT_BLADE:
+        s[h + L.F_ATK_BONUS] += value
+    else:
+        s[h + L.F_HP_BONUS] += value
+        s[h + L.F_HP_NOW] += value
+
+
+@nb.njit(cache=True)
+def change(s, r, p, slot, position):
+    i = fs(p, slot)
+    flip = s[i + L.F_POS] == L.POS_FACEDOWN
+    s[i + L.F_POS] = position
+    if not (flip and r[R.R_FLIP_USES_CHANGE] == 1):
+        s[i + L.F_CHANGED] = s[L.S_TURN]
+
+
+# ---- battle ----
+@nb.njit(cache=True)
+def modified(r, atk, bonus):
+    if atk == 0 and r[R.R_MOD_ZERO_ATK] == 1:
+        return 0
+    damage = atk + bonus
+    if r[R.R_DAMAGE_FLOOR] == 0:
+        return max(0, damage)
+    return damage
+
+
+@nb.njit(cache=True)
+def hit(s, r, seat, slot, damage):
+    i = fs(seat, slot)
+    s[i + L.F_HP_NOW] = min(s[i + L.F_HP_NOW] - damage, max_hp_of(s, r, seat, slot))
+    return max(0, -s[i + L.F_HP_NOW])
+
+
+@nb.njit(cache=True)
+def overflow_to(s, r, seat, overflow, allowed):
+    if overflow > 0 and allowed and r[R.R_OVERFLOW] == 1:
+        s[seat_at(seat, L.P_HP)] -= overflow
+        s[L.C_DMG_OVERFLOW] += overflow
+
+
+@nb.njit(cache=True)
+def defender_flips(s, r, q, slot):
+    i = fs(q, slot)
+    if s[i + L.F_POS] == L.POS_FACEDOWN:
+        s[i + L.F_POS] = L.POS_DEFENSE
+    if r[R.R_DURABILITY_SPEND] == 1:
+        spend_durability(s, r, q, slot)
+    return s[i + L.F_POS] == L.POS_DEFENSE
+
+
+@nb.njit(cache=True)
+def character_battle(s, r, p, slot, target):
+    q = 1 - p
+    spend_durability(s, r, p, slot)
+    in_defense = defender_flips(s, r, q, target)
+    a = fs(p, slot)
+    d = fs(q, target)
+    if s[a + L.F_KIND] == NONE or s[d + L.F_KIND] == NONE:
+        return
+    m = r[R.R_STAR_MOD]
+    delta = pool(r, s[a + L.F_KIND], F_STAR) - pool(r, s[d + L.F_KIND], F_STAR)
+    if in_defense and r[R.R_MOD_VS_DEFENSE] == 1:
+        delta = 0
+    to_defender = modified(r, atk_of(s, r, p, slot), m * delta)
+    if r[R.R_STAR_READING] == 0:
+        to_attacker = modified(r, atk_of(s, r, q, target), -m * delta)
+    else:
+        to_attacker = modified(r, atk_of(s, r, q, target), 0)
+    if in_defense and r[R.R_DEFENSE_HITS_BACK] == 1:
+        to_attacker = 0
+    defender_overflow = hit(s, r, q, target, to_defender)
+    attacker_overflow = hit(s, r, p, slot, to_attacker)
+    overflow_to(s, r, q, defender_overflow, not (in_defense and r[R.R_DEFENSE_BLOCKS] == 1))
+    overflow_to(s, r, p, attacker_overflow, r[R.R_ATTACKER_OVERFLOW] == 0)
+    defeat_if_down(s, r, q, target)
+    defeat_if_down(s, r, p, slot)
+    remove_spent(s, r, p)
+    remove_spent(s, r, q)
+
+
+@nb.njit(cache=True)
+def direct_attack(s, r, p, slot):
+    q = 1 - p
+    s[L.C_DIRECT] += 1
+    spend_durability(s, r, p, slot)
+    if s[fs(p, slot) + L.F_KIND] == NONE:
+        return
+    damage = atk_of(s, r, p, slot)
+    s[seat_at(q, L.P_HP)] -= damage
+    s[L.C_DMG_DIRECT] += damage
+    hit_back = person_atk(s, r, q)
+    if hit_back > 0:
+        overflow = hit(s, r, p, slot, hit_back)
+        overflow_to(s, r, p, overflow, r[R.R_HITBACK_OVERFLOW] == 0 and r[R.R_ATTACKER_OVERFLOW] == 0)
+    defeat_if_down(s, r, p, slot)
+    remove_spent(s, r, p)
+
+
+@nb.njit(cache=True)
+def person_attacks_character(s, r, p, target):
+    q = 1 - p
+    s[L.C_PERSON_ATTACKS] += 1
+    spend_weapon(s, r, p)
+    in_defense = defender_flips(s, r, q, target)
+    if s[fs(q, target) + L.F_KIND] == NONE:
+        remove_spent_weapon(s, p)
+        return
+    overflow = hit(s, r, q, target, person_atk(s, r, p))
+    if not (in_defense and r[R.R_DEFENSE_HITS_BACK] == 1):
+        hit_back = atk_of(s, r, q, target)
+        s[seat_at(p, L.P_HP)] -= hit_back
+        s[L.C_DMG_HITBACK] += hit_back
+    overflow_to(s, r, q, overflow, not (in_defense and r[R.R_DEFENSE_BLOCKS] == 1))
+    defeat_if_down(s, r, q, target)
+    remove_spent_weapon(s, p)
+    remove_spent(s, r, q)
+
+
+@nb.njit(cache=True)
+def person_attacks_person(s, r, p):
+    q = 1 - p
+    s[L.C_PERSON_ATTACKS] += 1
+    spend_weapon(s, r, p)
+    damage = person_atk(s, r, p)
+    s[seat_at(q, L.P_HP)] -= damage
+    s[L.C_DMG_PERSON] += damage
+    if r[R.R_PERSON_HITS_PERSON] == 0:
+        hit_back = person_atk(s, r, q)
+        s[seat_at(p, L.P_HP)] -= hit_back
+        s[L.C_DMG_PERSON] += hit_back
+    remove_spent_weapon(s, p)
+
+
+@nb.njit(cache=True)
+def attack(s, r, p, attacker, target):
+    s[L.C_ATTACKS] += 1
+    if attacker == PERSON:
+        s[seat_at(p, L.P_PERSON_ATTACKED)] = s[L.S_TURN]
+        if target == PERSON:
+            person_attacks_person(s, r, p)
+        else:
+            person_attacks_character(s, r, p, target)
+    else:
+        s[fs(p, attacker) + L.F_ATTACKED] = s[L.S_TURN]
+        if target == PERSON:
+            direct_attack(s, r, p, attacker)
+        else:
+            character_battle(s, r, p, attacker, target)
+    check_life_now(s, r)
+
+
+# ---- legal actions and apply ----
+@nb.njit(cache=True)
+def attack_targets(s, r, q, out):
+    n = 0
+    blockers = 0
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(q, slot)
+        if s[i + L.F_KIND] == NONE:
+            continue
+        if r[R.R_ATTACK_TARGETS] == 0 or s[i + L.F_POS] == L.POS_ATTACK:
+            out[n] = slot
+            n += 1
+        if r[R.R_FACEDOWN_BLOCKS] == 0 or s[i + L.F_POS] != L.POS_FACEDOWN:
+            blockers += 1
+    if blockers == 0:
+        out[n] = PERSON
+        n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def legal_actions(s, r, out):
+    """Match.legal_actions: the turn player's choices in ascending order -> count."""
+    if s[L.S_PHASE] == L.PH_OVER:
+        return 0
+    p = s[L.S_ACTIVE]
+    n = 0
+    if s[L.S_PHASE] == L.PH_DISCARD:
+        for kind in range(N_KINDS):
+            if s[seat_at(p, L.P_HAND + kind)] > 0:
+                out[n] = A_DISCARD + kind
+                n += 1
+        return n
+    out[n] = A_END
+    n += 1
+    turn = s[L.S_TURN]
+    if s[L.S_PHASE] == L.PH_ACTION:
+        free_max = r[R.R_FREE_MAX]
+        reach = advance_reach(s, r, p)
+        front_free = free_front(s, r, p)
+        back_free = free_back(s, r, p)
+        for kind in range(N_KINDS):
+            if s[seat_at(p, L.P_HAND + kind)] == 0:
+                continue
+            if pool(r, kind, F_CATEGORY) == CAT_CHARACTER:
+                advance = pool(r, kind, F_STAR) > free_max
+                base = A_ADVANCE if advance else A_SUMMON
+                for position in range(3):
+                    if position == L.POS_DEFENSE and r[R.R_SUMMON_POSITIONS] == 0:
+                        continue
+                    if position == L.POS_FACEDOWN and advance and r[R.R_SET_ADVANCE] == 1:
+                        continue
+                    if summon_legal(s, r, p, kind, position, advance, reach, front_free):
+                        out[n] = base + kind * 4 + position
+                        n += 1
+            else:
+                if pool(r, kind, F_CATEGORY) != CAT_WEAPON:
+                    for target in range(r[R.R_FRONT_SLOTS]):
+                        if equip_legal(s, r, p, kind, target, back_free):
+                            out[n] = A_EQUIP + kind * 16 + target
+                            n += 1
+                elif equip_legal(s, r, p, kind, PERSON, back_free):
+                    out[n] = A_EQUIP + kind * 16 + PERSON
+                    n += 1
+        for slot in range(r[R.R_FRONT_SLOTS]):
+            i = fs(p, slot)
+            if s[i + L.F_KIND] == NONE or s[i + L.F_SUMMONED] == turn or s[i + L.F_CHANGED] == turn:
+                continue
+            position = s[i + L.F_POS]
+            if position == L.POS_FACEDOWN:
+                out[n] = A_CHANGE + slot * 4 + L.POS_ATTACK
+                out[n + 1] = A_CHANGE + slot * 4 + L.POS_DEFENSE
+                n += 2
+            else:
+                other = L.POS_DEFENSE if position == L.POS_ATTACK else L.POS_ATTACK
+                out[n] = A_CHANGE + slot * 4 + other
+                n += 1
+                if r[R.R_CHANGE_TO_FACEDOWN] == 1:
+                    out[n] = A_CHANGE + slot * 4 + L.POS_FACEDOWN
+                    n += 1
+    elif s[L.S_PHASE] == L.PH_BATTLE:
+        if turn == 1 and r[R.R_P1_NO_ATTACK] == 1:
+            return n
+        targets = np.empty(L.MAX_FRONT + 1, dtype=np.int64)
+        n_targets = attack_targets(s, r, 1 - p, targets)
+        for slot in range(r[R.R_FRONT_SLOTS]):
+            i = fs(p, slot)
+            if s[i + L.F_KIND] == NONE or s[i + L.F_POS] != L.POS_ATTACK or s[i + L.F_ATTACKED] == turn:
+                continue
+            if r[R.R_SICKNESS] == 1 and s[i + L.F_SUMMONED] == turn:
+                continue
+            for k in range(n_targets):
+                out[n] = A_ATTACK + slot * 16 + targets[k]
+                n += 1
+        if (r[R.R_PERSON_ATTACKS] == 0 and person_atk(s, r, p) > 0
+                and s[seat_at(p, L.P_PERSON_ATTACKED)] != turn):
+            for k in range(n_targets):
+                out[n] = A_ATTACK + PERSON * 16 + targets[k]
+                n += 1
+    # ascending order (insertion sort: lists are short and nearly sorted)
+    for i in range(1, n):
+        value = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > value:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = value
+    return n
+
+
+@nb.njit(cache=True)
+def apply_action(s, r, action):
+    """Match.apply (the action must be legal)."""
+    family = (action // 10000) * 10000
+    rest = action - family
+    p = s[L.S_ACTIVE]
+    if family == A_END:
+        if s[L.S_PHASE] == L.PH_ACTION:
+            s[L.S_PHASE] = L.PH_BATTLE
+        else:
+            end_phase(s, r)
+    elif family == A_SUMMON or family == A_ADVANCE:
+        summon(s, r, p, rest // 4, rest % 4, family == A_ADVANCE)
+    elif family == A_EQUIP:
+        equip(s, r, p, rest // 16, rest % 16)
+    elif family == A_CHANGE:
+        change(s, r, p, rest // 4, rest % 4)
+    elif family == A_ATTACK:
+        attack(s, r, p, rest // 16, rest % 16)
+    else:
+        s[seat_at(p, L.P_HAND + rest)] -= 1
+        s[seat_at(p, L.P_HAND_COUNT)] -= 1
+        s[seat_at(p, L.P_GY_COUNT)] += 1
+        s[L.C_DISCARDS] += 1
+        if s[seat_at(p, L.P_HAND_COUNT)] <= r[R.R_HAND_LIMIT]:
+            finish_turn(s, r)

@@ -1,0 +1,192 @@
+"""Novel TCG positions as JSON: the scenario sandbox (`cardbalance scenario --game novel_tcg FILE`).
+
+A position file sets up a mid-match state and lists actions to play from it:
+
+    {"rules": "default" | {TOML-style overrides, "ambiguities": {...}},
+     "turn": 3, "active": 0, "first": 0, "phase": "action" | "battle",
+     "seats": [{"rank": 10, "hp": 150,
+                "hand": [CARD, ...], "deck": [CARD, ...],      (deck: bottom first)
+                "front": [{"slot": 0, "card": CARD, "hp": 10, "position": "attack",
+                           "summoned": 1}, ...],
+                "back": [{"card": "blade", "host": 0, "durability": 3}, ...],
+                "weapon": 3},                                   (its durability; omit for none)
+               {...}],
+     "actions": ["attack 0 1", ...]}
+
+CARD is a character "10" / "10★" / "10 aggressive" (stars, then the shape,
+balanced by default), "blade", "armour" or "weapon". Missing fields default
+to a fresh position (HP from the rank, nothing on the field). Every bad
+field is one line naming it and what is allowed (exit code 2, nothing
+written); the actions are checked one by one against the legal list.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sim.errors import CardbalanceError, IllegalActionError
+from sim.novel_tcg import actions as A
+from sim.novel_tcg import layout as L
+from sim.novel_tcg.card_pool import KIND_ARMOUR, KIND_BLADE, KIND_WEAPON, character_kind, kind_name, check_rank
+from sim.novel_tcg.reference import Character, Equipment, Match
+from sim.novel_tcg.rules import DECK_SHAPES, Rules, load_rules, rules_from_mapping
+
+PHASES = {"action": L.PH_ACTION, "battle": L.PH_BATTLE}
+EQUIPMENT = {"blade": KIND_BLADE, "armour": KIND_ARMOUR, "weapon": KIND_WEAPON}
+
+
+def parse_card(value, where: str) -> int:
+    text = str(value).strip().lower().replace("★", "")
+    if text in EQUIPMENT:
+        return EQUIPMENT[text]
+    words = text.split()
+    if words and words[0].isdigit() and 1 <= int(words[0]) <= 20 and (
+            len(words) == 1 or (len(words) == 2 and words[1] in DECK_SHAPES)):
+        return character_kind(int(words[0]), DECK_SHAPES.index(words[1]) if len(words) == 2 else 0)
+    raise CardbalanceError("%s: card %r must be a star 1-20 with an optional shape (%s), or blade, armour, weapon."
+                           % (where, value, ", ".join(DECK_SHAPES)))
+
+
+def _int(data: dict, key: str, where: str, low: int, high: int, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise CardbalanceError("%s: '%s' must be an integer from %d to %d (got %r)." % (where, key, low, high, value))
+    return value
+
+
+def _rules(spec) -> Rules:
+    if spec is None or isinstance(spec, str):
+        return load_rules(spec)
+    if isinstance(spec, dict):
+        return rules_from_mapping(spec, "position rules")
+    raise CardbalanceError("position: 'rules' must be a preset name or a table of rules fields.")
+
+
+def match_from_position(data: dict) -> Match:
+    """A reference Match in the position `data` describes (validated field by field)."""
+    if not isinstance(data, dict):
+        raise CardbalanceError("position: the file must hold one JSON object.")
+    allowed = {"rules", "turn", "active", "first", "phase", "seats", "actions"}
+    for key in data:
+        if key not in allowed:
+            raise CardbalanceError("position: unknown key '%s'; allowed: %s." % (key, ", ".join(sorted(allowed))))
+    rules = _rules(data.get("rules"))
+    seats = data.get("seats", [{}, {}])
+    if not isinstance(seats, list) or len(seats) != 2 or not all(isinstance(s, dict) for s in seats):
+        raise CardbalanceError("position: 'seats' must be a list of two objects (seat 0, seat 1).")
+    ranks = []
+    for seat, spec in enumerate(seats):
+        ranks.append(check_rank(spec.get("rank", 10), "position: seats[%d].rank" % seat))
+    first = _int(data, "first", "position", 0, 1, 0)
+    match = Match(rules.with_changes(opening_hand=0, p1_skip_draw=1), ranks, [[], []], first, 1)
+    match.rules = rules
+    match.winner, match.end_type, match.summons_used = L.NONE, L.END_NONE, 0
+    match.turn = _int(data, "turn", "position", 1, rules.numbers["turn_cap"], 1)
+    match.active = _int(data, "active", "position", 0, 1, first)
+    phase = data.get("phase", "action")
+    if phase not in PHASES:
+        raise CardbalanceError("position: 'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
+    match.phase = PHASES[phase]
+    match.counters = [0] * L.N_COUNTERS
+    n = rules.numbers
+    for seat, spec in enumerate(seats):
+        where = "position: seats[%d]" % seat
+        keys = {"rank", "hp", "hand", "deck", "front", "back", "weapon"}
+        for key in spec:
+            if key not in keys:
+                raise CardbalanceError("%s: unknown key '%s'; allowed: %s." % (where, key, ", ".join(sorted(keys))))
+        duelist = match.duelists[seat]
+        duelist.hp = _int(spec, "hp", where, -10_000, 10_000, duelist.hp)
+        duelist.deck = [parse_card(c, where + ".deck") for c in spec.get("deck", [])]
+        if len(duelist.deck) > L.MAX_DECK:
+            raise CardbalanceError("%s: 'deck' holds at most %d cards." % (where, L.MAX_DECK))
+        duelist.hand = [0] * len(duelist.hand)
+        for card in spec.get("hand", []):
+            duelist.hand[parse_card(card, where + ".hand")] += 1
+        for entry in spec.get("front", []):
+            slot = _int(entry, "slot", where + ".front", 0, n["front_slots"] - 1, -1)
+            kind = parse_card(entry.get("card"), where + ".front")
+            if kind >= KIND_BLADE:
+                raise CardbalanceError("%s.front: slot %d must hold a character, not %s." % (where, slot, entry.get("card")))
+            if duelist.front[slot] is not None:
+                raise CardbalanceError("%s.front: slot %d is given twice." % (where, slot))
+            position = entry.get("position", "attack")
+            if position not in L.POSITION_NAMES:
+                raise CardbalanceError("%s.front: 'position' must be one of %s (got %r)."
+                                       % (where, ", ".join(L.POSITION_NAMES), position))
+            hp = _int(entry, "hp", where + ".front", 1, 10_000, int(match.pool[kind, 3]))
+            summoned = _int(entry, "summoned", where + ".front", 0, match.turn, 0)
+            duelist.front[slot] = Character(kind, hp, L.POSITION_NAMES.index(position), summoned)
+        for back, entry in enumerate(spec.get("back", [])):
+            if back >= n["back_slots"]:
+                raise CardbalanceError("%s.back: at most back_slots = %d cards." % (where, n["back_slots"]))
+            kind = parse_card(entry.get("card"), where + ".back")
+            if kind not in (KIND_BLADE, KIND_ARMOUR):
+                raise CardbalanceError("%s.back: only blade or armour go to the back row (got %r)." % (where, entry.get("card")))
+            host = _int(entry, "host", where + ".back", 0, n["front_slots"] - 1, -1)
+            character = duelist.front[host]
+            if character is None:
+                raise CardbalanceError("%s.back: host slot %d holds no character." % (where, host))
+            durability = _int(entry, "durability", where + ".back", 1, 100, n["durability"])
+            duelist.back[back] = Equipment(kind, host, durability)
+            character.equips += 1
+            value = int(match.pool[kind, 3])
+            if kind == KIND_BLADE:
+                character.atk_bonus += value
+            else:
+                character.hp_bonus += value
+        if "weapon" in spec:
+            duelist.weapon = KIND_WEAPON
+            duelist.weapon_durability = _int(spec, "weapon", where, 1, 100, n["durability"])
+    return match
+
+
+def play_actions(match: Match, texts, log: list[str] | None = None) -> Match:
+    """Apply actions in text notation; an illegal one is one line naming it and the legal ones."""
+    for text in texts:
+        action = A.parse(text)
+        legal = match.legal_actions()
+        if action not in legal:
+            raise IllegalActionError("position: action '%s' is not legal here; legal: %s."
+                                     % (text, ", ".join(A.to_text(a) for a in legal) or "none (the match is over)"))
+        match.apply(action)
+        if log is not None:
+            log.append("%s -> %s" % (text, describe(match)))
+    return match
+
+
+def describe(match: Match) -> str:
+    """A one-line summary: HPs, both front rows, phase."""
+    parts = []
+    for seat, duelist in enumerate(match.duelists):
+        row = ", ".join("%d:%s hp %d %s" % (slot, kind_name(match.pool, c.kind).split()[0], c.hp,
+                                            L.POSITION_NAMES[c.position]) for slot, c in duelist.characters())
+        parts.append("P%d HP %d [%s]" % (seat, duelist.hp, row))
+    state = "over: winner %s, %s" % (match.winner, L.END_TYPE_NAMES[match.end_type]) if match.over else \
+        "turn %d P%d %s" % (match.turn, match.active, {1: "action", 2: "battle", 3: "discard"}[match.phase])
+    return "; ".join(parts) + "; " + state
+
+
+def run_scenario(path, legal: bool = False):
+    """`cardbalance scenario`: load, play the file's actions -> (final position summary dict, log lines)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise CardbalanceError("cannot read position file '%s' (%s)." % (path, getattr(error, "strerror", error))) from None
+    except json.JSONDecodeError as error:
+        raise CardbalanceError("position file %s is not valid JSON: %s." % (path, error)) from None
+    match = match_from_position(data)
+    texts = data.get("actions", [])
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        raise CardbalanceError("position: 'actions' must be a list of action strings.")
+    log = ["start -> %s" % describe(match)]
+    play_actions(match, texts, log)
+    if legal:
+        log.append("legal: " + ", ".join(A.to_text(a) for a in match.legal_actions()))
+    result = {"hp": [d.hp for d in match.duelists], "over": match.over,
+              "winner": match.winner, "end_type": L.END_TYPE_NAMES[match.end_type],
+              "front": [[None if c is None else {"card": kind_name(match.pool, c.kind), "hp": c.hp,
+                                                 "position": L.POSITION_NAMES[c.position]} for c in d.front]
+                        for d in match.duelists]}
+    return result, log
