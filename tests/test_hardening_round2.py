@@ -356,3 +356,37 @@ def test_a_worker_whose_parent_died_leaves_after_the_current_slice():
                             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
     assert result.returncode == 1
     assert result.stdout.split() == ["0", "1"]  # one slice of one match, then out
+
+
+def test_compare_tasks_play_in_slices_with_the_same_sums(monkeypatch, toy_game):
+    """Issue 30 item 5: compare's paired and single-arm tasks check their parent between
+    slices like sweep chunks (slices of 1, 8, 64, … matches), and slicing leaves the
+    paired sums unchanged."""
+    import numpy as np
+
+    from sim import worker_lifetime
+    from sim.compare import runner
+    from sim.sweep.grid import build_plan, parse_sweep
+    plan = build_plan(parse_sweep({"game": "toy", "pairings": ["red_vs_blue"], "life": [8],
+                                   "strategies": ["greedy:random"], "matches": 300}, "test"))
+    cell = plan.cells[0]
+    rules_a, cell_array = plan.rules_array(cell), plan.cell_array(cell)
+    rules_b = rules_a.copy()
+    whole_paired = runner._paired_task(toy_game.play_paired_batch, rules_a, rules_b, cell_array, 77, 300)
+    whole_single = runner._single_task(toy_game.play_batch, rules_a, cell_array, 77, 300, len(toy_game.end_types))
+    calls = []
+
+    def counted(function):
+        def play(*args):
+            calls.append(args[-1])
+            return function(*args)
+        return play
+    monkeypatch.setattr(worker_lifetime, "_parent_pid", os.getppid())  # as in a worker whose parent lives
+    sliced_paired = runner._paired_task(counted(toy_game.play_paired_batch), rules_a, rules_b, cell_array, 77, 300)
+    assert len(calls) > 3 and sum(calls) == 300
+    calls.clear()
+    sliced_single = runner._single_task(counted(toy_game.play_batch), rules_a, cell_array, 77, 300,
+                                        len(toy_game.end_types))
+    assert len(calls) > 3 and sum(calls) == 300
+    assert np.array_equal(np.asarray(sliced_paired), np.asarray(whole_paired))
+    assert np.array_equal(np.asarray(sliced_single), np.asarray(whole_single))

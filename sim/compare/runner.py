@@ -263,12 +263,19 @@ def _cell_array(game: GameSpec, cell: dict):
 
 # ---- playing --------------------------------------------------------------------
 
+# Both tasks play their chunk in slices between which a worker checks that its parent
+# lives (sim/worker_lifetime.py): paired sums and aggregate vectors add over slices.
 def _paired_task(play_paired: Callable, rules_a, rules_b, cell_array, seed, n_matches):
-    return play_paired(rules_a, rules_b, cell_array, seed, 0, n_matches)
+    from sim.worker_lifetime import play_in_slices
+    return play_in_slices(lambda start, count: np.asarray(
+        play_paired(rules_a, rules_b, cell_array, seed, start, count)), n_matches)
 
 
 def _single_task(play: Callable, rules_array, cell_array, seed, n_matches, n_end_types):
-    return paired.arm_sums_from_aggregate(play(rules_array, cell_array, seed, 0, n_matches), n_end_types)
+    from sim.worker_lifetime import play_in_slices
+    vector = play_in_slices(lambda start, count: np.asarray(
+        play(rules_array, cell_array, seed, start, count), dtype=np.int64), n_matches)
+    return paired.arm_sums_from_aggregate(vector, n_end_types)
 
 
 @dataclass
