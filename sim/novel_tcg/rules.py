@@ -19,13 +19,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from sim.errors import CardbalanceError
+from sim.user_input import read_toml
 
 # Bump when the meaning of a rules array changes (reports refuse to mix versions).
 BEHAVIOUR_VERSION = 1
@@ -324,13 +324,7 @@ def load_rules(name_or_path: str | Path | None = None) -> Rules:
     path = Path(text)
     if not path.is_file():
         raise CardbalanceError("rules: '%s' is neither a preset (%s) nor a readable TOML file." % (text, ", ".join(PRESETS)))
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise CardbalanceError("rules file %s is not valid TOML: %s." % (path, error)) from None
-    except OSError as error:
-        raise CardbalanceError("cannot read rules file '%s' (%s)." % (path, error.strerror or error)) from None
-    return rules_from_mapping(data, str(path))
+    return rules_from_mapping(read_toml(path, "rules file"), str(path))  # sim/user_input: one line for any bad file
 
 
 def rules_to_toml(rules: Rules) -> str:
