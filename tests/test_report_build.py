@@ -215,3 +215,20 @@ def test_several_strategies_and_rules_and_the_rules_that_differ(tmp_path):
     summary = analysis.summary_text(path)
     assert "strategies rules" in summary and "random:greedy short" in summary
     assert len(tables.verdicts(load_run(path))) == 4
+
+
+def test_an_undecided_row_says_in_the_page_how_many_more_matches_would_decide_it(tmp_path):
+    """Issue 27 part 1: the verdict table's "more matches" column (analysis/tables.py's
+    more_matches, the 80 % size) is on the page, and empty for a decided row."""
+    # 56 : 44 over 100 decided matches is undecided; 90 : 10 is imbalanced either way.
+    cells = [dict(first=0, seat0_knockout=28, seat1_knockout=22), dict(first=1, seat0_knockout=28, seat1_knockout=22),
+             dict(life0=5, life1=9, first=0, seat0_knockout=45, seat1_knockout=5),
+             dict(life0=5, life1=9, first=1, seat0_knockout=45, seat1_knockout=5)]
+    path = write_synthetic_run(tmp_path / "run", cells)
+    verdicts = analysis.tables.verdicts(analysis.load_run(path))
+    undecided = verdicts[verdicts["verdict"] == "undecided"]
+    assert len(undecided) >= 1 and np.isfinite(undecided["more_matches"]).all() and (undecided["more_matches"] > 0).all()
+    html = build_report(path, out=tmp_path / "out").read_text(encoding="utf-8")
+    assert "more matches to decide (80 %)" in html
+    row = undecided.iloc[0]  # the page shows the larger of the row's two verdicts' sizes
+    assert "+{:,.0f}".format(np.fmax(row["more_matches"], row["first_more_matches"])) in html

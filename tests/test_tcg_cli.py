@@ -24,7 +24,7 @@ def test_scenario_file_plays_the_L48_example(tmp_path):
                 "actions": ["attack 0 0"]}
     path = tmp_path / "l48.json"
     path.write_text(json.dumps(position))
-    result = run_cli("scenario", "--game", "novel_tcg", str(path))
+    result = run_cli("scenario", "--game", "novel_tcg", str(path), "--json")
     assert result.returncode == 0, result.stderr
     output = json.loads(result.stdout)
     assert output["hp"] == [150, 145] and output["front"][0][0]["hp"] == 5 and output["front"][1][0] is None
@@ -80,3 +80,16 @@ def test_play_narrates_a_match():
 def test_play_bad_player_one_line():
     result = run_cli("play", "--game", "novel_tcg", "--p0", "control:greedy")
     assert result.returncode == 2 and "TEMPLATE:STRATEGY" in result.stderr
+
+
+def test_scenario_summary_by_default_names_the_result(tmp_path):
+    """Without --json the sandbox prints the short summary (issue 29 part 5), for the TCG too."""
+    position = {"rules": {"atk_base": 10.0, "atk_slope": 0.0, "hp_base": 10.0, "hp_slope": 0.0},
+                "turn": 2, "active": 0, "phase": "battle",
+                "seats": [{"front": [{"slot": 0, "card": "10"}]}, {"front": [{"slot": 0, "card": "9"}]}],
+                "actions": ["attack 0 0"]}
+    path = tmp_path / "l48.json"
+    path.write_text(json.dumps(position))
+    result = run_cli("scenario", "--game", "novel_tcg", str(path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("What happened") and "Result:" in result.stdout
