@@ -26,6 +26,8 @@ def main() -> int:
     parser.add_argument("--game", default="faction_war")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--cache-dir", help="numba cache folder (default: a fresh temporary one)")
+    parser.add_argument("--ahead", action="store_true",
+                        help="as `sweep` does: the game's compile-ahead parts in a second process (sim/warmup.py)")
     args = parser.parse_args()
     cache_dir = args.cache_dir or tempfile.mkdtemp(prefix="nbcold-")
     os.environ["NUMBA_CACHE_DIR"] = cache_dir
@@ -65,12 +67,24 @@ def main() -> int:
                 stack[-1][2] += spent
 
     event.register("numba:compile", Listener())
+    import resource
+
+    from sim.warmup import start_ahead, stop_ahead
+    ahead = start_ahead(game) if args.ahead else None
     game.play_batch(rules, cell, np.uint64(0), 0, 1)
     wall2, cpu2 = time.perf_counter(), time.process_time()
+    ahead_done = ahead is not None and ahead.poll() is not None
+    stop_ahead(ahead)
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
 
     print("game %s, cell %s, cache %s" % (args.game, first.cell, cache_dir))
     print("imports + plan: %.1f s wall, %.1f s CPU" % (wall1 - wall0, cpu1 - cpu0))
     print("first batch (cold compile): %.1f s wall, %.1f s CPU" % (wall2 - wall1, cpu2 - cpu1))
+    if args.ahead:
+        print("compile-ahead process: %s, %.1f s CPU; the parent compiled %s"
+              % ("finished first" if ahead_done else "stopped" if ahead else "not started",
+                 child.ru_utime + child.ru_stime,
+                 ", ".join(sorted(n for n in signatures if n == "apply_action")) or "none of its parts"))
     print("compiled specialisations: %d of %d functions" % (sum(map(len, signatures.values())), len(signatures)))
     repeated = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     for name, sigs in sorted(repeated.items()):
