@@ -100,14 +100,19 @@ def warm_games(names, progress: bool = True) -> dict[str, float]:
                                         stdout=subprocess.DEVNULL, stderr=output)
                  for name in names}
     seconds = {}
-    for name, process in processes.items():
-        try:
-            code = process.wait(timeout=WARM_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            code = -1
+    while len(seconds) < len(processes):  # each game's own finishing time
         elapsed = time.perf_counter() - started
-        seconds[name] = elapsed if code == 0 else -elapsed
+        for name, process in processes.items():
+            if name in seconds:
+                continue
+            code = process.poll()
+            if code is None and elapsed > WARM_TIMEOUT_S:
+                process.kill()
+                process.wait()
+                code = -1
+            if code is not None:
+                seconds[name] = elapsed if code == 0 else -elapsed
+        time.sleep(0.2)
     return seconds
 
 
