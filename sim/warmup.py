@@ -24,7 +24,9 @@ can be compiled meanwhile in a second process and loaded by the parent when
 it gets there. A game names such parts in `GameSpec.extra["compile_ahead"]`
 (callables that compile them with the exact argument types the loop uses);
 if the second process is slower, the parent compiles the part itself and
-nothing is lost but that process's core.
+nothing is lost but that process's core. Not called by any command yet: on
+the loaded shared machine it made the sweep's compile slower (the extra
+process takes the parent's share); see docs/performance.md.
 """
 
 from __future__ import annotations

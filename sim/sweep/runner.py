@@ -39,7 +39,6 @@ from sim import executor
 from sim.executor import DASK_PROBE_TIMEOUT_S, Chunk, ChunkStore, Executor
 from sim.executor import connect_dask  # noqa: F401  (the CLI's import)
 from sim.sweep.progress import Progress
-from sim.warmup import start_ahead, stop_ahead
 
 MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
 
@@ -143,14 +142,9 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
 
     # Compile (or load from numba's cache) once here, so workers on this
     # machine load the cached kernels instead of all compiling at once.
-    # A second process compiles the parts the game names meanwhile (sim/warmup.py).
     compile_started = time.perf_counter()
     first = plan.cells[0]
-    ahead = start_ahead(game) if jobs != 1 else None
-    try:
-        probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
-    finally:
-        stop_ahead(ahead)
+    probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
     compile_s = time.perf_counter() - compile_started
     # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
     vector_size = int(np.asarray(probe).shape[0])
