@@ -30,6 +30,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim import compile_progress
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 COMMON_SOURCES = ("sim/cards.py", "sim/rng.py", "sim/aggregate.py", "sim/jit_cache.py")
 
@@ -161,12 +163,14 @@ def compile_calls_without_literals() -> bool:
 
 def install(engine: Engine) -> bool:
     """Register `engine`, put the engine-aware locators first in numba's list
-    (idempotent), and compile calls without literal specialisation."""
+    (idempotent), compile calls without literal specialisation, and say on
+    stderr while a compile runs (sim/compile_progress.py)."""
     global _installed
     _ENGINES.setdefault(engine.name, engine)
     if _installed:
         return True
     compile_calls_without_literals()
+    compile_progress.install()
     try:
         caching, locators = _make_locators()
         impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.6x

@@ -400,6 +400,12 @@ def run(setup: CompareSetup, n_jobs: int = 1, progress: Callable[[str], None] | 
     stop_reason = ""
     store = resume_store(setup, resume) if resume is not None else None
     family = gate_family(setup)
+    # Compile (or load from numba's cache) once here, as the sweep runner does, so that
+    # the workers load the cached kernels instead of each compiling them at once.
+    if setup.mode == "paired":
+        setup.game.play_paired_batch(rules_a, rules_b, setup.cell_arrays[0], np.uint64(0), 0, 1)
+    else:
+        setup.game.play_batch(played_array, played_cells[0], np.uint64(0), 0, 1)
     with Executor(setup.seed, n_jobs, backend, store=store) as pool:
         while True:
             size = min(setup.batch, setup.max_matches - matches)

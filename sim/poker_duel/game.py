@@ -178,5 +178,6 @@ GAME_SPEC = GameSpec(
     # §17's questions as report sections (analysis/game_sections.py calls it with its kit)
     extra={"bench_agents": lazy("strategies.poker_duel.speed:bench_agents"),  # `cardbalance bench`'s agent rows
            "tune_agent": lazy("strategies.poker_duel.tuning:tune"),  # `cardbalance tune-agent --game poker_duel`
-           "report_sections": report_sections.report_sections},
+           "report_sections": report_sections.report_sections,
+           "compile_ahead": (lazy("strategies.poker_duel.kernel_batch:compile_ahead"),)},  # sim/warmup.start_ahead
 )

@@ -257,6 +257,14 @@ def searches(cell) -> bool:
     return uses_search(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
 
 
+def compile_ahead() -> None:
+    """Compile `apply_action` with the loop's argument types (state, rules, action) for
+    sim/warmup.start_ahead: `play_match_scripted` types it last, after the legal-action
+    listing and the agent, so a second process has it cached by then."""
+    array = nb.typeof(np.zeros(1, dtype=np.int64))
+    K.apply_action.compile((array, array, nb.types.int64))
+
+
 def cell_workspace(cell) -> np.ndarray:
     """A fresh workspace for the cell's match loop (workspace.py)."""
     return new_workspace(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])

@@ -149,3 +149,11 @@ def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches
                        _checked_cell(cell), np.uint64(chunk_seed), np.int64(start_index),
                        np.int64(n_matches), out)
     return out
+
+
+def compile_ahead() -> None:
+    """Compile `kernel_chain.apply_action` with the loop's argument types (state, rules,
+    action) for sim/warmup.start_ahead: `play_match_in` types it last, after the
+    legal-action listing and the agent, so a second process has it cached by then."""
+    array = nb.typeof(np.zeros(1, dtype=np.int64))
+    KC.apply_action.compile((array, array, nb.types.int64))

@@ -1,0 +1,127 @@
+"""Fill the numba caches of several games at once, one process per game.
+
+Each game's engine compiles independently of the others (its own kernels and
+cache stamp, `sim/jit_cache.py`), so on a machine with two or more cores the
+games' cold compiles can run side by side instead of one after the other.
+The test suite's controller calls `warm_games` before its xdist workers start
+(tests/conftest.py), so the workers load cached kernels instead of each
+compiling the same ones: two workers and two games paid four compiles before.
+
+    python -m sim.warmup faction_war      # one game in this process
+    python -m sim.warmup --ahead faction_war   # only its compile-ahead parts
+
+`warm_game` compiles what most commands and tests run: one match of the
+game's default-sweep cell (the scripted loop), a paired batch of it
+(`compare`), and a mirror cell of each agent the game names in
+`GameSpec.extra["bench_compile_strategies"]` (agents compiled into a loop of
+their own, e.g. Faction War's search agents).
+
+`start_ahead` is the same idea inside one game's compile: numba types a
+kernel's callees in source order and checks the disk cache for each before
+compiling it, so a callee that the parent types late (Faction War's
+`apply_action`, after the whole legal-action listing and the greedy agent)
+can be compiled meanwhile in a second process and loaded by the parent when
+it gets there. A game names such parts in `GameSpec.extra["compile_ahead"]`
+(callables that compile them with the exact argument types the loop uses);
+if the second process is slower, the parent compiles the part itself and
+nothing is lost but that process's core. Not called by any command yet: on
+the loaded shared machine it made the sweep's compile slower (the extra
+process takes the parent's share); see docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+WARM_TIMEOUT_S = 1800
+
+
+def warm_game(name: str) -> None:
+    """Compile (or load) one game's common kernels in this process."""
+    import numpy as np
+
+    from sim.sweep.grid import build_plan, default_sweep
+
+    plan = build_plan(default_sweep(name))
+    game = plan.game
+    first = plan.cells[0]
+    rules = np.ascontiguousarray(plan.rules[first.rules].to_array())
+    cell = np.ascontiguousarray(plan.cell_array(first))
+    game.play_batch(rules, cell, np.uint64(1), 0, 1)
+    if game.play_paired_batch is not None:
+        game.play_paired_batch(rules, rules, cell, np.uint64(1), 0, 1)
+    values = dict(first.values)
+    for strategy_name in game.extra.get("bench_compile_strategies", ()):
+        strategy = game.strategy_id(strategy_name)
+        game.play_batch(rules, game.cell_array(values, strategy, strategy), np.uint64(1), 0, 1)
+
+
+def start_ahead(game) -> subprocess.Popen | None:
+    """Start compiling the game's compile-ahead parts in a second process (None: the game
+    names none, or this machine has one core). Call `stop_ahead` when the parent's compile
+    is done."""
+    if not game.extra.get("compile_ahead") or (os.cpu_count() or 1) < 2:
+        return None
+    env = dict(os.environ, CARDBALANCE_COMPILE_PROGRESS="0")  # the parent reports the compile
+    return subprocess.Popen([sys.executable, "-m", "sim.warmup", "--ahead", game.name], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_ahead(process: subprocess.Popen | None) -> None:
+    """End a compile-ahead process that is still running (the parent no longer needs it;
+    numba writes each cache file under a temporary name first, so nothing is left half-written)."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        process.wait()
+
+
+def compile_ahead(name: str) -> None:
+    from sim.registry import get_game
+    for part in get_game(name).extra.get("compile_ahead", ()):
+        part()
+
+
+def warm_games(names, progress: bool = True) -> dict[str, float]:
+    """Run `warm_game` for each game in its own process, all at once; {game: wall seconds}.
+
+    With `progress`, each process writes its compile lines (sim/compile_progress.py) to
+    this process's stderr. A game whose warm-up fails is left to compile where it is used
+    (its tests report the real error); its time is reported as negative.
+    """
+    env = dict(os.environ)
+    if progress:
+        env.pop("CARDBALANCE_COMPILE_PROGRESS", None)
+    else:
+        env["CARDBALANCE_COMPILE_PROGRESS"] = "0"
+    output = None if progress else subprocess.DEVNULL
+    started = time.perf_counter()
+    processes = {name: subprocess.Popen([sys.executable, "-m", "sim.warmup", name], env=env,
+                                        stdout=subprocess.DEVNULL, stderr=output)
+                 for name in names}
+    seconds = {}
+    while len(seconds) < len(processes):  # each game's own finishing time
+        elapsed = time.perf_counter() - started
+        for name, process in processes.items():
+            if name in seconds:
+                continue
+            code = process.poll()
+            if code is None and elapsed > WARM_TIMEOUT_S:
+                process.kill()
+                process.wait()
+                code = -1
+            if code is not None:
+                seconds[name] = elapsed if code == 0 else -elapsed
+        time.sleep(0.2)
+    return seconds
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--ahead"]:
+        for game_name in sys.argv[2:]:
+            compile_ahead(game_name)
+    else:
+        for game_name in sys.argv[1:]:
+            warm_game(game_name)
