@@ -3,7 +3,7 @@
 The toy game (`tests/toygame.py`, registered as "toy") lets generic code —
 sweep runner, analysis, reports, compare — be tested without Faction War.
 
-With xdist (`-n 2`), the controller fills both games' numba caches before the
+With xdist (`-n 2`), the controller fills every game's numba caches before the
 workers start, one process per game side by side (`sim/warmup.py`), so the
 workers load the kernels instead of each compiling the same ones. On a warm
 cache this costs the load only (a few seconds). `CARDBALANCE_TEST_WARMUP=0`
@@ -18,7 +18,7 @@ import toygame
 
 toygame.register_toy_game()
 
-WARMED_GAMES = ("faction_war", "poker_duel")
+WARMED_GAMES = ("faction_war", "poker_duel", "novel_tcg")
 
 
 def pytest_configure(config):
