@@ -60,30 +60,28 @@ def nb_view(state, seat, view):
     view[:] = state
     view[L.S_RNG] = 0
     q = 1 - seat
-    counts = np.zeros(R.N_KINDS, dtype=np.int64)
-    for p in range(2):
-        counts[:] = 0
+    hand = seat_at(q, L.P_HAND)  # the opponent's hand slots count each side's unseen cards in turn (no allocation)
+    for slot in range(L.MAX_FRONT):
+        i = fs(q, slot)
+        if state[i + L.F_KIND] != L.NONE and state[i + L.F_POS] == L.POS_FACEDOWN:
+            view[hand + state[i + L.F_KIND]] += 1
+            for f in range(L.FRONT_FIELDS):
+                view[i + f] = 0
+            view[i + L.F_KIND] = HIDDEN
+            view[i + L.F_POS] = L.POS_FACEDOWN
+    for p in (q, seat):
+        if p == seat:
+            view[hand:hand + R.N_KINDS] = 0
+        deck = seat_at(p, L.P_DECK)
         for i in range(state[seat_at(p, L.P_DECK_COUNT)]):
-            counts[state[seat_at(p, L.P_DECK + i)]] += 1
-        if p == q:
-            for kind in range(R.N_KINDS):
-                counts[kind] += state[seat_at(q, L.P_HAND + kind)]
-                view[seat_at(q, L.P_HAND + kind)] = HIDDEN_COUNT
-            for slot in range(L.MAX_FRONT):
-                i = fs(q, slot)
-                if state[i + L.F_KIND] != L.NONE and state[i + L.F_POS] == L.POS_FACEDOWN:
-                    counts[state[i + L.F_KIND]] += 1
-                    for f in range(L.FRONT_FIELDS):
-                        view[i + f] = 0
-                    view[i + L.F_KIND] = HIDDEN
-                    view[i + L.F_POS] = L.POS_FACEDOWN
+            view[hand + state[deck + i]] += 1
         at = 0
         for kind in range(R.N_KINDS):
-            for _ in range(counts[kind]):
-                view[seat_at(p, L.P_DECK + at)] = UNSEEN - kind
+            for _ in range(view[hand + kind]):
+                view[deck + at] = UNSEEN - kind
                 at += 1
-        for i in range(at, L.MAX_DECK):
-            view[seat_at(p, L.P_DECK + i)] = 0
+        view[deck + at:deck + L.MAX_DECK] = 0
+    view[hand:hand + R.N_KINDS] = HIDDEN_COUNT
 
 
 @nb.njit(cache=True)
