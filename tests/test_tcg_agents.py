@@ -51,12 +51,14 @@ def test_defensive_keeps_its_attacker_alive():
 
 
 def test_the_view_hides_hands_decks_and_face_down_characters():
+    """Two positions that deal the same unseen cards (the opponent's hand, deck and face-down
+    character pooled; the own deck) differently give one view and one decision."""
     base = {"turn": 3, "phase": "battle", "seats": [
         {"front": [{"slot": 0, "card": "8"}], "deck": ["1", "2"]},
         {"hand": ["4", "blade"], "deck": ["3", "9"], "front": [{"slot": 0, "card": "5", "position": "set"}]}]}
     other = {"turn": 3, "phase": "battle", "seats": [
         {"front": [{"slot": 0, "card": "8"}], "deck": ["2", "1"]},
-        {"hand": ["12", "armour"], "deck": ["7", "1"], "front": [{"slot": 0, "card": "2", "position": "set"}]}]}
+        {"hand": ["9", "3"], "deck": ["blade", "5"], "front": [{"slot": 0, "card": "4", "position": "set"}]}]}
     views = []
     for position in (base, other):
         view = np.zeros(L.STATE_SIZE, dtype=np.int64)

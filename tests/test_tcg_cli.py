@@ -24,7 +24,7 @@ def test_scenario_file_plays_the_L48_example(tmp_path):
                 "actions": ["attack 0 0"]}
     path = tmp_path / "l48.json"
     path.write_text(json.dumps(position))
-    result = run_cli("scenario", "--game", "novel_tcg", str(path), "--json")
+    result = run_cli("scenario", "--game", "novel_tcg", str(path), "--json")  # the CLI prints a summary without it
     assert result.returncode == 0, result.stderr
     output = json.loads(result.stdout)
     assert output["hp"] == [150, 145] and output["front"][0][0]["hp"] == 5 and output["front"][1][0] is None

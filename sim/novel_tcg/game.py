@@ -9,6 +9,7 @@ kernel, `play` and the bench's reference column on the reference engine.
 
 from sim.novel_tcg import layout, rules
 from sim.novel_tcg.card_pool import TEMPLATES
+from sim.novel_tcg.contract_face import NovelTcgEngine
 from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
 PAIRINGS = tuple("%s-%s" % (a, b) for a in TEMPLATES for b in TEMPLATES)
@@ -83,5 +84,6 @@ GAME_SPEC = GameSpec(
     ladder_agents=("random", "defensive", "greedy"),
     examples={"p0": "swarm:greedy", "p1": "advance:greedy", "setup": "--rank 10", "setup2": "--rank 12,10 --first 1",
               "preset": "loose_limit", "end_type": "deck_out", "axis": "rank"},
+    engine=NovelTcgEngine,
     extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents")},
 )

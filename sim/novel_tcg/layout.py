@@ -44,6 +44,11 @@ END_TYPE_NAMES = ("none", "hp", "deck_out", "turn_cap", "double_ko", "limit")
 N_END_TYPES = len(END_TYPE_NAMES)
 DRAW = 2  # S_WINNER of a drawn match
 
+# ---- a seat's view (strategies.novel_tcg.policies.nb_view; sim/novel_tcg/sampler.py redeals it)
+VIEW_HIDDEN = -2        # an opposing face-down character's kind
+VIEW_HIDDEN_COUNT = -1  # each kind slot of the opponent's hand (its size stays public)
+VIEW_UNSEEN = -3        # a deck slot holds VIEW_UNSEEN - kind: one unseen card of that side, ascending
+
 # ---- counters (the record's effect counters, sim/aggregate.py) ----
 COUNTER_NAMES = (
     "summons",            # normal summons without bases (face-up or set)

@@ -3,19 +3,25 @@
 A position file sets up a mid-match state and lists actions to play from it:
 
     {"rules": "default" | {TOML-style overrides, "ambiguities": {...}},
-     "turn": 3, "active": 0, "first": 0, "phase": "action" | "battle",
+     "turn": 3, "active": 0, "first": 0, "phase": "action" | "battle" | "discard" | "over",
+     "summons_used": 0,              (bits: 1 the normal summon, 2 the set of T-AMB-20 "no")
+     "winner": 0, "end_type": "hp",  (phase "over" only; winner 2 = a draw)
      "seats": [{"rank": 10, "hp": 150,
                 "hand": [CARD, ...], "deck": [CARD, ...],      (deck: bottom first)
                 "front": [{"slot": 0, "card": CARD, "hp": 10, "position": "attack",
-                           "summoned": 1}, ...],
-                "back": [{"card": "blade", "host": 0, "durability": 3}, ...],
-                "weapon": 3},                                   (its durability; omit for none)
+                           "summoned": 1, "changed": 0, "attacked": 0}, ...],  (turn stamps)
+                "back": [{"slot": 0, "card": "blade", "host": 0, "durability": 3}, ...],
+                "weapon": 3,                                    (its durability; omit for none)
+                "graveyard": 0, "person_attacked": 0, "fatigue": 0},
                {...}],
      "actions": ["attack 0 1", ...]}
 
 CARD is a character "10" / "10★" / "10 aggressive" (stars, then the shape,
 balanced by default), "blade", "armour" or "weapon". Missing fields default
-to a fresh position (HP from the rank, nothing on the field). Every bad
+to a fresh position (HP from the rank, nothing on the field). `dump_position`
+writes a reference match in this format (the rules in full); loading it gives
+the same position and legal actions. Not written: the generator (the setup
+shuffles are a match's only draws) and the record's counters. Every bad
 field is one line naming it and what is allowed (exit code 2, nothing
 written); the actions are checked one by one against the legal list.
 """
@@ -30,9 +36,9 @@ from sim.novel_tcg import actions as A
 from sim.novel_tcg import layout as L
 from sim.novel_tcg.card_pool import KIND_ARMOUR, KIND_BLADE, KIND_WEAPON, character_kind, kind_name, check_rank
 from sim.novel_tcg.reference import Character, Equipment, Match
-from sim.novel_tcg.rules import DECK_SHAPES, Rules, load_rules, rules_from_mapping
+from sim.novel_tcg.rules import DECK_SHAPES, STAR_MAX, Rules, load_rules, rules_from_mapping
 
-PHASES = {"action": L.PH_ACTION, "battle": L.PH_BATTLE}
+PHASES = {"action": L.PH_ACTION, "battle": L.PH_BATTLE, "discard": L.PH_DISCARD, "over": L.PH_OVER}
 EQUIPMENT = {"blade": KIND_BLADE, "armour": KIND_ARMOUR, "weapon": KIND_WEAPON}
 
 
@@ -67,7 +73,7 @@ def match_from_position(data: dict) -> Match:
     """A reference Match in the position `data` describes (validated field by field)."""
     if not isinstance(data, dict):
         raise CardbalanceError("position: the file must hold one JSON object.")
-    allowed = {"rules", "turn", "active", "first", "phase", "seats", "actions"}
+    allowed = {"rules", "turn", "active", "first", "phase", "seats", "actions", "summons_used", "winner", "end_type"}
     for key in data:
         if key not in allowed:
             raise CardbalanceError("position: unknown key '%s'; allowed: %s." % (key, ", ".join(sorted(allowed))))
@@ -82,22 +88,33 @@ def match_from_position(data: dict) -> Match:
     match = Match(rules.with_changes(opening_hand=0, p1_skip_draw=1), ranks, [[], []], first, 1)
     match.rules = rules
     match.winner, match.end_type, match.summons_used = L.NONE, L.END_NONE, 0
-    match.turn = _int(data, "turn", "position", 1, rules.numbers["turn_cap"], 1)
+    match.turn = _int(data, "turn", "position", 1, rules.numbers["turn_cap"] + 1, 1)  # cap + 1: ended by the cap
     match.active = _int(data, "active", "position", 0, 1, first)
     phase = data.get("phase", "action")
     if phase not in PHASES:
         raise CardbalanceError("position: 'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
     match.phase = PHASES[phase]
+    match.summons_used = _int(data, "summons_used", "position", 0, L.USED_SUMMON | L.USED_SET, 0)
+    if match.phase == L.PH_OVER:
+        match.winner = _int(data, "winner", "position", 0, L.DRAW, 0)
+        end_type = data.get("end_type")
+        if end_type not in L.END_TYPE_NAMES[1:]:
+            raise CardbalanceError("position: 'end_type' of a finished match must be one of %s (got %r)."
+                                   % (", ".join(L.END_TYPE_NAMES[1:]), end_type))
+        match.end_type = L.END_TYPE_NAMES.index(end_type)
     match.counters = [0] * L.N_COUNTERS
     n = rules.numbers
     for seat, spec in enumerate(seats):
         where = "position: seats[%d]" % seat
-        keys = {"rank", "hp", "hand", "deck", "front", "back", "weapon"}
+        keys = {"rank", "hp", "hand", "deck", "front", "back", "weapon", "graveyard", "person_attacked", "fatigue"}
         for key in spec:
             if key not in keys:
                 raise CardbalanceError("%s: unknown key '%s'; allowed: %s." % (where, key, ", ".join(sorted(keys))))
         duelist = match.duelists[seat]
         duelist.hp = _int(spec, "hp", where, -10_000, 10_000, duelist.hp)
+        duelist.graveyard = _int(spec, "graveyard", where, 0, L.MAX_DECK, 0)
+        duelist.person_attacked = _int(spec, "person_attacked", where, 0, match.turn, 0)
+        duelist.fatigue = _int(spec, "fatigue", where, 0, L.MAX_DECK + rules.numbers["turn_cap"], 0)
         duelist.deck = [parse_card(c, where + ".deck") for c in spec.get("deck", [])]
         if len(duelist.deck) > L.MAX_DECK:
             raise CardbalanceError("%s: 'deck' holds at most %d cards." % (where, L.MAX_DECK))
@@ -117,10 +134,15 @@ def match_from_position(data: dict) -> Match:
                                        % (where, ", ".join(L.POSITION_NAMES), position))
             hp = _int(entry, "hp", where + ".front", 1, 10_000, int(match.pool[kind, 3]))
             summoned = _int(entry, "summoned", where + ".front", 0, match.turn, 0)
-            duelist.front[slot] = Character(kind, hp, L.POSITION_NAMES.index(position), summoned)
-        for back, entry in enumerate(spec.get("back", [])):
+            changed = _int(entry, "changed", where + ".front", 0, match.turn, 0)
+            attacked = _int(entry, "attacked", where + ".front", 0, match.turn, 0)
+            duelist.front[slot] = Character(kind, hp, L.POSITION_NAMES.index(position), summoned, changed, attacked)
+        for index, entry in enumerate(spec.get("back", [])):
+            back = _int(entry, "slot", where + ".back", 0, n["back_slots"] - 1, index) if index < n["back_slots"] else index
             if back >= n["back_slots"]:
                 raise CardbalanceError("%s.back: at most back_slots = %d cards." % (where, n["back_slots"]))
+            if duelist.back[back] is not None:
+                raise CardbalanceError("%s.back: slot %d is given twice." % (where, back))
             kind = parse_card(entry.get("card"), where + ".back")
             if kind not in (KIND_BLADE, KIND_ARMOUR):
                 raise CardbalanceError("%s.back: only blade or armour go to the back row (got %r)." % (where, entry.get("card")))
@@ -140,6 +162,42 @@ def match_from_position(data: dict) -> Match:
             duelist.weapon = KIND_WEAPON
             duelist.weapon_durability = _int(spec, "weapon", where, 1, 100, n["durability"])
     return match
+
+
+def card_text(kind: int) -> str:
+    """A kind in the position format (`parse_card` reads it back): "10 balanced", "blade"."""
+    for name, value in EQUIPMENT.items():
+        if kind == value:
+            return name
+    return "%d %s" % (kind % STAR_MAX + 1, DECK_SHAPES[kind // STAR_MAX])
+
+
+def rules_mapping(rules: Rules) -> dict:
+    """The rules in full as a position's 'rules' table (`rules_from_mapping` reads it)."""
+    return {**rules.numbers, **rules.reals, "deck_shape": rules.deck_shape, "ambiguities": dict(rules.ambiguities)}
+
+
+def dump_position(match: Match) -> dict:
+    """A reference match as a position (JSON-ready); `match_from_position` loads it back."""
+    data = {"rules": rules_mapping(match.rules), "turn": match.turn, "active": match.active, "first": match.first,
+            "phase": next(name for name, value in PHASES.items() if value == match.phase),
+            "summons_used": match.summons_used, "seats": []}
+    if match.over:
+        data["winner"], data["end_type"] = match.winner, L.END_TYPE_NAMES[match.end_type]
+    for duelist in match.duelists:
+        seat = {"rank": duelist.rank, "hp": duelist.hp,
+                "hand": [card_text(k) for k in range(len(duelist.hand)) for _ in range(duelist.hand[k])],
+                "deck": [card_text(k) for k in duelist.deck],
+                "front": [{"slot": slot, "card": card_text(c.kind), "hp": c.hp, "position": L.POSITION_NAMES[c.position],
+                           "summoned": c.summoned, "changed": c.changed, "attacked": c.attacked}
+                          for slot, c in duelist.characters()],
+                "back": [{"slot": slot, "card": card_text(e.kind), "host": e.host, "durability": e.durability}
+                         for slot, e in enumerate(duelist.back) if e is not None],
+                "graveyard": duelist.graveyard, "person_attacked": duelist.person_attacked, "fatigue": duelist.fatigue}
+        if duelist.weapon != L.NONE:
+            seat["weapon"] = duelist.weapon_durability
+        data["seats"].append(seat)
+    return data
 
 
 def play_actions(match: Match, texts, log: list[str] | None = None) -> Match:

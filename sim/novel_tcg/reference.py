@@ -663,6 +663,12 @@ class Match:
         return [self.winner, self.end_type, self.turn, self.duelists[0].hp, self.duelists[1].hp, self.first,
                 *self.counters]
 
+    def is_over(self) -> bool:  # the engine contract's spelling (sim/contract.py)
+        return self.over
+
+    def to_array(self) -> np.ndarray:
+        return self.pack()
+
     def pack(self) -> np.ndarray:
         """The layout.py array of this state (the kernel's state after the same actions)."""
         # built as one list in slot order (layout.py's diagram), converted once

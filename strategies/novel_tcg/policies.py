@@ -3,7 +3,9 @@
 The view (`nb_view`) is the state with what the seat cannot see hidden
 (T-AMB-16 (a), T-AMB-84 (a)): the generator word, both deck orders, the
 opponent's hand by kind (its size stays public) and every field of an
-opposing face-down character but its slot being occupied (kind = HIDDEN).
+opposing face-down character but its slot being occupied (kind = HIDDEN);
+each side's unseen cards are listed as a multiset in its deck slots (the
+sampler, `sim/novel_tcg/sampler.py`, redeals them).
 
 Policies return an index into the legal list (ascending action integers).
 Greedy (§18.4), in this order of preference:
@@ -39,28 +41,47 @@ from sim.rng import nb_below
 
 engine_cache.install()  # before any cached kernel is defined: rules.py constants are frozen in
 
-HIDDEN = -2
+HIDDEN, HIDDEN_COUNT, UNSEEN = L.VIEW_HIDDEN, L.VIEW_HIDDEN_COUNT, L.VIEW_UNSEEN  # the view's markers (layout.py)
 VALUE_NONE = -(1 << 40)
 
 
 @nb.njit(cache=True)
 def nb_view(state, seat, view):
-    """Copy `state` into `view` with what `seat` cannot see hidden."""
+    """Copy `state` into `view` with what `seat` cannot see hidden (T-AMB-16 (a), T-AMB-84 (a)).
+
+    Hidden: the generator word, both deck orders, the opponent's hand by kind (HIDDEN_COUNT;
+    its size is public) and every field of an opposing face-down character but its slot and
+    position (kind HIDDEN). What the seat knows stays: the cards of each side it has not
+    seen, as a multiset (deck lists are printed before play and the graveyard is public, so
+    this is the deck list minus every card seen; the layout keeps the graveyard only as a
+    count, so the view lists the rest directly). Each side's deck slots hold them ascending,
+    encoded UNSEEN - kind: one's own deck, and for the opponent its deck, hand and face-down
+    characters pooled (deck_count + hand_count + face-down entries)."""
     view[:] = state
     view[L.S_RNG] = 0
-    for p in range(2):
-        for i in range(L.MAX_DECK):
-            view[seat_at(p, L.P_DECK + i)] = 0
     q = 1 - seat
-    for kind in range(R.N_KINDS):
-        view[seat_at(q, L.P_HAND + kind)] = 0
+    hand = seat_at(q, L.P_HAND)  # the opponent's hand slots count each side's unseen cards in turn (no allocation)
     for slot in range(L.MAX_FRONT):
         i = fs(q, slot)
         if state[i + L.F_KIND] != L.NONE and state[i + L.F_POS] == L.POS_FACEDOWN:
+            view[hand + state[i + L.F_KIND]] += 1
             for f in range(L.FRONT_FIELDS):
                 view[i + f] = 0
             view[i + L.F_KIND] = HIDDEN
             view[i + L.F_POS] = L.POS_FACEDOWN
+    for p in (q, seat):
+        if p == seat:
+            view[hand:hand + R.N_KINDS] = 0
+        deck = seat_at(p, L.P_DECK)
+        for i in range(state[seat_at(p, L.P_DECK_COUNT)]):
+            view[hand + state[deck + i]] += 1
+        at = 0
+        for kind in range(R.N_KINDS):
+            for _ in range(view[hand + kind]):
+                view[deck + at] = UNSEEN - kind
+                at += 1
+        view[deck + at:deck + L.MAX_DECK] = 0
+    view[hand:hand + R.N_KINDS] = HIDDEN_COUNT
 
 
 @nb.njit(cache=True)
