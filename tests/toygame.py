@@ -611,32 +611,33 @@ def duel_tune(out, trials: int, matches: int, seed: int, recheck_matches: int, c
     from strategies import tuning as shared
     shared.check_options(trials, matches, recheck_matches, seed, min_matches=4, min_matches_why="one deal, four ways",
                          min_recheck=4)
-    out = shared.prepare_out(out)
     deals, ranges = -(-int(matches) // 4), {"heal_below": HEAL_BELOW_RANGE}
-    shared.check_settings(out, "settings.json", {"game": "toy_duel", "seed": int(seed), "matches": int(matches),
-                                                 "ranges": {k: list(v) for k, v in ranges.items()}})
-    log = out / "trials.jsonl"
-    history = shared.contiguous(shared.read_log(log, repair=True))
-    tune_seed, recheck_seed = (rng.match_seed(int(seed), stream) for stream in TUNE_SEEDS)
-    while len(history) < trials:
-        params = shared.propose(int(seed), 1, history, ranges, {"heal_below": HEAL_BELOW_DEFAULT})
-        result = _tuned_against_greedy(params["heal_below"], tune_seed, deals)
-        entry = {"trial": len(history), "params": params, **result, "value": shared.decided_share(result)}
-        shared.append_log(log, entry)
-        history.append(entry)
-        if progress is not None:
-            progress("toy_duel", entry, shared.best_entry(history))
-    best = shared.best_entry(history[:trials])
-    recheck_deals = -(-int(recheck_matches) // 4)
-    rows = [{"hp": "%d" % hp[0], **shared.share_row(_tuned_against_greedy(best["params"]["heal_below"], recheck_seed,
-                                                                         recheck_deals, hp))} for hp in ((8, 8), (16, 16))]
-    document = {"weights": best["params"], "provenance": {
-        "game": "toy_duel", "opponent": "greedy", "trials": int(trials), "seed": int(seed), "command": command,
-        "tuning_value": {"best_trial": best["trial"], "best": round(best["value"], 4),
-                         "greedy_baseline": round(history[0]["value"], 4)},
-        "recheck": {"by": "hp", "matches_per_hp": recheck_deals * 4, "interval": "95 % Wilson, on decided matches",
-                    "hps": rows}}}
-    shared.write_atomic(out / "tuned_weights.json", json.dumps(document, indent=2) + "\n")
+    settings = {"game": "toy_duel", "seed": int(seed), "matches": int(matches),
+                "ranges": {k: list(v) for k, v in ranges.items()}}
+    with shared.tuning_folder(out, "settings.json", settings, command) as out:  # checked, locked, ours
+        log = out / "trials.jsonl"
+        history = shared.contiguous(shared.read_log(log, repair=True))
+        tune_seed, recheck_seed = (rng.match_seed(int(seed), stream) for stream in TUNE_SEEDS)
+        while len(history) < trials:
+            params = shared.propose(int(seed), 1, history, ranges, {"heal_below": HEAL_BELOW_DEFAULT})
+            result = _tuned_against_greedy(params["heal_below"], tune_seed, deals)
+            entry = {"trial": len(history), "params": params, **result, "value": shared.decided_share(result)}
+            shared.append_log(log, entry)
+            history.append(entry)
+            if progress is not None:
+                progress("toy_duel", entry, shared.best_entry(history))
+        best = shared.best_entry(history[:trials])
+        recheck_deals = -(-int(recheck_matches) // 4)
+        rows = [{"hp": "%d" % hp[0], **shared.share_row(_tuned_against_greedy(best["params"]["heal_below"], recheck_seed,
+                                                                             recheck_deals, hp))}
+                for hp in ((8, 8), (16, 16))]
+        document = {"weights": best["params"], "provenance": {
+            "game": "toy_duel", "opponent": "greedy", "trials": int(trials), "seed": int(seed), "command": command,
+            "tuning_value": {"best_trial": best["trial"], "best": round(best["value"], 4),
+                             "greedy_baseline": round(history[0]["value"], 4)},
+            "recheck": {"by": "hp", "matches_per_hp": recheck_deals * 4, "interval": "95 % Wilson, on decided matches",
+                        "hps": rows}}}
+        shared.write_atomic(out / "tuned_weights.json", json.dumps(document, indent=2) + "\n")
     return document
 
 
