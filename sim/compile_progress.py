@@ -36,8 +36,8 @@ def _engine_label(dispatcher) -> str:
     engine = jit_cache.engine_of_file(code.co_filename) if code is not None else None
     if engine is None:
         return "numba"
-    # "faction_war" -> "Faction War", "novel_tcg" -> "Novel TCG" (short words are acronyms)
-    return " ".join(w.upper() if len(w) <= 3 else w.capitalize() for w in engine.name.split("_"))
+    # "poker_duel" -> "Poker Duel", "novel_tcg" -> "Novel TCG" (a word without a vowel is an acronym)
+    return " ".join(w.capitalize() if set(w) & set("aeiouy") else w.upper() for w in engine.name.split("_"))
 
 
 class CompileProgress:

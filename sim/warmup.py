@@ -7,8 +7,8 @@ The test suite's controller calls `warm_games` before its xdist workers start
 (tests/conftest.py), so the workers load cached kernels instead of each
 compiling the same ones: two workers and two games paid four compiles before.
 
-    python -m sim.warmup faction_war      # one game in this process
-    python -m sim.warmup --ahead faction_war   # only its compile-ahead parts
+    python -m sim.warmup GAME           # one game in this process
+    python -m sim.warmup --ahead GAME   # only its compile-ahead parts
 
 `warm_game` compiles what most commands and tests run: one match of the
 game's default-sweep cell (the scripted loop), a paired batch of it

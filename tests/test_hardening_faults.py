@@ -58,7 +58,8 @@ def _hidden_leftovers(folder):
 def test_disk_full_mid_sweep_is_one_line_exit_74_and_resumes_to_the_same_result(tmp_path, grid_file, capsys,
                                                                                   monkeypatch):
     assert _sweep(grid_file, tmp_path / "whole") == 0
-    real_write = runfolder.write_bytes_atomic
+    from sim import executor
+    real_write = executor.write_bytes_atomic
     written = []
 
     def write_then_fill_the_disk(path, data):
@@ -67,14 +68,14 @@ def test_disk_full_mid_sweep_is_one_line_exit_74_and_resumes_to_the_same_result(
                 raise _disk_full(path)
             written.append(path)
         real_write(path, data)
-    monkeypatch.setattr(runfolder, "write_bytes_atomic", write_then_fill_the_disk)
+    monkeypatch.setattr(executor, "write_bytes_atomic", write_then_fill_the_disk)
     capsys.readouterr()
     assert _sweep(grid_file, tmp_path / "full") == EXIT_ENVIRONMENT
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "No space left on device" in lines[0]
     assert "continue with cardbalance sweep --resume %s" % (tmp_path / "full") in lines[0]
     assert not [p for p in (tmp_path / "full" / "chunks").iterdir() if p.name.endswith(".tmp")]
-    monkeypatch.setattr(runfolder, "write_bytes_atomic", real_write)
+    monkeypatch.setattr(executor, "write_bytes_atomic", real_write)
     assert main(["sweep", "--resume", str(tmp_path / "full"), "--jobs", "1", "--quiet", "--no-report"]) == 0
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "whole" / runfolder.RESULTS),
                                   pd.read_parquet(tmp_path / "full" / runfolder.RESULTS))
