@@ -271,7 +271,7 @@ def test_T_BATTLE_9_T_ZONE_14_direct_attack_only_on_an_empty_front_row_T_AMB_63(
                                                      them={"front": front("1", position="set")})))
 
 
-def test_T_BATTLE_10_11_12_direct_attack_and_hit_back_T_EQUIP_8():
+def test_T_BATTLE_10_T_BATTLE_11_T_BATTLE_12_direct_attack_and_hit_back_T_EQUIP_8():
     match = both(pos(me={"front": front("8")}, them={"weapon": 2}), ["attack 0 person"])
     assert match.duelists[1].hp == 150 - 8                       # ATK, no star bonus for the person
     assert match.duelists[0].front[0].hp == 8 - 3                # the person hits back with ATK 3
@@ -327,7 +327,7 @@ def test_T_AMB_26_damage_persists_or_resets():
     assert match.duelists[0].front[0].hp == 10
 
 
-def test_T_AMB_54_55_damage_floor_none_heals():
+def test_T_AMB_54_T_AMB_55_damage_floor_none_heals():
     rules = {"ambiguities": {"T-AMB-55": "none"}}
     match = both(pos(rules=rules, me={"front": [{"slot": 0, "card": "10", "hp": 4}]}, them={"front": front("2")}),
                  ["attack 0 0"])
@@ -361,7 +361,7 @@ def test_T_AMB_62_attack_targets():
 
 
 # ---- equipment ------------------------------------------------------------------------------
-def test_T_EQUIP_1_2_blade_and_armour_take_back_row_slots_T_ZONE_9():
+def test_T_EQUIP_1_T_EQUIP_2_blade_and_armour_take_back_row_slots_T_ZONE_9():
     me = {"hand": ["blade", "armour"], "front": front("4")}
     match = both(pos(phase="action", me=me), ["equip 60 0", "equip 61 0"])
     c = match.duelists[0].front[0]
@@ -377,7 +377,7 @@ def test_T_EQUIP_3_T_AMB_15_weapon_on_the_person_replaces_the_old():
     assert match.duelists[0].weapon_durability == 3 and match.duelists[0].graveyard == 1
 
 
-def test_T_EQUIP_4_5_7_T_AMB_81_durability_and_the_last_point():
+def test_T_EQUIP_4_T_EQUIP_5_T_EQUIP_7_T_AMB_81_durability_and_the_last_point():
     start = dict(me={"front": front("4"), "back": [{"card": "blade", "host": 0, "durability": 1}]},
                  them={"hp": 150})
     match = both(pos(**start), ["attack 0 person"])

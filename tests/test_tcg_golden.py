@@ -90,3 +90,34 @@ def test_battle_table_defense_blocks_overflow_and_hits_back():
     assert match.last_battle[:2] == (42, 0) and match.duelists[1].hp == 1000   # T-POS-5: no overflow from defense
     match = duel({}, "6", "12", defender_position="defense")
     assert match.last_battle[:2] == (0, 42) and match.duelists[0].hp == 1000 - 36  # T-AMB-60: defense hits back
+
+
+# ---- the battle clauses behind the table, each as one named scenario (both engines) -----------
+FLAT = {"atk_base": 10.0, "atk_slope": 0.0, "hp_base": 10.0, "hp_slope": 0.0}  # every character prints 10/10
+
+
+def test_T_BATTLE_4_equal_stars_each_takes_the_others_atk():
+    from sim.novel_tcg.rules import rules_from_mapping
+    # 9★ aggressive attacks 9★ defensive: Δ = 0, so each deals its printed ATK to the other
+    atk_a, hp_a = character_stats(rules_from_mapping({}), 9, SHAPES.index("aggressive"))
+    atk_d, hp_d = character_stats(rules_from_mapping({}), 9, SHAPES.index("defensive"))
+    match = duel({}, "9 aggressive", "9 defensive")
+    assert match.last_battle[:4] == (atk_a, atk_d, hp_d - atk_a, hp_a - atk_d)
+
+
+def test_T_BATTLE_6_the_lower_star_attacking_deals_atk_minus_5_delta():
+    # 8★ 10/10 attacks 10★ 10/10, Δ = 2, m = 5: it deals max(0, 10 - 10) = 0 and takes 10 + 10 = 20
+    match = duel(FLAT, "8", "10")
+    assert match.last_battle[:4] == (0, 20, 10, -10)
+    assert match.duelists[0].front[0] is None and match.duelists[1].front[0].hp == 10
+    assert match.duelists[0].hp == 1000 - 10                   # its 10 overflow goes to its duelist (T-AMB-58)
+    assert match.atk(match.duelists[1].front[0]) == 10          # printed ATK unchanged (对方攻击血量不变)
+
+
+def test_T_BATTLE_7_the_higher_star_attacking_deals_atk_plus_5_delta():
+    # 10★ 10/10 attacks 8★ 10/10, Δ = 2, m = 5: it deals 10 + 10 = 20 and takes max(0, 10 - 10) = 0
+    match = duel(FLAT, "10", "8")
+    assert match.last_battle[:4] == (20, 0, -10, 10)
+    assert match.duelists[0].front[0].hp == 10 and match.duelists[1].front[0] is None
+    assert match.duelists[1].hp == 1000 - 10                   # the defender's duelist takes the 10 overflow
+    assert match.atk(match.duelists[0].front[0]) == 10
