@@ -20,11 +20,20 @@ def front(*cards, position="attack", summoned=0):
 
 
 # ---- setup, turn, draw ------------------------------------------------------------------------
-def test_T_SETUP_1_T_SETUP_4_T_RANK_3_first_seat_and_hp_from_rank():
+def test_T_SETUP_1_T_SETUP_4_T_RANK_2_T_RANK_3_first_seat_and_hp_from_rank():
     for first in (0, 1):
         match, _, _ = new_both(Rules(), ranks=(10, 4), first=first, seed=3)
         assert match.active == first and match.first == first
         assert [d.hp for d in match.duelists] == [150, 60]       # 15 x rank, ranks differ (T-AMB-09)
+
+
+def test_T_RANK_1_ranks_run_from_1_to_20():
+    from sim.novel_tcg.card_pool import build_deck
+    for rank in (1, 20):
+        assert len(build_deck(Rules(), "curve", rank)) == Rules().numbers["deck_size"]
+    for rank in (0, 21):
+        with pytest.raises(CardbalanceError, match="rank must be an integer from 1 to 20"):
+            build_deck(Rules(), "curve", rank)
 
 
 def test_T_SETUP_2_T_PHASE_4_first_player_skips_the_first_draw_T_SETUP_5_opening_hand():
@@ -102,7 +111,7 @@ def test_T_LIMIT_2_T_WIN_1_T_AMB_49_over_limit_summon_loses():
     assert match.over and match.winner == 1 and match.end_type == L.END_LIMIT
 
 
-def test_T_SUMMON_3_to_6_advance_summon_exact_sum_bases_to_graveyard():
+def test_T_SUMMON_3_T_SUMMON_4_T_SUMMON_5_T_SUMMON_6_advance_summon_exact_sum_bases_to_graveyard():
     me = {"rank": 15, "hand": ["17"], "front": front("5", "6", "6", "4")}
     match = both(pos(phase="action", me=me), ["advance 16 attack"])
     cards = [(slot, match.star(c.kind)) for slot, c in match.duelists[0].characters()]
