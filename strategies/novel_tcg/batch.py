@@ -60,20 +60,31 @@ def decks_of(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
 
 # ---------------------------------------------------------------- the compiled loop
 @nb.njit(cache=True)
-def play_match_in(rules, cell, deck0, deck1, seed, record, state, legal, view, policy):
+def start_match(rules, cell, deck0, deck1, seed, state, policy):
+    """A new match of `cell` from its match seed, and each seat's policy stream."""
     K.new_match(state, rules, cell[C_RANK0], cell[C_RANK1], deck0, deck1, cell[C_FIRST], np.int64(seed))
     policy[0] = np.int64(rng.nb_match_seed(seed, 1))
     policy[1] = np.int64(rng.nb_match_seed(seed, 2))
+
+
+@nb.njit(cache=True)
+def decide(rules, cell, state, legal, n, view, policy):
+    """Index into `legal[:n]` of the active seat's choice (0 when there is no choice)."""
+    if n <= 1:
+        return 0
+    seat = state[L.S_ACTIVE]
+    if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
+        nb_view(state, seat, view)
+    return choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
+
+
+@nb.njit(cache=True)
+def play_match_in(rules, cell, deck0, deck1, seed, record, state, legal, view, policy):
+    start_match(rules, cell, deck0, deck1, seed, state, policy)
     steps = 0
     while state[L.S_PHASE] != L.PH_OVER and steps < MAX_STEPS:
         n = K.legal_actions(state, rules, legal)
-        index = 0
-        if n > 1:
-            seat = state[L.S_ACTIVE]
-            if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
-                nb_view(state, seat, view)
-            index = choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
-        K.apply_action(state, rules, legal[index])
+        K.apply_action(state, rules, legal[decide(rules, cell, state, legal, n, view, policy)])
         steps += 1
     winner = state[L.S_WINNER]
     record[agg.REC_WINNER] = winner if winner >= 0 else agg.DRAW

@@ -15,9 +15,8 @@ from sim import rng
 from sim.bench_timing import rollout_rates, timed
 from sim.novel_tcg import kernel as K
 from sim.novel_tcg import layout as L
-from strategies.novel_tcg import STRATEGY_RANDOM, strategy_id
-from strategies.novel_tcg.batch import C_FIRST, C_RANK0, C_RANK1, C_STRATEGY0, cell_of, checked_rules, decks_of
-from strategies.novel_tcg.policies import choose, nb_view
+from strategies.novel_tcg import strategy_id
+from strategies.novel_tcg.batch import cell_of, checked_rules, decide, decks_of, start_match
 
 BENCH_AGENTS = ("random", "greedy", "defensive")
 OPPONENT = "greedy"
@@ -34,21 +33,12 @@ def _agent_batch(rules, cell, deck0, deck1, chunk_seed, start_index, n_matches, 
     policy = np.zeros(2, dtype=np.int64)
     counted = 0
     for i in range(n_matches):
-        seed = rng.nb_match_seed(chunk_seed, start_index + i)
-        K.new_match(state, rules, cell[C_RANK0], cell[C_RANK1], deck0, deck1, cell[C_FIRST], np.int64(seed))
-        policy[0] = np.int64(rng.nb_match_seed(seed, 1))
-        policy[1] = np.int64(rng.nb_match_seed(seed, 2))
+        start_match(rules, cell, deck0, deck1, rng.nb_match_seed(chunk_seed, start_index + i), state, policy)
         while state[L.S_PHASE] != L.PH_OVER:
             n = K.legal_actions(state, rules, legal)
-            index = 0
-            if n > 1:
-                seat = state[L.S_ACTIVE]
-                if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
-                    nb_view(state, seat, view)
-                index = choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
-                if seat == count_seat:
-                    counted += 1
-            K.apply_action(state, rules, legal[index])
+            if n > 1 and state[L.S_ACTIVE] == count_seat:
+                counted += 1
+            K.apply_action(state, rules, legal[decide(rules, cell, state, legal, n, view, policy)])
             if count_seat < 0:
                 counted += 1
     return counted
