@@ -1,10 +1,17 @@
 """The compiled strategy switch of Poker Duel: strategy id -> policy call.
 
 numba cannot cheaply call through a table of compiled functions, so the
-match loop calls `choose`, an if/elif chain over the ids of
+match loop calls an if/elif chain over the ids of
 `strategies/poker_duel/__init__.py`. A search agent's budget rides in the
 id's upper bits (0: its default); its buffers and tree are the loop's
 workspace (`search.new_workspace`, sized by `node_capacity`).
+
+Two switches, as in Faction War, so that a command compiles only the agents
+it plays (numba compiles a function with everything it calls, and ISMCTS
+alone was 64 % of a greedy sweep's cold compile): `choose_scripted` holds the
+agents that need only the view (random, greedy, tuned) and is all the
+scripted match loop calls; `choose` adds the search agents and their
+workspace, for the search loop and for callers outside a batch.
 """
 
 import numba as nb
@@ -39,15 +46,36 @@ def loop_workspace(strategy0, strategy1):
     return new_workspace(max(node_capacity(strategy0), node_capacity(strategy1)))
 
 
+@nb.njit(cache=True, inline="always")
+def is_search(strategy):
+    """The search agents, which need the match loop's workspace."""
+    base = strategy & BASE_MASK
+    return base == STRATEGY_PIMC or base == STRATEGY_PIMC_RANDOM or base == STRATEGY_ISMCTS
+
+
+def uses_search(strategy0: int, strategy1: int) -> bool:
+    """True when a cell with these strategy ids needs the search loop (Python side)."""
+    return any(int(s) & BASE_MASK in (STRATEGY_PIMC, STRATEGY_PIMC_RANDOM, STRATEGY_ISMCTS)
+               for s in (strategy0, strategy1))
+
+
+@nb.njit(cache=True)
+def choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat):
+    """`choose` for the agents that need only the view: the scripted match loop's switch."""
+    base = strategy & BASE_MASK
+    if base == STRATEGY_RANDOM:
+        return rng.nb_below(policy_rng, seat, n_legal)
+    if base == STRATEGY_TUNED:
+        return tuned_index(view, legal, n_legal, rules)  # weights from the rules array's policy block
+    return greedy_index(view, legal, n_legal, rules)  # STRATEGY_GREEDY (ids are validated before a batch)
+
+
 @nb.njit(cache=True)
 def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
     """Index into `legal` chosen by `strategy` for `seat` (view: the seat's view; unread by random).
     After a search decision the workspace holds its per-action statistics, else W_N_STATS is 0."""
     base = strategy & BASE_MASK
     budget = strategy >> PARAM_SHIFT
-    if base == STRATEGY_RANDOM:
-        workspace[T.W_N_STATS] = 0
-        return rng.nb_below(policy_rng, seat, n_legal)
     if base == STRATEGY_ISMCTS:
         return choose_ismcts(view, rules, legal, n_legal, policy_rng, seat,
                              budget if budget else ISMCTS_DEFAULT_BUDGET, ROLLOUT_GREEDY, workspace)
@@ -56,6 +84,4 @@ def choose(strategy, view, rules, legal, n_legal, policy_rng, seat, workspace):
         return choose_pimc(view, rules, legal, n_legal, policy_rng, seat,
                            budget if budget else PIMC_DEFAULT_BUDGET, rollout, workspace)
     workspace[T.W_N_STATS] = 0
-    if base == STRATEGY_TUNED:
-        return tuned_index(view, legal, n_legal, rules)  # weights from the rules array's policy block
-    return greedy_index(view, legal, n_legal, rules)  # STRATEGY_GREEDY (ids are validated before a batch)
+    return choose_scripted(strategy, view, rules, legal, n_legal, policy_rng, seat)

@@ -26,9 +26,7 @@ from sim.poker_duel.rules import DEFAULT_HP
 from strategies import search_tree as T
 from strategies.poker_duel import strategy_id
 from strategies.poker_duel.batch import cell_of
-from strategies.poker_duel.dispatch import loop_workspace
-from strategies.poker_duel.kernel_batch import (C_STRATEGY0, C_STRATEGY1, N_RECORD, checked_rules, play_match_in,
-                                                start_match)
+from strategies.poker_duel.kernel_batch import cell_workspace, checked_rules, run_batch, start_match
 from strategies.poker_duel.search import LEGAL_CAPACITY, random_rollout
 
 BENCH_AGENTS = ("random", "greedy", "tuned", "pimc-random", "pimc", "ismcts")
@@ -36,19 +34,11 @@ OPPONENT = "greedy"
 SEED = 2024
 
 
-@nb.njit(cache=True)
-def _agent_batch(rules, cell, chunk_seed, start_index, n_matches):
-    """Play the matches as `kernel_batch._play_batch` does; return seat 0's decisions."""
-    state = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    record = np.zeros(N_RECORD, dtype=np.int64)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int64)
-    view = np.zeros(L.STATE_SIZE, dtype=np.int64)
-    policy = np.zeros(2, dtype=np.int64)
-    workspace = loop_workspace(cell[C_STRATEGY0], cell[C_STRATEGY1])
-    for i in range(n_matches):
-        play_match_in(rules, cell, rng.nb_match_seed(chunk_seed, start_index + i), record, state, legal, view,
-                      policy, workspace)
-    return workspace[T.W_DECISIONS]
+def _agent_batch(rules, cell, chunk_seed, start_index, n_matches) -> int:
+    """Play the matches with the sweep's own batch (`kernel_batch.run_batch`); return seat 0's decisions."""
+    workspace = cell_workspace(cell)
+    run_batch(rules, cell, chunk_seed, start_index, n_matches, workspace)
+    return int(workspace[T.W_DECISIONS])
 
 
 @nb.njit(cache=True)
