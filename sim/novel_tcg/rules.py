@@ -80,7 +80,6 @@ INERT_IN_V1: dict[str, str] = {
     "T-AMB-48": "no card raises or waives the limit in v1, so 'at summon' and 'continuously' coincide",
     "T-AMB-65": "no effect removes a target in v1, and where the alternative readings of T-AMB-34, 33 and 81 "
                 "remove one before damage (its Armour leaving), the attack ends and counts: no re-target",
-    "T-AMB-66": "no character has an extra attack in v1",
     "T-AMB-67": "a flipped defender has no effect to use, so flipping at declaration or after damage coincide",
     "T-AMB-72": "the controller acts only in their own turn in v1; flips happen in the own Action phase",
 }
@@ -188,7 +187,10 @@ OUTSIDE_V1: dict[str, tuple[str | None, str]] = {
     "T-AMB-85": ("backrow_sets_per_turn", "Nothing is set in the back row; any number of Blades and Armours may "
                                           "be attached in one Action phase, up to the free slots."),
 }
-OUTSIDE_V1_SWITCHES = {switch: amb for amb, (switch, _) in OUTSIDE_V1.items() if switch}
+OUTSIDE_V1_SWITCHES: dict[str, list[str]] = {}  # §16 switch name -> its ambiguities (T-AMB-11 and 12 share one)
+for _amb, (_switch, _) in OUTSIDE_V1.items():
+    if _switch:
+        OUTSIDE_V1_SWITCHES.setdefault(_switch, []).append(_amb)
 
 
 def why_not_switchable(amb_id: str) -> str:
@@ -410,8 +412,9 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     allowed = {"ambiguities", "deck_shape", *NUMBERS, *REALS}
     for key in data:
         if key in OUTSIDE_V1_SWITCHES:
-            amb_id = OUTSIDE_V1_SWITCHES[key]
-            raise CardbalanceError("%s: '%s' (%s) is outside v1: %s" % (source, key, amb_id, OUTSIDE_V1[amb_id][1]))
+            ids = OUTSIDE_V1_SWITCHES[key]
+            raise CardbalanceError("%s: '%s' (%s) is outside v1: %s" % (
+                source, key, ", ".join(ids), " ".join(OUTSIDE_V1[amb_id][1] for amb_id in ids)))
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
     numbers = {k: v[3] for k, v in NUMBERS.items()}
