@@ -111,7 +111,9 @@ def test_T_PHASE_2_T_PHASE_5_T_PHASE_8_T_PHASE_11_T_PHASE_13_T_AMB_17_no_effect_
     """Every legal list holds only the families of its phase; Start and Draw have no decision at all."""
     def check(before, match, action, legal):
         families = {A.decode(a)[0] for a in legal}
-        assert families <= PHASE_FAMILIES[int(before[L.S_PHASE])]
+        phase = int(before[L.S_PHASE])
+        changes_in_battle = phase == L.PH_BATTLE and match.rules.reading("T-AMB-71") == "any_own_phase"
+        assert families <= PHASE_FAMILIES[phase] | ({A.A_CHANGE} if changes_in_battle else set())
     assert walk(check) > 500
     match = both(pos(them={"deck": ["1", "2"]}), ["end"])     # End -> the next Start and Draw -> its Action phase
     assert (match.turn, match.active, match.phase, sum(match.duelists[1].hand)) == (4, 1, L.PH_ACTION, 1)

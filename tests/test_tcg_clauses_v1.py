@@ -197,11 +197,19 @@ def test_T_TERM_2_T_AMB_72_a_set_character_is_first_flipped_in_the_controllers_n
     refused("T-AMB-72", "the controller acts only in their own turn")
 
 
-def test_T_AMB_71_position_changes_in_the_action_phase_only():
-    start = dict(me={"front": front("4")}, them={"front": front("1")})
+def test_T_AMB_71_position_changes_in_the_action_phase_or_any_own_phase():
+    start = dict(me={"front": front("4", "6")}, them={"front": front("1")})
     assert "change 0 defense" in legal_texts(both(pos(phase="action", **start)))
-    assert not [t for t in legal_texts(both(pos(phase="battle", **start))) if t.startswith("change")]
-    refused("T-AMB-71", "changes in other own phases are not built")
+    assert legal_texts(both(pos(phase="battle", **start))) == ["end", "attack 0 0", "attack 1 0"]
+    # "any_own_phase": the Battle phase lists changes too, still once per turn and never on the summoning turn
+    anywhere = {"ambiguities": {"T-AMB-71": "any_own_phase"}}
+    match = both(pos(rules=anywhere, phase="battle", **start), ["attack 0 0", "change 0 defense"])
+    assert match.duelists[0].front[0].position == L.POS_DEFENSE                  # attacked, then defends
+    assert legal_texts(match) == ["end", "change 1 defense", "attack 1 person"]  # the 1★ is gone; slot 1 unchanged
+    assert legal_texts(both(pos(rules=anywhere, phase="battle", turn=1, **start))) == [
+        "end", "change 0 defense", "change 1 defense"]                          # turn 1: no attack, changes yes
+    match = both(pos(rules=anywhere, phase="action", me={"hand": ["3"], "front": front("4")}), ["summon 2 attack", "end"])
+    assert [t for t in legal_texts(match) if t.startswith("change")] == ["change 0 defense"]  # not the new 3★
 
 
 def test_T_POS_6_T_AMB_84_the_opponent_cannot_see_a_face_down_character():

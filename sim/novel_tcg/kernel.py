@@ -689,6 +689,28 @@ def attack_targets(s, r, q, out):
 
 
 @nb.njit(cache=True)
+def list_changes(s, r, p, turn, out, n):
+    """Match._list_changes: the position changes of seat p's characters, appended at out[n:] -> new n."""
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] == NONE or s[i + L.F_SUMMONED] == turn or s[i + L.F_CHANGED] == turn:
+            continue
+        position = s[i + L.F_POS]
+        if position == L.POS_FACEDOWN:
+            out[n] = A_CHANGE + slot * 4 + L.POS_ATTACK
+            out[n + 1] = A_CHANGE + slot * 4 + L.POS_DEFENSE
+            n += 2
+        else:
+            other = L.POS_DEFENSE if position == L.POS_ATTACK else L.POS_ATTACK
+            out[n] = A_CHANGE + slot * 4 + other
+            n += 1
+            if r[R.R_CHANGE_TO_FACEDOWN] == 1:
+                out[n] = A_CHANGE + slot * 4 + L.POS_FACEDOWN
+                n += 1
+    return n
+
+
+@nb.njit(cache=True)
 def legal_actions(s, r, out):
     """Match.legal_actions: the turn player's choices in ascending order -> count."""
     if s[L.S_PHASE] == L.PH_OVER:
@@ -732,25 +754,12 @@ def legal_actions(s, r, out):
                 elif equip_legal(s, r, p, kind, PERSON, back_free):
                     out[n] = A_EQUIP + kind * 16 + PERSON
                     n += 1
-        for slot in range(r[R.R_FRONT_SLOTS]):
-            i = fs(p, slot)
-            if s[i + L.F_KIND] == NONE or s[i + L.F_SUMMONED] == turn or s[i + L.F_CHANGED] == turn:
-                continue
-            position = s[i + L.F_POS]
-            if position == L.POS_FACEDOWN:
-                out[n] = A_CHANGE + slot * 4 + L.POS_ATTACK
-                out[n + 1] = A_CHANGE + slot * 4 + L.POS_DEFENSE
-                n += 2
-            else:
-                other = L.POS_DEFENSE if position == L.POS_ATTACK else L.POS_ATTACK
-                out[n] = A_CHANGE + slot * 4 + other
-                n += 1
-                if r[R.R_CHANGE_TO_FACEDOWN] == 1:
-                    out[n] = A_CHANGE + slot * 4 + L.POS_FACEDOWN
-                    n += 1
+        n = list_changes(s, r, p, turn, out, n)
     elif s[L.S_PHASE] == L.PH_BATTLE:
+        if r[R.R_CHANGE_PHASE] == 1:
+            n = list_changes(s, r, p, turn, out, n)
         if turn == 1 and r[R.R_P1_NO_ATTACK] == 1:
-            return n
+            return n  # END then changes: already ascending
         targets = np.empty(L.MAX_FRONT + 1, dtype=np.int64)
         n_targets = attack_targets(s, r, 1 - p, targets)
         for slot in range(r[R.R_FRONT_SLOTS]):

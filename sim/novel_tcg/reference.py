@@ -607,14 +607,13 @@ class Match:
                     for target in list(range(len(duelist.front))) + [A.PERSON]:
                         if self._equip_legal(p, kind, target):
                             out.append(A.equip(kind, target))
-            for slot, character in duelist.characters():
-                # T-POS-1/2, T-AMB-44/71: once per Action phase, never in the turn it was summoned
-                if character.summoned != self.turn and character.changed != self.turn:
-                    out.extend(A.change(slot, position) for position in self._change_targets(character))
+            self._list_changes(duelist, out)
         elif self.phase == L.PH_BATTLE:
             n = self.rules.numbers
+            if self._switch("T-AMB-71") == "any_own_phase":
+                self._list_changes(duelist, out)
             if self.turn == 1 and n["p1_no_attack"]:  # T-SETUP-3, T-AMB-05
-                return out
+                return sorted(out)
             targets = self.attack_targets(1 - p)
             for slot, character in duelist.characters():
                 # T-PHASE-9, T-POS-3/4, T-AMB-61
@@ -628,6 +627,13 @@ class Match:
                     and duelist.person_attacked != self.turn):
                 out.extend(A.attack(A.PERSON, t) for t in targets)
         return sorted(out)
+
+    def _list_changes(self, duelist: Duelist, out: list[int]) -> None:
+        """T-POS-1/2, T-AMB-44: once per turn, never in the turn it was summoned; in the Action phase, and
+        under T-AMB-71 "any_own_phase" in the Battle phase too (the change stamp is per turn either way)."""
+        for slot, character in duelist.characters():
+            if character.summoned != self.turn and character.changed != self.turn:
+                out.extend(A.change(slot, position) for position in self._change_targets(character))
 
     def apply(self, action: int, check: bool = True) -> None:
         """Apply one legal action (IllegalActionError otherwise; `check=False`: the caller has checked)."""

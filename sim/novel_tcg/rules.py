@@ -60,6 +60,7 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "T-AMB-64": ("person_can_attack", ("yes", "never")),
     "T-AMB-68": ("hp_loss_check", ("each_event", "end_of_turn")),
     "T-AMB-70": ("flip_uses_change", ("yes", "no")),
+    "T-AMB-71": ("position_change_phase", ("action_only", "any_own_phase")),
     "T-AMB-73": ("nonattack_as_base_or_equip", ("yes", "face_up_attack_only")),
     "T-AMB-80": ("free_summon_ignores_limit", ("no", "yes")),
     "T-AMB-81": ("last_durability_applies", ("yes", "no")),
@@ -96,7 +97,6 @@ FIXED_IN_V1: dict[str, str] = {
                 "opposing character would only help it",
     "T-AMB-39": "bases come from the own front row only; bases from the hand are not built",
     "T-AMB-53": "rank and stars share one scale: the summon limit compares them directly",
-    "T-AMB-71": "position changes are Action-phase actions only; changes in other own phases are not built",
 }
 
 # Clauses and ambiguities outside v1 (§18.6 "later"), and what the engine does instead. Each sentence is
@@ -355,10 +355,11 @@ _A = len(NUMBERS)
  R_EQUIP_PER_CHAR, R_TRIBUTE_RULE, R_SUMMON_POSITIONS, R_SUMMON_LIMIT, R_LIMIT_APPLIES, R_OVER_LIMIT,
  R_STAR_READING, R_DAMAGE_FLOOR, R_MOD_ZERO_ATK, R_MOD_VS_DEFENSE, R_ATTACKER_OVERFLOW, R_DOUBLE_KO,
  R_DEFENSE_HITS_BACK, R_SICKNESS, R_ATTACK_TARGETS, R_FACEDOWN_BLOCKS, R_PERSON_ATTACKS, R_HP_CHECK,
- R_FLIP_USES_CHANGE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
- R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 33)
-assert len(AMBIGUITIES) == 33 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
+ R_FLIP_USES_CHANGE, R_CHANGE_PHASE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
+ R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 34)
+assert len(AMBIGUITIES) == 34 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
 assert R_HITBACK_OVERFLOW == AMB_SLOTS["T-AMB-87"] and R_EMPTY_DECK == AMB_SLOTS["T-AMB-07"]
+assert R_CHANGE_PHASE == AMB_SLOTS["T-AMB-71"] and R_NONATTACK_USE == AMB_SLOTS["T-AMB-73"]
 
 
 # ---- validation ---------------------------------------------------------------------------
