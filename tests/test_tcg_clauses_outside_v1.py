@@ -112,8 +112,12 @@ def test_T_PHASE_2_T_PHASE_5_T_PHASE_8_T_PHASE_11_T_PHASE_13_T_AMB_17_no_effect_
     def check(before, match, action, legal):
         families = {A.decode(a)[0] for a in legal}
         phase = int(before[L.S_PHASE])
-        changes_in_battle = phase == L.PH_BATTLE and match.rules.reading("T-AMB-71") == "any_own_phase"
-        assert families <= PHASE_FAMILIES[phase] | ({A.A_CHANGE} if changes_in_battle else set())
+        allowed = set(PHASE_FAMILIES[phase])
+        if phase == L.PH_BATTLE and match.rules.reading("T-AMB-71") == "any_own_phase":
+            allowed.add(A.A_CHANGE)
+        if phase == L.PH_BATTLE and match.rules.reading("T-AMB-24") == "sets_also_in_battle":
+            allowed |= {A.A_SUMMON, A.A_ADVANCE}
+        assert families <= allowed
     assert walk(check) > 500
     match = both(pos(them={"deck": ["1", "2"]}), ["end"])     # End -> the next Start and Draw -> its Action phase
     assert (match.turn, match.active, match.phase, sum(match.duelists[1].hand)) == (4, 1, L.PH_ACTION, 1)

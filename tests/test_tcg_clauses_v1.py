@@ -140,11 +140,19 @@ def test_T_AMB_23_action_phase_actions_in_any_order():
     refused("T-AMB-23", "a fixed order is not built")
 
 
-def test_T_AMB_24_no_summon_or_set_outside_the_action_phase():
-    start = dict(me={"hand": ["3"], "front": front("4")}, them={"front": front("1")})
-    assert legal_texts(both(pos(phase="battle", **start))) == ["end", "attack 0 0"]
+def test_T_AMB_24_sets_in_the_action_phase_only_or_also_in_battle():
+    start = dict(me={"hand": ["3", "7"], "front": front("4", "3")}, them={"front": front("1")})
+    assert legal_texts(both(pos(phase="battle", **start))) == ["end", "attack 0 0", "attack 1 0"]
     assert "summon 2 set" in legal_texts(both(pos(phase="action", **start)))
-    refused("T-AMB-24", "sets in other phases are not built")
+    # "sets_also_in_battle": face-down sets (not face-up summons) in the Battle phase, advance sets included
+    battle = {"ambiguities": {"T-AMB-24": "sets_also_in_battle"}}
+    assert legal_texts(both(pos(rules=battle, phase="battle", **start))) == [
+        "end", "summon 2 set", "advance 6 set", "attack 0 0", "attack 1 0"]      # 7 = 4 + 3
+    match = both(pos(rules=battle, phase="battle", **start), ["attack 0 0", "summon 2 set"])
+    assert match.duelists[0].front[2].position == L.POS_FACEDOWN and match.duelists[0].front[2].summoned == 3
+    assert legal_texts(match) == ["end", "attack 1 person"]                      # the one allowance is used
+    used = both(pos(rules=battle, phase="action", **start), ["summon 2 attack", "end"])
+    assert not [t for t in legal_texts(used) if t.endswith("set")]               # used in the Action phase
 
 
 def test_T_AMB_25_stars_run_from_1_to_20():

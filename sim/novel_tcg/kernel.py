@@ -711,6 +711,37 @@ def list_changes(s, r, p, turn, out, n):
 
 
 @nb.njit(cache=True)
+def list_sets(s, r, p, out, n):
+    """Match._list_sets: seat p's face-down sets outside the Action phase (T-AMB-24) at out[n:] -> new n."""
+    free_max = r[R.R_FREE_MAX]
+    reach = advance_reach(s, r, p)
+    front_free = free_front(s, r, p)
+    for kind in range(N_KINDS):
+        if s[seat_at(p, L.P_HAND + kind)] == 0 or pool(r, kind, F_CATEGORY) != CAT_CHARACTER:
+            continue
+        advance = pool(r, kind, F_STAR) > free_max
+        if advance and r[R.R_SET_ADVANCE] == 1:
+            continue
+        if summon_legal(s, r, p, kind, L.POS_FACEDOWN, advance, reach, front_free):
+            out[n] = (A_ADVANCE if advance else A_SUMMON) + kind * 4 + L.POS_FACEDOWN
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def sort_ascending(out, n):
+    """Insertion sort of out[:n] (lists are short and nearly sorted) -> n."""
+    for i in range(1, n):
+        value = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > value:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = value
+    return n
+
+
+@nb.njit(cache=True)
 def legal_actions(s, r, out):
     """Match.legal_actions: the turn player's choices in ascending order -> count."""
     if s[L.S_PHASE] == L.PH_OVER:
@@ -756,10 +787,12 @@ def legal_actions(s, r, out):
                     n += 1
         n = list_changes(s, r, p, turn, out, n)
     elif s[L.S_PHASE] == L.PH_BATTLE:
+        if r[R.R_SETS_IN_BATTLE] == 1:
+            n = list_sets(s, r, p, out, n)
         if r[R.R_CHANGE_PHASE] == 1:
             n = list_changes(s, r, p, turn, out, n)
         if turn == 1 and r[R.R_P1_NO_ATTACK] == 1:
-            return n  # END then changes: already ascending
+            return sort_ascending(out, n)
         targets = np.empty(L.MAX_FRONT + 1, dtype=np.int64)
         n_targets = attack_targets(s, r, 1 - p, targets)
         for slot in range(r[R.R_FRONT_SLOTS]):
@@ -776,15 +809,7 @@ def legal_actions(s, r, out):
             for k in range(n_targets):
                 out[n] = A_ATTACK + PERSON * 16 + targets[k]
                 n += 1
-    # ascending order (insertion sort: lists are short and nearly sorted)
-    for i in range(1, n):
-        value = out[i]
-        j = i - 1
-        while j >= 0 and out[j] > value:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = value
-    return n
+    return sort_ascending(out, n)
 
 
 @nb.njit(cache=True)

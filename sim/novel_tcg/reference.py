@@ -610,6 +610,8 @@ class Match:
             self._list_changes(duelist, out)
         elif self.phase == L.PH_BATTLE:
             n = self.rules.numbers
+            if self._switch("T-AMB-24") == "sets_also_in_battle":
+                self._list_sets(p, out)
             if self._switch("T-AMB-71") == "any_own_phase":
                 self._list_changes(duelist, out)
             if self.turn == 1 and n["p1_no_attack"]:  # T-SETUP-3, T-AMB-05
@@ -634,6 +636,17 @@ class Match:
         for slot, character in duelist.characters():
             if character.summoned != self.turn and character.changed != self.turn:
                 out.extend(A.change(slot, position) for position in self._change_targets(character))
+
+    def _list_sets(self, p: int, out: list[int]) -> None:
+        """T-AMB-24 "sets_also_in_battle": face-down sets (and advance sets, T-AMB-21) in the Battle phase too,
+        under the same allowance as in the Action phase (T-AMB-20) and the same limit (T-AMB-47)."""
+        free_max = self.rules.numbers["free_summon_max_star"]
+        for kind in range(N_KINDS):
+            if self.duelists[p].hand[kind] and self.pool[kind, F_CATEGORY] == CAT_CHARACTER:
+                advance = self.star(kind) > free_max
+                if (L.POS_FACEDOWN in self._summon_positions(advance)
+                        and self._summon_legal(p, kind, L.POS_FACEDOWN, advance)):
+                    out.append((A.advance if advance else A.summon)(kind, L.POS_FACEDOWN))
 
     def apply(self, action: int, check: bool = True) -> None:
         """Apply one legal action (IllegalActionError otherwise; `check=False`: the caller has checked)."""
