@@ -129,7 +129,7 @@ def test_T_ZONE_13_the_person_equips_a_weapon_and_attacks_with_it():
 
 
 # ---- the Action phase ----------------------------------------------------------------------------
-def test_T_AMB_23_action_phase_actions_in_any_order():
+def test_T_AMB_23_action_phase_actions_in_any_order_or_summon_set_activate():
     me = {"hand": ["4", "blade"], "front": front("3")}
     for actions in (["equip 60 0", "change 0 defense", "summon 3 attack"],
                     ["summon 3 attack", "equip 60 1", "change 0 defense"],
@@ -137,7 +137,18 @@ def test_T_AMB_23_action_phase_actions_in_any_order():
         match = both(pos(phase="action", me=me), actions)
         assert sorted(match.star(c.kind) for _, c in match.duelists[0].characters()) == [3, 4]
         assert match.duelists[0].front[0].position == L.POS_DEFENSE
-    refused("T-AMB-23", "a fixed order is not built")
+    # "summon_set_activate": equipment closes summons and sets; a set closes face-up summons
+    fixed = {"ambiguities": {"T-AMB-23": "summon_set_activate"}}
+    match = both(pos(rules=fixed, phase="action", me=me), ["equip 60 0"])
+    assert not [t for t in legal_texts(match) if t.startswith("summon")] and "change 0 defense" in legal_texts(match)
+    match = both(pos(rules=fixed, phase="action", me=me), ["change 0 defense", "summon 3 attack", "equip 60 1"])
+    assert match.summons_used == L.USED_SUMMON | L.USED_SET | L.ORDER_ACTIVATE
+    own_set = {"ambiguities": {"T-AMB-23": "summon_set_activate", "T-AMB-20": "no"}}
+    two = {"hand": ["4", "5"], "front": front("3")}
+    assert "summon 4 attack" in legal_texts(both(pos(rules={"ambiguities": {"T-AMB-20": "no"}}, phase="action", me=two),
+                                                 ["summon 3 set"]))
+    assert [t for t in legal_texts(both(pos(rules=own_set, phase="action", me=two), ["summon 3 set"]))
+            if t.startswith("summon")] == []                                     # a set, then no summon
 
 
 def test_T_AMB_24_sets_in_the_action_phase_only_or_also_in_battle():

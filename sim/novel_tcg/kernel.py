@@ -435,6 +435,10 @@ def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
         return False
+    if r[R.R_ACTION_ORDER] == 1:  # Match._order_blocks
+        later = L.ORDER_ACTIVATE if position == L.POS_FACEDOWN else L.ORDER_ACTIVATE | L.ORDER_SET
+        if s[L.S_SUMMONS_USED] & later:
+            return False
     if over_limit(s, r, p, kind, position, advance) and r[R.R_OVER_LIMIT] == 0:
         return False
     if not advance:
@@ -451,6 +455,8 @@ def summon(s, r, p, kind, position, advance):
         s[L.S_SUMMONS_USED] |= L.USED_SUMMON | L.USED_SET
     else:
         s[L.S_SUMMONS_USED] |= used
+    if position == L.POS_FACEDOWN and r[R.R_ACTION_ORDER] == 1:
+        s[L.S_SUMMONS_USED] |= L.ORDER_SET
     s[seat_at(p, L.P_HAND + kind)] -= 1
     s[seat_at(p, L.P_HAND_COUNT)] -= 1
     if over_limit(s, r, p, kind, position, advance):
@@ -499,6 +505,8 @@ def equip_legal(s, r, p, kind, target, back_free):
 
 @nb.njit(cache=True)
 def equip(s, r, p, kind, target):
+    if r[R.R_ACTION_ORDER] == 1:
+        s[L.S_SUMMONS_USED] |= L.ORDER_ACTIVATE
     s[seat_at(p, L.P_HAND + kind)] -= 1
     s[seat_at(p, L.P_HAND_COUNT)] -= 1
     s[L.C_EQUIPS] += 1

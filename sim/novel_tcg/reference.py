@@ -267,9 +267,16 @@ class Match:
                 best_key, best = key, [slot for slot, _ in chosen]
         return best
 
+    def _order_blocks(self, position: int) -> bool:
+        """T-AMB-23 "summon_set_activate": no summon after a set, no summon or set after equipment."""
+        if self._switch("T-AMB-23") != "summon_set_activate":
+            return False
+        later = L.ORDER_ACTIVATE if position == L.POS_FACEDOWN else L.ORDER_ACTIVATE | L.ORDER_SET
+        return bool(self.summons_used & later)
+
     def _summon_legal(self, p: int, kind: int, position: int, advance: bool) -> bool:
         duelist = self.duelists[p]
-        if self.summons_used & self._allowance_bit(position):
+        if self.summons_used & self._allowance_bit(position) or self._order_blocks(position):
             return False
         if self._over_limit(p, kind, position, advance) and self._switch("T-AMB-49") == "illegal":
             return False
@@ -288,6 +295,8 @@ class Match:
         duelist = self.duelists[p]
         used = self._allowance_bit(position)
         self.summons_used |= L.USED_SUMMON | L.USED_SET if self._switch("T-AMB-20") == "yes" else used
+        if position == L.POS_FACEDOWN and self._switch("T-AMB-23") == "summon_set_activate":
+            self.summons_used |= L.ORDER_SET
         duelist.hand[kind] -= 1
         if self._over_limit(p, kind, position, advance):  # T-LIMIT-2, T-AMB-49 "loses"
             duelist.graveyard += 1
@@ -383,6 +392,8 @@ class Match:
 
     def _equip(self, p: int, kind: int, target: int) -> None:
         duelist = self.duelists[p]
+        if self._switch("T-AMB-23") == "summon_set_activate":
+            self.summons_used |= L.ORDER_ACTIVATE
         duelist.hand[kind] -= 1
         self.counters[L.C_EQUIPS - L.G_SIZE] += 1
         durability = int(self.pool[kind, F_DURABILITY])

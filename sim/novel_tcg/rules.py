@@ -38,6 +38,7 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "T-AMB-07": ("empty_deck", ("lose", "skip", "fatigue")),
     "T-AMB-20": ("set_uses_normal_summon", ("yes", "no")),
     "T-AMB-21": ("set_advance_with_bases", ("yes", "no")),
+    "T-AMB-23": ("action_order", ("any_order", "summon_set_activate")),
     "T-AMB-24": ("summon_outside_action", ("action_phase_only", "sets_also_in_battle")),
     "T-AMB-26": ("char_damage_persists", ("persists", "reset_each_turn")),
     "T-AMB-33": ("equip_hp_loss", ("cap_at_new_max", "subtract")),
@@ -90,8 +91,6 @@ INERT_IN_V1: dict[str, str] = {
 FIXED_IN_V1: dict[str, str] = {
     "T-AMB-04": "the first player is a sweep dimension and a sweep plays both seats equally; a weighted coin "
                 "is a weighting of the two seats' results, done when reading a run",
-    "T-AMB-23": "the Action phase takes summons, equipment and position changes in any order; a fixed order "
-                "is not built",
     "T-AMB-25": "the pool holds stars 1 to 20 (the layout's card kinds); an open-ended range is not built",
     "T-AMB-31": "equipment goes on the own characters only; every v1 equipment is a bonus, so equipping an "
                 "opposing character would only help it",
@@ -351,16 +350,17 @@ R_TURN_CAP, R_PERSON_BASE_ATK, R_P1_SKIP_DRAW, R_P1_NO_ATTACK, R_OVERFLOW, R_DEF
 assert [R_HP_PER_RANK, R_TURN_CAP, R_DEFENSE_BLOCKS] == [NUMBER_SLOTS["hp_per_rank"], NUMBER_SLOTS["turn_cap"],
                                                         NUMBER_SLOTS["defense_blocks_overflow"]]
 _A = len(NUMBERS)
-(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_SETS_IN_BATTLE, R_DAMAGE_PERSISTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND,
+(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_ACTION_ORDER, R_SETS_IN_BATTLE, R_DAMAGE_PERSISTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND,
  R_EQUIP_PER_CHAR, R_TRIBUTE_RULE, R_SUMMON_POSITIONS, R_SUMMON_LIMIT, R_LIMIT_APPLIES, R_OVER_LIMIT,
  R_STAR_READING, R_DAMAGE_FLOOR, R_MOD_ZERO_ATK, R_MOD_VS_DEFENSE, R_ATTACKER_OVERFLOW, R_DOUBLE_KO,
  R_DEFENSE_HITS_BACK, R_SICKNESS, R_ATTACK_TARGETS, R_FACEDOWN_BLOCKS, R_PERSON_ATTACKS, R_HP_CHECK,
  R_FLIP_USES_CHANGE, R_CHANGE_PHASE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
- R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 35)
-assert len(AMBIGUITIES) == 35 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
+ R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 36)
+assert len(AMBIGUITIES) == 36 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
 assert R_HITBACK_OVERFLOW == AMB_SLOTS["T-AMB-87"] and R_EMPTY_DECK == AMB_SLOTS["T-AMB-07"]
 assert R_CHANGE_PHASE == AMB_SLOTS["T-AMB-71"] and R_NONATTACK_USE == AMB_SLOTS["T-AMB-73"]
 assert R_SETS_IN_BATTLE == AMB_SLOTS["T-AMB-24"] and R_DAMAGE_PERSISTS == AMB_SLOTS["T-AMB-26"]
+assert R_ACTION_ORDER == AMB_SLOTS["T-AMB-23"]
 
 
 # ---- validation ---------------------------------------------------------------------------
