@@ -696,7 +696,7 @@ def attack_targets(s, r, q, out):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # on the hot path of every Action phase listing
 def list_changes(s, r, p, turn, out, n):
     """Match._list_changes: the position changes of seat p's characters, appended at out[n:] -> new n."""
     for slot in range(r[R.R_FRONT_SLOTS]):
