@@ -80,3 +80,34 @@ def both(position: dict, actions=()):
 def legal_texts(match) -> list[str]:
     from sim.novel_tcg import actions as A
     return [A.to_text(a) for a in match.legal_actions()]
+
+
+# ---- positions in the scenario format (sim/novel_tcg/position.py) -------------------------------
+def pos(rules=None, phase="battle", turn=3, active=0, me=None, them=None):
+    """A position: seat 0 is "me", seat 1 "them"; turn 3 so that no first-turn rule applies."""
+    return {"rules": rules or {}, "turn": turn, "active": active, "phase": phase,
+            "seats": [dict(me or {}), dict(them or {})]}
+
+
+def front(*cards, position="attack", summoned=0):
+    """Front-row entries in slots 0, 1, ... of the given cards, all in one position."""
+    return [{"slot": i, "card": c, "position": position, "summoned": summoned} for i, c in enumerate(cards)]
+
+
+def walk_both(rules: Rules, seed: int, templates=("advance", "swarm"), ranks=(10, 10), check=None) -> Match:
+    """`play_both` with a hook: check(packed state before, match after, action, legal list) after every
+    action, so a test asserts an invariant of every step (both engines compared slot by slot as in play_both)."""
+    match, state, r = new_both(rules, ranks, templates, seed % 2, seed)
+    rng = random.Random(seed)
+    while True:
+        assert np.array_equal(match.pack(), state), "seed %d: %s" % (seed, mismatch(match.pack(), state))
+        legal = match.legal_actions()
+        assert legal == kernel_legal(state, r), "seed %d: legal lists differ" % seed
+        if not legal:
+            return match
+        action = rng.choice(legal)
+        before = match.pack()
+        match.apply(action, check=False)
+        kernel.apply_action(state, r, action)
+        if check is not None:
+            check(before, match, action, legal)

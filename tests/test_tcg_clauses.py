@@ -7,16 +7,7 @@ import pytest
 from sim.errors import CardbalanceError
 from sim.novel_tcg import layout as L
 from sim.novel_tcg.rules import Rules
-from tests.tcg_harness import both, legal_texts, new_both, play_both
-
-
-def pos(rules=None, phase="battle", turn=3, active=0, me=None, them=None):
-    return {"rules": rules or {}, "turn": turn, "active": active, "phase": phase,
-            "seats": [dict(me or {}), dict(them or {})]}
-
-
-def front(*cards, position="attack", summoned=0):
-    return [{"slot": i, "card": c, "position": position, "summoned": summoned} for i, c in enumerate(cards)]
+from tests.tcg_harness import both, front, legal_texts, new_both, play_both, pos
 
 
 # ---- setup, turn, draw ------------------------------------------------------------------------

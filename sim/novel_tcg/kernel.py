@@ -435,6 +435,10 @@ def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
         return False
+    if r[R.R_ACTION_ORDER] == 1:  # Match._order_blocks
+        later = L.ORDER_ACTIVATE if position == L.POS_FACEDOWN else L.ORDER_ACTIVATE | L.ORDER_SET
+        if s[L.S_SUMMONS_USED] & later:
+            return False
     if over_limit(s, r, p, kind, position, advance) and r[R.R_OVER_LIMIT] == 0:
         return False
     if not advance:
@@ -451,6 +455,8 @@ def summon(s, r, p, kind, position, advance):
         s[L.S_SUMMONS_USED] |= L.USED_SUMMON | L.USED_SET
     else:
         s[L.S_SUMMONS_USED] |= used
+    if position == L.POS_FACEDOWN and r[R.R_ACTION_ORDER] == 1:
+        s[L.S_SUMMONS_USED] |= L.ORDER_SET
     s[seat_at(p, L.P_HAND + kind)] -= 1
     s[seat_at(p, L.P_HAND_COUNT)] -= 1
     if over_limit(s, r, p, kind, position, advance):
@@ -499,6 +505,8 @@ def equip_legal(s, r, p, kind, target, back_free):
 
 @nb.njit(cache=True)
 def equip(s, r, p, kind, target):
+    if r[R.R_ACTION_ORDER] == 1:
+        s[L.S_SUMMONS_USED] |= L.ORDER_ACTIVATE
     s[seat_at(p, L.P_HAND + kind)] -= 1
     s[seat_at(p, L.P_HAND_COUNT)] -= 1
     s[L.C_EQUIPS] += 1
@@ -688,6 +696,59 @@ def attack_targets(s, r, q, out):
     return n
 
 
+@nb.njit(cache=True, inline="always")  # on the hot path of every Action phase listing
+def list_changes(s, r, p, turn, out, n):
+    """Match._list_changes: the position changes of seat p's characters, appended at out[n:] -> new n."""
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] == NONE or s[i + L.F_SUMMONED] == turn or s[i + L.F_CHANGED] == turn:
+            continue
+        position = s[i + L.F_POS]
+        if position == L.POS_FACEDOWN:
+            out[n] = A_CHANGE + slot * 4 + L.POS_ATTACK
+            out[n + 1] = A_CHANGE + slot * 4 + L.POS_DEFENSE
+            n += 2
+        else:
+            other = L.POS_DEFENSE if position == L.POS_ATTACK else L.POS_ATTACK
+            out[n] = A_CHANGE + slot * 4 + other
+            n += 1
+            if r[R.R_CHANGE_TO_FACEDOWN] == 1:
+                out[n] = A_CHANGE + slot * 4 + L.POS_FACEDOWN
+                n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def list_sets(s, r, p, out, n):
+    """Match._list_sets: seat p's face-down sets outside the Action phase (T-AMB-24) at out[n:] -> new n."""
+    free_max = r[R.R_FREE_MAX]
+    reach = advance_reach(s, r, p)
+    front_free = free_front(s, r, p)
+    for kind in range(N_KINDS):
+        if s[seat_at(p, L.P_HAND + kind)] == 0 or pool(r, kind, F_CATEGORY) != CAT_CHARACTER:
+            continue
+        advance = pool(r, kind, F_STAR) > free_max
+        if advance and r[R.R_SET_ADVANCE] == 1:
+            continue
+        if summon_legal(s, r, p, kind, L.POS_FACEDOWN, advance, reach, front_free):
+            out[n] = (A_ADVANCE if advance else A_SUMMON) + kind * 4 + L.POS_FACEDOWN
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def sort_ascending(out, n):
+    """Insertion sort of out[:n] (lists are short and nearly sorted) -> n."""
+    for i in range(1, n):
+        value = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > value:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = value
+    return n
+
+
 @nb.njit(cache=True)
 def legal_actions(s, r, out):
     """Match.legal_actions: the turn player's choices in ascending order -> count."""
@@ -732,25 +793,14 @@ def legal_actions(s, r, out):
                 elif equip_legal(s, r, p, kind, PERSON, back_free):
                     out[n] = A_EQUIP + kind * 16 + PERSON
                     n += 1
-        for slot in range(r[R.R_FRONT_SLOTS]):
-            i = fs(p, slot)
-            if s[i + L.F_KIND] == NONE or s[i + L.F_SUMMONED] == turn or s[i + L.F_CHANGED] == turn:
-                continue
-            position = s[i + L.F_POS]
-            if position == L.POS_FACEDOWN:
-                out[n] = A_CHANGE + slot * 4 + L.POS_ATTACK
-                out[n + 1] = A_CHANGE + slot * 4 + L.POS_DEFENSE
-                n += 2
-            else:
-                other = L.POS_DEFENSE if position == L.POS_ATTACK else L.POS_ATTACK
-                out[n] = A_CHANGE + slot * 4 + other
-                n += 1
-                if r[R.R_CHANGE_TO_FACEDOWN] == 1:
-                    out[n] = A_CHANGE + slot * 4 + L.POS_FACEDOWN
-                    n += 1
+        n = list_changes(s, r, p, turn, out, n)
     elif s[L.S_PHASE] == L.PH_BATTLE:
+        if r[R.R_SETS_IN_BATTLE] == 1:
+            n = list_sets(s, r, p, out, n)
+        if r[R.R_CHANGE_PHASE] == 1:
+            n = list_changes(s, r, p, turn, out, n)
         if turn == 1 and r[R.R_P1_NO_ATTACK] == 1:
-            return n
+            return sort_ascending(out, n)
         targets = np.empty(L.MAX_FRONT + 1, dtype=np.int64)
         n_targets = attack_targets(s, r, 1 - p, targets)
         for slot in range(r[R.R_FRONT_SLOTS]):
@@ -767,15 +817,7 @@ def legal_actions(s, r, out):
             for k in range(n_targets):
                 out[n] = A_ATTACK + PERSON * 16 + targets[k]
                 n += 1
-    # ascending order (insertion sort: lists are short and nearly sorted)
-    for i in range(1, n):
-        value = out[i]
-        j = i - 1
-        while j >= 0 and out[j] > value:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = value
-    return n
+    return sort_ascending(out, n)
 
 
 @nb.njit(cache=True)

@@ -32,8 +32,9 @@ NONE = -1
 # ---- globals ----
 S_RNG, S_TURN, S_ACTIVE, S_FIRST, S_PHASE, S_WINNER, S_END_TYPE, S_SUMMONS_USED = range(8)
 G_SIZE = 8
-# S_SUMMONS_USED bits: the normal summon, and the face-down set when T-AMB-20 = "no"
-USED_SUMMON, USED_SET = 1, 2
+# S_SUMMONS_USED bits: the normal summon, and the face-down set when T-AMB-20 = "no"; under T-AMB-23
+# "summon_set_activate" also the stage reached: a set was made, an equipment card was played
+USED_SUMMON, USED_SET, ORDER_SET, ORDER_ACTIVATE = 1, 2, 4, 8
 
 PH_ACTION, PH_BATTLE, PH_DISCARD, PH_OVER = 1, 2, 3, 4
 POS_ATTACK, POS_DEFENSE, POS_FACEDOWN = 0, 1, 2

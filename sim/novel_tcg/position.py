@@ -4,7 +4,8 @@ A position file sets up a mid-match state and lists actions to play from it:
 
     {"rules": "default" | {TOML-style overrides, "ambiguities": {...}},
      "turn": 3, "active": 0, "first": 0, "phase": "action" | "battle" | "discard" | "over",
-     "summons_used": 0,              (bits: 1 the normal summon, 2 the set of T-AMB-20 "no")
+     "summons_used": 0,              (bits: 1 the normal summon, 2 the set of T-AMB-20 "no";
+                                      T-AMB-23 "summon_set_activate": 4 a set made, 8 equipment played)
      "winner": 0, "end_type": "hp",  (phase "over" only; winner 2 = a draw)
      "seats": [{"rank": 10, "hp": 150,
                 "hand": [CARD, ...], "deck": [CARD, ...],      (deck: bottom first)
@@ -94,7 +95,8 @@ def match_from_position(data: dict) -> Match:
     if phase not in PHASES:
         raise CardbalanceError("position: 'phase' must be one of %s (got %r)." % (", ".join(PHASES), phase))
     match.phase = PHASES[phase]
-    match.summons_used = _int(data, "summons_used", "position", 0, L.USED_SUMMON | L.USED_SET, 0)
+    match.summons_used = _int(data, "summons_used", "position", 0,
+                              L.USED_SUMMON | L.USED_SET | L.ORDER_SET | L.ORDER_ACTIVATE, 0)
     if match.phase == L.PH_OVER:
         match.winner = _int(data, "winner", "position", 0, L.DRAW, 0)
         end_type = data.get("end_type")

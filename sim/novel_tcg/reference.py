@@ -267,9 +267,16 @@ class Match:
                 best_key, best = key, [slot for slot, _ in chosen]
         return best
 
+    def _order_blocks(self, position: int) -> bool:
+        """T-AMB-23 "summon_set_activate": no summon after a set, no summon or set after equipment."""
+        if self._switch("T-AMB-23") != "summon_set_activate":
+            return False
+        later = L.ORDER_ACTIVATE if position == L.POS_FACEDOWN else L.ORDER_ACTIVATE | L.ORDER_SET
+        return bool(self.summons_used & later)
+
     def _summon_legal(self, p: int, kind: int, position: int, advance: bool) -> bool:
         duelist = self.duelists[p]
-        if self.summons_used & self._allowance_bit(position):
+        if self.summons_used & self._allowance_bit(position) or self._order_blocks(position):
             return False
         if self._over_limit(p, kind, position, advance) and self._switch("T-AMB-49") == "illegal":
             return False
@@ -288,6 +295,8 @@ class Match:
         duelist = self.duelists[p]
         used = self._allowance_bit(position)
         self.summons_used |= L.USED_SUMMON | L.USED_SET if self._switch("T-AMB-20") == "yes" else used
+        if position == L.POS_FACEDOWN and self._switch("T-AMB-23") == "summon_set_activate":
+            self.summons_used |= L.ORDER_SET
         duelist.hand[kind] -= 1
         if self._over_limit(p, kind, position, advance):  # T-LIMIT-2, T-AMB-49 "loses"
             duelist.graveyard += 1
@@ -383,6 +392,8 @@ class Match:
 
     def _equip(self, p: int, kind: int, target: int) -> None:
         duelist = self.duelists[p]
+        if self._switch("T-AMB-23") == "summon_set_activate":
+            self.summons_used |= L.ORDER_ACTIVATE
         duelist.hand[kind] -= 1
         self.counters[L.C_EQUIPS - L.G_SIZE] += 1
         durability = int(self.pool[kind, F_DURABILITY])
@@ -607,14 +618,15 @@ class Match:
                     for target in list(range(len(duelist.front))) + [A.PERSON]:
                         if self._equip_legal(p, kind, target):
                             out.append(A.equip(kind, target))
-            for slot, character in duelist.characters():
-                # T-POS-1/2, T-AMB-44/71: once per Action phase, never in the turn it was summoned
-                if character.summoned != self.turn and character.changed != self.turn:
-                    out.extend(A.change(slot, position) for position in self._change_targets(character))
+            self._list_changes(duelist, out)
         elif self.phase == L.PH_BATTLE:
             n = self.rules.numbers
+            if self._switch("T-AMB-24") == "sets_also_in_battle":
+                self._list_sets(p, out)
+            if self._switch("T-AMB-71") == "any_own_phase":
+                self._list_changes(duelist, out)
             if self.turn == 1 and n["p1_no_attack"]:  # T-SETUP-3, T-AMB-05
-                return out
+                return sorted(out)
             targets = self.attack_targets(1 - p)
             for slot, character in duelist.characters():
                 # T-PHASE-9, T-POS-3/4, T-AMB-61
@@ -628,6 +640,24 @@ class Match:
                     and duelist.person_attacked != self.turn):
                 out.extend(A.attack(A.PERSON, t) for t in targets)
         return sorted(out)
+
+    def _list_changes(self, duelist: Duelist, out: list[int]) -> None:
+        """T-POS-1/2, T-AMB-44: once per turn, never in the turn it was summoned; in the Action phase, and
+        under T-AMB-71 "any_own_phase" in the Battle phase too (the change stamp is per turn either way)."""
+        for slot, character in duelist.characters():
+            if character.summoned != self.turn and character.changed != self.turn:
+                out.extend(A.change(slot, position) for position in self._change_targets(character))
+
+    def _list_sets(self, p: int, out: list[int]) -> None:
+        """T-AMB-24 "sets_also_in_battle": face-down sets (and advance sets, T-AMB-21) in the Battle phase too,
+        under the same allowance as in the Action phase (T-AMB-20) and the same limit (T-AMB-47)."""
+        free_max = self.rules.numbers["free_summon_max_star"]
+        for kind in range(N_KINDS):
+            if self.duelists[p].hand[kind] and self.pool[kind, F_CATEGORY] == CAT_CHARACTER:
+                advance = self.star(kind) > free_max
+                if (L.POS_FACEDOWN in self._summon_positions(advance)
+                        and self._summon_legal(p, kind, L.POS_FACEDOWN, advance)):
+                    out.append((A.advance if advance else A.summon)(kind, L.POS_FACEDOWN))
 
     def apply(self, action: int, check: bool = True) -> None:
         """Apply one legal action (IllegalActionError otherwise; `check=False`: the caller has checked)."""

@@ -9,9 +9,11 @@ Clause and ambiguity IDs refer to `../shared/rules/novel-tcg.md`; the seed
 `../shared/seeds/003_e2426e006c899e91.txt` is the authority. Switches are
 keyed by their ambiguity ID ("T-AMB-54"), value one of the readings listed
 in `AMBIGUITIES`, the first being the reference's §16 default. Ambiguities
-that cannot change a v1 match (vanilla cards, no magic or traps) are no
-switches: `INERT_IN_V1` says why each is left out, and docs/novel-tcg.md
-lists them.
+that cannot change a v1 match are no switches (`INERT_IN_V1` says why), nor
+are v1 ambiguities whose other reading is not built (`FIXED_IN_V1`) and the
+clauses and ambiguities outside v1 (`OUTSIDE_V1`: what the engine does
+instead); a rules file naming one is refused in one line with the reason,
+and docs/novel-tcg.md lists them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "T-AMB-07": ("empty_deck", ("lose", "skip", "fatigue")),
     "T-AMB-20": ("set_uses_normal_summon", ("yes", "no")),
     "T-AMB-21": ("set_advance_with_bases", ("yes", "no")),
+    "T-AMB-23": ("action_order", ("any_order", "summon_set_activate")),
+    "T-AMB-24": ("summon_outside_action", ("action_phase_only", "sets_also_in_battle")),
     "T-AMB-26": ("char_damage_persists", ("persists", "reset_each_turn")),
     "T-AMB-33": ("equip_hp_loss", ("cap_at_new_max", "subtract")),
     "T-AMB-34": ("durability_spend", ("attack_only", "also_when_attacked")),
@@ -58,6 +62,7 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "T-AMB-64": ("person_can_attack", ("yes", "never")),
     "T-AMB-68": ("hp_loss_check", ("each_event", "end_of_turn")),
     "T-AMB-70": ("flip_uses_change", ("yes", "no")),
+    "T-AMB-71": ("position_change_phase", ("action_only", "any_own_phase")),
     "T-AMB-73": ("nonattack_as_base_or_equip", ("yes", "face_up_attack_only")),
     "T-AMB-80": ("free_summon_ignores_limit", ("no", "yes")),
     "T-AMB-81": ("last_durability_applies", ("yes", "no")),
@@ -72,16 +77,130 @@ SWITCH_NAMES = {name: amb for amb, (name, _) in AMBIGUITIES.items()}
 # Ambiguities of the v1 scope that no v1 match can tell apart, and why (no switch).
 INERT_IN_V1: dict[str, str] = {
     "T-AMB-05": "with vanilla cards no Battle-phase effect exists, so 'no attacks' and 'no Battle phase' coincide",
-    "T-AMB-06": "the draw is mandatory; an optional draw would only dodge deck-out (a later stage)",
     "T-AMB-22": "a duelist's hand grows only in their own Draw phase, so at the opponent's End phase it is "
                 "never above the limit: 'turn player only' and 'both' coincide",
     "T-AMB-32": "equipment leaves with its holder (the only reading that frees the back-row slot)",
     "T-AMB-48": "no card raises or waives the limit in v1, so 'at summon' and 'continuously' coincide",
-    "T-AMB-65": "no effect removes an attack target in v1",
-    "T-AMB-66": "no character has an extra attack in v1",
+    "T-AMB-65": "no effect removes a target in v1, and where the alternative readings of T-AMB-34, 33 and 81 "
+                "remove one before damage (its Armour leaving), the attack ends and counts: no re-target",
     "T-AMB-67": "a flipped defender has no effect to use, so flipping at declaration or after damage coincide",
     "T-AMB-72": "the controller acts only in their own turn in v1; flips happen in the own Action phase",
 }
+
+# Ambiguities of the v1 scope whose other reading v1 does not build, and why (no switch).
+FIXED_IN_V1: dict[str, str] = {
+    "T-AMB-04": "the first player is a sweep dimension and a sweep plays both seats equally; a weighted coin "
+                "is a weighting of the two seats' results, done when reading a run",
+    "T-AMB-25": "the pool holds stars 1 to 20 (the layout's card kinds); an open-ended range is not built",
+    "T-AMB-31": "equipment goes on the own characters only; every v1 equipment is a bonus, so equipping an "
+                "opposing character would only help it",
+    "T-AMB-39": "bases come from the own front row only; bases from the hand are not built",
+    "T-AMB-53": "rank and stars share one scale: the summon limit compares them directly",
+}
+
+# Clauses and ambiguities outside v1 (§18.6 "later"), and what the engine does instead. Each sentence is
+# listed in docs/novel-tcg.md ("Outside v1: what the engine does instead"), and a test holds the two equal.
+# An ambiguity here, or its §16 switch name used as a rules key, is refused in one line with the sentence.
+OUTSIDE_V1: dict[str, tuple[str | None, str]] = {
+    "T-GEN-2": (None, "No card changes a rule: every card is a vanilla character or a plain equipment card."),
+    "T-CHAR-4": (None, "Characters carry no effects (effect value e = 0): a 15-20 star character has exactly "
+                       "the stats of the curve."),
+    "T-MAGIC-1": (None, "The pool has no magic cards: its only categories are character, Blade, Armour and Weapon."),
+    "T-MAGIC-2": (None, "No field magic exists, so nothing affects both duelists at once."),
+    "T-MAGIC-3": (None, "No continuous magic exists; the back row holds only character equipment."),
+    "T-MAGIC-4": (None, "No normal magic exists; the graveyard receives only characters, equipment and discards."),
+    "T-MAGIC-5": (None, "No magic can be set, and the duelist who is not the turn player never acts."),
+    "T-TRAP-1": (None, "The pool has no traps, and no card is ever set in the back row."),
+    "T-TRAP-2": (None, "No continuous traps exist."),
+    "T-TRAP-3": (None, "No trap stays in the back row; only equipment occupies it."),
+    "T-ZONE-4": (None, "The banished zone is never used: every card is always in a deck, a hand, the front row, "
+                       "the back row, the person zone or the graveyard."),
+    "T-ZONE-5": (None, "The field-magic zone stays empty, since no field magic exists."),
+    "T-ZONE-6": (None, "The field-magic zone stays empty, so no card there is counted as magic."),
+    "T-ZONE-7": (None, "The field-magic zone stays empty, so no field magic is ever replaced."),
+    "T-ZONE-8": (None, "No magic or trap is activated; the back row serves only as the slots of character "
+                       "equipment."),
+    "T-PHASE-2": (None, "The Start phase has no decision: the turn goes straight to the draw."),
+    "T-PHASE-5": (None, "The Draw phase has no decision besides the automatic draw."),
+    "T-PHASE-7": (None, "Nothing is set face-down in the back row; equipment is attached face-up."),
+    "T-PHASE-8": (None, "The Action phase offers summons, equipment and position changes only: no effect to "
+                        "activate."),
+    "T-PHASE-10": (None, "No character has an extra attack: each attacks at most once per Battle phase."),
+    "T-PHASE-11": (None, "The Battle phase offers attacks and its end only: no effect window."),
+    "T-PHASE-13": (None, "The End phase offers only the discards of the hand limit."),
+    "T-POS-7": (None, "Face-down characters have no effects to hold back; a face-down character only waits to "
+                      "be flipped or attacked."),
+    "T-LIMIT-3": (None, "Nothing raises or waives the summon limit: the ceiling is rank + L for the whole match."),
+    "T-SUMMON-7": (None, "No special summons: a character enters the field only by a normal or an advance summon "
+                         "from the hand."),
+    "T-SUMMON-8": (None, "No effects exist, so no special summon is ever triggered."),
+    "T-SUMMON-9": (None, "No card discards a character to summon from the deck; deck cards reach only the hand."),
+    "T-EQUIP-6": (None, "Only attacks spend durability: one point per attack declaration, nothing else."),
+    "T-DECK-1": (None, "Cards have no rarity in the synthetic pool."),
+    "T-DECK-2": (None, "No Legendary or Mythic cards exist, so no 1-copy limit applies."),
+    "T-DECK-3": (None, "No copy limit by default (copy_limit = 0); a copy_limit above 0 refuses a template "
+                       "that needs more copies of one card."),
+    "T-TERM-1": (None, "No magic can be set, so none waits to be opened."),
+    "T-TERM-3": (None, "No card carries an aura."),
+    "T-TERM-4": (None, "No card carries a searchable wording, and nothing searches the deck."),
+    "T-AMB-01": ("card_text_overrides", "No card text exists, so card text never meets the core rules."),
+    "T-AMB-03": ("mulligan", "No mulligan: the opening hand is the top of the shuffled deck and the first "
+                             "decision is the first player's Action phase."),
+    "T-AMB-06": ("draw_optional", "The draw is mandatory; declining it (to put off a deck-out) would need a "
+                                  "decision v1 does not have."),
+    "T-AMB-10": ("field_magic_slot", "No field magic exists, so the slot is neither per duelist nor shared."),
+    "T-AMB-11": ("magic_needs_backrow_slot", "No field magic exists; the back row is used only by character "
+                                             "equipment."),
+    "T-AMB-12": ("magic_needs_backrow_slot", "No magic is activated from the hand; only Blades and Armours need "
+                                             "a back-row slot."),
+    "T-AMB-13": ("full_backrow_blocks_set_activation", "No set back-row card exists to activate; a full back "
+                                                       "row blocks only new Blades and Armours."),
+    "T-AMB-14": ("banish_from", "Nothing is banished, from the graveyard or anywhere else."),
+    "T-AMB-17": ("timing_model", "No set card or on-field effect exists, so no activation is timed or chained."),
+    "T-AMB-18": ("hand_magic_timing", "No magic exists; equipment, the one other card played from the hand, is "
+                                      "played in the own Action phase only."),
+    "T-AMB-19": ("set_magic_window", "No magic can be set."),
+    "T-AMB-28": ("effect_count_binding", "No character has effects (e = 0)."),
+    "T-AMB-29": ("trap_to_gy_after_use", "No traps exist."),
+    "T-AMB-30": ("set_wait_applies_to", "No traps or magic can be set; set characters wait as T-TERM-2 says."),
+    "T-AMB-40": ("bases_if_negated", "Nothing can negate a summon: an advance summon always succeeds and its "
+                                     "bases always go to the graveyard."),
+    "T-AMB-42": ("special_summon_count", "No special summons exist."),
+    "T-AMB-43": ("special_summon_bound", "No special summons exist; normal and advance summons are bound by the "
+                                         "front slots and the limit."),
+    "T-AMB-44": ("special_summon_position_change", "No special summons exist; a summoned character may not "
+                                                   "change position in its summoning turn (T-POS-2)."),
+    "T-AMB-45": ("special_uses_normal_summon", "No special summons exist; the one normal summon per Action phase "
+                                               "is the only way onto the field."),
+    "T-AMB-52": ("duelist_heal_cap", "Nothing heals a duelist, so duelist HP never rises above its start."),
+    "T-AMB-66": ("extra_attack_rules", "No extra attacks exist."),
+    "T-AMB-74": ("casual_exemption", "Casual games are ignored: every deck has exactly deck_size cards."),
+    "T-AMB-75": ("rarity_order", "Cards have no rarity."),
+    "T-AMB-76": ("copy_limit_by", "Each card kind is one name and one printing, so both readings count the same "
+                                  "copies under copy_limit."),
+    "T-AMB-77": ("open_means", "No set magic exists to open."),
+    "T-AMB-78": ("aura_wording", "No card carries an aura or a wording."),
+    "T-AMB-79": ("p1_t1_effect_draws_allowed", "No card draws, so the first player draws nothing at all on "
+                                               "turn 1."),
+    "T-AMB-83": ("effect_damage_overflows", "No card deals effect damage; only battle damage overflows."),
+    "T-AMB-85": ("backrow_sets_per_turn", "Nothing is set in the back row; any number of Blades and Armours may "
+                                          "be attached in one Action phase, up to the free slots."),
+}
+OUTSIDE_V1_SWITCHES: dict[str, list[str]] = {}  # §16 switch name -> its ambiguities (T-AMB-11 and 12 share one)
+for _amb, (_switch, _) in OUTSIDE_V1.items():
+    if _switch:
+        OUTSIDE_V1_SWITCHES.setdefault(_switch, []).append(_amb)
+
+
+def why_not_switchable(amb_id: str) -> str:
+    """' (no v1 switch: ...)' / ' (outside v1: ...)' for an ambiguity that is no switch, else ''."""
+    if amb_id in INERT_IN_V1:
+        return " (no v1 switch: %s)" % INERT_IN_V1[amb_id]
+    if amb_id in FIXED_IN_V1:
+        return " (no v1 switch: %s)" % FIXED_IN_V1[amb_id]
+    if amb_id in OUTSIDE_V1:
+        return " (outside v1: %s)" % OUTSIDE_V1[amb_id][1].rstrip(".")
+    return ""
 
 # ---- numbers ------------------------------------------------------------------------------
 # name -> (description with clause, minimum, maximum, default)
@@ -231,14 +350,17 @@ R_TURN_CAP, R_PERSON_BASE_ATK, R_P1_SKIP_DRAW, R_P1_NO_ATTACK, R_OVERFLOW, R_DEF
 assert [R_HP_PER_RANK, R_TURN_CAP, R_DEFENSE_BLOCKS] == [NUMBER_SLOTS["hp_per_rank"], NUMBER_SLOTS["turn_cap"],
                                                         NUMBER_SLOTS["defense_blocks_overflow"]]
 _A = len(NUMBERS)
-(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_DAMAGE_PERSISTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND,
+(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_ACTION_ORDER, R_SETS_IN_BATTLE, R_DAMAGE_PERSISTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND,
  R_EQUIP_PER_CHAR, R_TRIBUTE_RULE, R_SUMMON_POSITIONS, R_SUMMON_LIMIT, R_LIMIT_APPLIES, R_OVER_LIMIT,
  R_STAR_READING, R_DAMAGE_FLOOR, R_MOD_ZERO_ATK, R_MOD_VS_DEFENSE, R_ATTACKER_OVERFLOW, R_DOUBLE_KO,
  R_DEFENSE_HITS_BACK, R_SICKNESS, R_ATTACK_TARGETS, R_FACEDOWN_BLOCKS, R_PERSON_ATTACKS, R_HP_CHECK,
- R_FLIP_USES_CHANGE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
- R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 33)
-assert len(AMBIGUITIES) == 33 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
+ R_FLIP_USES_CHANGE, R_CHANGE_PHASE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
+ R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 36)
+assert len(AMBIGUITIES) == 36 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
 assert R_HITBACK_OVERFLOW == AMB_SLOTS["T-AMB-87"] and R_EMPTY_DECK == AMB_SLOTS["T-AMB-07"]
+assert R_CHANGE_PHASE == AMB_SLOTS["T-AMB-71"] and R_NONATTACK_USE == AMB_SLOTS["T-AMB-73"]
+assert R_SETS_IN_BATTLE == AMB_SLOTS["T-AMB-24"] and R_DAMAGE_PERSISTS == AMB_SLOTS["T-AMB-26"]
+assert R_ACTION_ORDER == AMB_SLOTS["T-AMB-23"]
 
 
 # ---- validation ---------------------------------------------------------------------------
@@ -265,8 +387,8 @@ def validate(rules: Rules) -> None:
         raise CardbalanceError("rules: 'deck_shape' must be one of %s (got %r)." % (", ".join(DECK_SHAPES), rules.deck_shape))
     if set(rules.ambiguities) != set(AMBIGUITIES):
         unknown = sorted(set(rules.ambiguities) - set(AMBIGUITIES))
-        raise CardbalanceError("rules: unknown ambiguity '%s'; switchable: %s." % (
-            unknown[0] if unknown else "?", ", ".join(AMBIGUITIES)))
+        raise CardbalanceError("rules: unknown ambiguity '%s'%s; switchable: %s." % (
+            unknown[0] if unknown else "?", why_not_switchable(unknown[0]) if unknown else "", ", ".join(AMBIGUITIES)))
     for amb_id, value in rules.ambiguities.items():
         readings = AMBIGUITIES[amb_id][1]
         if value not in readings:
@@ -291,6 +413,10 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     """Build Rules from a parsed TOML mapping, rejecting unknown keys and types."""
     allowed = {"ambiguities", "deck_shape", *NUMBERS, *REALS}
     for key in data:
+        if key in OUTSIDE_V1_SWITCHES:
+            ids = OUTSIDE_V1_SWITCHES[key]
+            raise CardbalanceError("%s: '%s' (%s) is outside v1: %s" % (
+                source, key, ", ".join(ids), " ".join(OUTSIDE_V1[amb_id][1] for amb_id in ids)))
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s." % (source, key, ", ".join(sorted(allowed))))
     numbers = {k: v[3] for k, v in NUMBERS.items()}
@@ -303,9 +429,8 @@ def rules_from_mapping(data: dict, source: str = "rules") -> Rules:
     ambiguities = {k: v[1][0] for k, v in AMBIGUITIES.items()}
     for amb_id, value in given.items():
         if amb_id not in AMBIGUITIES:
-            why = (" (no v1 switch: %s)" % INERT_IN_V1[amb_id]) if amb_id in INERT_IN_V1 else ""
             raise CardbalanceError("%s: unknown ambiguity '%s'%s; switchable: %s."
-                                   % (source, amb_id, why, ", ".join(AMBIGUITIES)))
+                                   % (source, amb_id, why_not_switchable(amb_id), ", ".join(AMBIGUITIES)))
         ambiguities[amb_id] = value
     try:
         return Rules(numbers=numbers, reals=reals, deck_shape=data.get("deck_shape", "balanced"),
