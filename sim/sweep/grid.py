@@ -209,7 +209,10 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
             kwargs[key] = data[key]
     game = get_game(kwargs.get("game", DEFAULT_GAME))
     allowed = sweep_keys(game)
+    former = {key: hint for dimension in game.dimensions for key, hint in dimension.former_keys}
     for key in data:
+        if key in former and key not in allowed:
+            raise CardbalanceError("%s: '%s' is no longer a key of %s: %s." % (source, key, game.name, former[key]))
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
                 source, key, ", ".join(allowed), did_you_mean(key, allowed)))

@@ -34,18 +34,21 @@ MAX_STEPS = 200_000  # a safety net: the turn cap ends every match long before
 
 
 def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
-    """`GameSpec.cell_array`: {rank: (r0, r1), decks: "swarm-advance", first} + strategy ids -> cell array."""
+    """`GameSpec.cell_array`: {rank: (r0, r1), deck: "swarm/advance" or "curve", first} + strategy ids
+    -> cell array."""
     rank0, rank1 = (check_rank(int(v), "rank") for v in values["rank"])
-    template0, template1 = split_decks(values["decks"])
+    template0, template1 = split_decks(values["deck"])
     return np.array([rank0, rank1, TEMPLATES.index(template0), TEMPLATES.index(template1), int(values["first"]),
                      strategy0, strategy1], dtype=np.int64)
 
 
 def split_decks(name: str) -> tuple[str, str]:
-    parts = str(name).split("-")
+    """"swarm/advance" -> ("swarm", "advance") (seat 0, seat 1); "curve" -> ("curve", "curve")."""
+    parts = str(name).split("/")
+    parts = parts * 2 if len(parts) == 1 else parts
     if len(parts) != 2 or not all(p in TEMPLATES for p in parts):
-        raise CardbalanceError("decks '%s' must be TEMPLATE-TEMPLATE (seat 0, seat 1) with templates %s, e.g. "
-                               "swarm-advance." % (name, ", ".join(TEMPLATES)))
+        raise CardbalanceError("deck '%s' must be a template or TEMPLATE/TEMPLATE (seat 0, seat 1) with templates %s, "
+                               "e.g. curve or swarm/advance." % (name, ", ".join(TEMPLATES)))
     return parts[0], parts[1]
 
 
