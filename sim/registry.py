@@ -340,11 +340,15 @@ class GameData:
     """Data a game's cells play with beside the rules (a card pool, deck lists, agent
     weights): one file, stored in a run folder (`data/<name>`) with its hash in meta.json
     (`game_data`), played again from that copy by --resume and `play --from`.
-    `load()` gives the bytes a new run plays (e.g. the shipped file)."""
+    `load()` gives the bytes a caller without a plan plays (e.g. the shipped file);
+    `for_plan(plan)`, when given, the bytes a new sweep's plan plays (data that depends on
+    the plan's rules and cells, e.g. the card pool and deck lists its cells use):
+    `sim/sweep/grid.py:build_plan` binds it once the cells are known."""
 
     name: str
     description: str
     load: Callable[[], bytes]
+    for_plan: Callable[[Any], bytes] | None = None
 
 
 def data_hash(blob: bytes) -> str:

@@ -14,7 +14,7 @@ Sweep files of the former pairing dimension (key `deck_pairs`, values
 a silent translation would still not replay an old run.
 """
 
-from sim.novel_tcg import layout, rules
+from sim.novel_tcg import layout, pool_data, rules
 from sim.novel_tcg.card_pool import TEMPLATES
 from sim.novel_tcg.contract_face import NovelTcgEngine
 from sim.registry import PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, lazy
@@ -66,6 +66,7 @@ GAME_SPEC = GameSpec(
     name="novel_tcg",
     dimensions=(DECK, RANK, FIRST),
     derived_axes=(RANK_GAP,),
+    game_data=(pool_data.GAME_DATA,),
     end_types=layout.END_TYPE_NAMES,
     special_end_types=("limit",),
     counter_names=layout.COUNTER_NAMES,

@@ -315,6 +315,10 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None, d
     plan = Plan(spec=spec, game=game, cells=cells, rules=rules, rules_bases=bases)
     for cell in cells:
         plan.cell_array(cell)  # the game's own checks of a cell (e.g. its life limits), before any run folder exists
+    if data is None and any(entry.for_plan for entry in game.game_data):
+        # a new plan: data that depends on its rules and cells (e.g. the decks they play) is built now
+        plan.game = game.with_data({**game.data, **{entry.name: entry.for_plan(plan)
+                                                    for entry in game.game_data if entry.for_plan}})
     return plan
 
 
