@@ -14,7 +14,7 @@ Sweep files of the former pairing dimension (key `deck_pairs`, values
 a silent translation would still not replay an old run.
 """
 
-from sim.novel_tcg import layout, pool_data, rules
+from sim.novel_tcg import layout, pool_data, report_sections, rules
 from sim.novel_tcg.card_pool import TEMPLATES
 from sim.novel_tcg.contract_face import NovelTcgEngine
 from sim.registry import PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, lazy
@@ -91,5 +91,6 @@ GAME_SPEC = GameSpec(
     examples={"p0": "swarm:greedy", "p1": "advance:greedy", "setup": "--rank 10", "setup2": "--rank 12,10 --first 1",
               "preset": "loose_limit", "end_type": "deck_out", "axis": "rank"},
     engine=NovelTcgEngine,
-    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents")},
+    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents"),
+           "report_sections": report_sections.report_sections},
 )
