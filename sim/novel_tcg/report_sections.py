@@ -233,7 +233,7 @@ def _rank_gap(run, frame, kit):
         rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
                      "ranks": "%d/%d" % (row["low"], row["low"] + row["gap"]), "Δr": int(row["gap"]),
                      "ΔHP": d_hp, "Δceiling (stars)": d_ceiling, "part": arm if row["gap"] else "-",
-                     "higher rank wins [95% CI]" if row["gap"] else "seat 0 wins (Δr = 0)": kit.percent(k, n),
+                     "higher rank wins [95% CI] (Δr = 0: seat 0)": kit.percent(k, n),
                      "vs Δr = 0 [95% CI]": kit.points(*effect)})
         points.append((row["variant"], row["deck0"], int(row["gap"]), arm, _rate(k, n), kit.wilson(k, n) if n else
                        (float("nan"), float("nan"))))
@@ -356,13 +356,13 @@ def _advance_economy(run, frame, kit):
     for _, row in groups.iterrows():
         n, adv = row["matches"], row["ct_advance_summons"]
         rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
-                     "rank": int(row["rank0"]), "star ceiling": "rank + L",
+                     "rank": int(row["rank0"]),
                      "normal summons / match": "%.2f" % (row["ct_summons"] / n),
                      "advance summons / match": "%.2f" % (adv / n),
                      "bases per advance": "%.2f" % (row["ct_bases_used"] / adv) if adv else "-",
                      "cards given up / match": "%.2f" % ((row["ct_bases_used"] - adv) / n) if adv else "0",
                      "highest star (mean of seats)": "%.1f" % ((row["ct_max_star0"] + row["ct_max_star1"]) / (2 * n))})
-    table = pd.DataFrame(rows).drop(columns=["star ceiling"])
+    table = pd.DataFrame(rows)
     adv = groups[groups["deck0"] == "advance"]
     if len(adv):
         top = adv.loc[adv["rank0"].idxmax()]
