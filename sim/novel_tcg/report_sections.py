@@ -78,6 +78,24 @@ def _values(run, kit) -> dict:
     return {name: kit.flat_rules(entry) for name, entry in (run.meta.get("rules") or {}).items()}
 
 
+def _baseline(run, frame, kit) -> str:
+    """The variant a finding reads when a run has several: the rules closest to the defaults
+    (fewest numbers changed), then the first strategy pair."""
+    values = _values(run, kit)
+
+    def distance(variant):
+        rules = frame.loc[frame["variant"] == variant, "rules"].iloc[0]
+        return sum(1 for key in NUMBERS if key in values.get(rules, {}) and values[rules][key] != _default(key))
+    variants = list(dict.fromkeys(frame["variant"]))
+    return min(variants, key=lambda v: (distance(v), variants.index(v)))
+
+
+def _at(run, frame, kit) -> tuple[str, str]:
+    """(baseline variant, " (variant)" for a finding when the run has several, else "")."""
+    base = _baseline(run, frame, kit)
+    return base, (" (%s)" % base if _several(frame) else "")
+
+
 def _several(frame) -> bool:
     return frame["variant"].nunique() > 1
 
@@ -112,10 +130,11 @@ def _first_player(run, frame, kit):
     shares = groups["first_player_wins"] / groups["decided"].where(groups["decided"] > 0)
     top, low = shares.idxmax(), shares.idxmin()
     imbalanced = [v for v in verdicts if v == "imbalanced"]
-    finding = ("The first player's share of decided mirror matches runs from %.1f %% (%s, rank %d) to %.1f %% (%s, "
-               "rank %d); %d of %d template x rank cells are imbalanced, %d of them for the first player."
-               % (100 * shares[low], groups.loc[low, "deck0"], groups.loc[low, "rank0"], 100 * shares[top],
-                  groups.loc[top, "deck0"], groups.loc[top, "rank0"], len(imbalanced), len(verdicts),
+    name = lambda i: "%s, rank %d%s" % (groups.loc[i, "deck0"], groups.loc[i, "rank0"],  # noqa: E731
+                                         ", " + groups.loc[i, "variant"] if _several(frame) else "")
+    finding = ("The first player's share of decided mirror matches runs from %.1f %% (%s) to %.1f %% (%s); %d of %d "
+               "cells are imbalanced, %d of them for the first player."
+               % (100 * shares[low], name(low), 100 * shares[top], name(top), len(imbalanced), len(verdicts),
                   sum(1 for v, s in zip(verdicts, shares) if v == "imbalanced" and s > 0.5)))
 
     def figure():
@@ -159,11 +178,13 @@ def _deck_out(run, frame, kit):
                      "rank": int(row["rank0"]), "matches": n,
                      "first player wins by deck-out [95% CI]": kit.percent(a, n),
                      "second player wins by deck-out [95% CI]": kit.percent(b, n)})
-    first, second = int(groups["first_deck_out"].sum()), int(groups["second_deck_out"].sum())
-    top = (groups["first_deck_out"] + groups["second_deck_out"]).div(groups["matches"]).idxmax()
-    finding = ("Of %d deck-out wins in mirror matches, %d (%.1f %%) went to the first player (the second player draws "
+    base, where = _at(run, frame, kit)
+    base_groups = groups[groups["variant"] == base]
+    first, second = int(base_groups["first_deck_out"].sum()), int(base_groups["second_deck_out"].sum())
+    top = (base_groups["first_deck_out"] + base_groups["second_deck_out"]).div(base_groups["matches"]).idxmax()
+    finding = ("Of %d deck-out wins in mirror matches%s, %d (%.1f %%) went to the first player (the second player draws "
                "one card more and runs out first, §17 note 5); they peak at %.1f %% of matches in %s mirrors at rank %d."
-               % (first + second, first, 100 * _rate(first, first + second),
+               % (first + second, where, first, 100 * _rate(first, first + second),
                   100 * (groups.loc[top, "first_deck_out"] + groups.loc[top, "second_deck_out"]) / groups.loc[top, "matches"],
                   groups.loc[top, "deck0"], groups.loc[top, "rank0"])) if first + second else \
         "No mirror match was won by deck-out."
@@ -293,45 +314,61 @@ def _pooled_share(part, a: str, b: str) -> tuple[int, int]:
     return int(as0["wins0"].sum() + as1["wins1"].sum()), int(as0["decided"].sum() + as1["decided"].sum())
 
 
+def _others(values: dict, key: str) -> dict:
+    """{rules name: "k=v, ..."} of the rules values other than `key` that differ across the run
+    (what a table must keep apart when it compares values of `key`)."""
+    keys = sorted({k for v in values.values() for k in v} - {key})
+    differing = [k for k in keys if len({str(v.get(k)) for v in values.values()}) > 1]
+    return {name: ", ".join("%s=%s" % (k, v.get(k)) for k in differing) for name, v in values.items()}
+
+
 def _star_modifier(run, frame, kit):
     part = frame[frame["even"] & frame["deck"].isin(["swarm/advance", "advance/swarm"])]
     if not len(part):
         return None
     values = _values(run, kit)
-    part = part.assign(m=[int(values.get(r, {}).get("star_mod", _default("star_mod"))) for r in part["rules"]])
-    others = [k for k in ("skill",) if part[k].nunique() > 1]
-    rows, series = [], {}
-    for keys, g in part.groupby(others + ["m", "rank0"], sort=True):
-        keys = keys if isinstance(keys, tuple) else (keys,)
-        m, rank = keys[-2], keys[-1]
+    others = _others(values, "star_mod")
+    part = part.assign(m=[int(values.get(r, {}).get("star_mod", _default("star_mod"))) for r in part["rules"]],
+                       other=[others.get(r, "") for r in part["rules"]])
+    rows, series, shares = [], {}, {}
+    for (skill, other, m, rank), g in part.groupby(["skill", "other", "m", "rank0"], sort=True):
         k, n = _pooled_share(g, "swarm", "advance")
-        rows.append({**dict(zip(others, keys[:-2])), "m": m, "rank": rank, "decided": n,
-                     "Swarm wins against Advance [95% CI]": kit.percent(k, n)})
-        series.setdefault(keys[:-2] + (rank,), []).append((m, _rate(k, n), kit.wilson(k, n) if n else (np.nan, np.nan)))
+        rows.append({**({"skill": skill} if part["skill"].nunique() > 1 else {}),
+                     **({"other rules": other} if part["other"].nunique() > 1 else {}), "m": m, "rank": rank,
+                     "decided": n, "Swarm wins against Advance [95% CI]": kit.percent(k, n)})
+        series.setdefault((skill, other, rank), []).append((m, _rate(k, n), kit.wilson(k, n) if n else (np.nan, np.nan)))
+        shares[skill, other, m, rank] = _rate(k, n)
     table = pd.DataFrame(rows)
     ms = sorted(set(part["m"]))
-    best = max(rows, key=lambda r: float(r["Swarm wins against Advance [95% CI]"].split("%")[0])
-               if r["decided"] else -1)
+    # the finding reads the default of everything else (the first skill, the default offset) where played
+    skill = sorted(set(part["skill"]))[0]
+    baseline = next((o for o in sorted(set(part["other"])) if "summon_limit_offset=%d" % _default("summon_limit_offset")
+                     in o or o == ""), sorted(set(part["other"]))[0])
+    ranks = sorted(set(part["rank0"]))
+    by_rank = "; ".join("rank %d: %s" % (rank, " / ".join("%.1f %%" % (100 * shares.get((skill, baseline, m, rank), np.nan))
+                                                          for m in ms)) for rank in ranks)
+    viable = [rank for rank in ranks if max(shares.get((skill, baseline, m, rank), 0) for m in ms) >= 0.4]
+    where = " (%s)" % baseline if baseline else ""
     if len(ms) > 1:
-        finding = ("Swarm's share against Advance is at most %s (m = %d, rank %d) over m = %s; "
-                   % (best["Swarm wins against Advance [95% CI]"], best["m"], best["rank"], ", ".join(map(str, ms))) +
-                   ("some m keeps Swarm within reach (≥ 40 %)." if float(best["Swarm wins against Advance [95% CI]"]
-                                                                    .split("%")[0]) >= 40 else
-                    "no m played keeps Swarm viable (40 % or more)."))
+        finding = ("Swarm's share against Advance at m = %s%s: %s; some m keeps Swarm at 40 %% or more at %s."
+                   % (" / ".join(map(str, ms)), where, by_rank,
+                      ("rank%s %s" % ("s" if len(viable) > 1 else "", ", ".join(map(str, viable)))) if viable
+                      else "no rank"))
     else:
-        finding = ("Only m = %d was played: Swarm wins at most %s against Advance (rank %d); [vary] star_mod = [0, 3, 8] "
-                   "measures the modifier (docs/examples/tcg-rank-split-sweep.toml)."
-                   % (ms[0], best["Swarm wins against Advance [95% CI]"], best["rank"]))
+        finding = ("Only m = %d was played: Swarm's share against Advance is %s; [vary] star_mod = [3, 5, 8] measures "
+                   "the modifier (docs/examples/tcg-rules-sweep.toml)." % (ms[0], by_rank))
 
     def figure():
         fig, panels = _figure(1, 5.0)
         axes = panels[0]
-        for key, pts in series.items():
+        for (skill_, other, rank), pts in series.items():
             pts.sort()
             x = [m for m, *_ in pts]
             y = np.array([r for _, r, _ in pts])
             err = np.abs(np.array([ci for *_, ci in pts]).T - y)
-            axes.errorbar(x, 100 * y, yerr=100 * err, marker="o", capsize=3, label="rank %s" % " ".join(map(str, key)))
+            label = "rank %d" % rank + (" " + other if other else "") + (" " + skill_ if part["skill"].nunique() > 1
+                                                                           else "")
+            axes.errorbar(x, 100 * y, yerr=100 * err, marker="o", capsize=3, label=label)
         axes.axhline(50, color="0.6", lw=0.8)
         axes.set_xlabel("star modifier m (damage per star of difference)")
         axes.set_ylabel("Swarm wins against Advance, % of decided")
@@ -341,7 +378,8 @@ def _star_modifier(run, frame, kit):
     return kit.Section("tcg_star_modifier", "Q3 The star modifier m: Swarm against Advance",
                        "Swarm against Advance at equal ranks, both seatings and both first players pooled: Swarm's "
                        "share of decided matches for each star modifier m the run plays (T-BATTLE-6/7), with 95 % "
-                       "Wilson intervals. Finding: " + finding, table, figure, ["Q3 " + finding])
+                       "Wilson intervals; other rules values the run varies are kept apart. Finding: " + finding,
+                       table, figure, ["Q3 " + finding])
 
 
 # ---- Q4 the advance-summon economy ---------------------------------------------------------
@@ -363,17 +401,18 @@ def _advance_economy(run, frame, kit):
                      "cards given up / match": "%.2f" % ((row["ct_bases_used"] - adv) / n) if adv else "0",
                      "highest star (mean of seats)": "%.1f" % ((row["ct_max_star0"] + row["ct_max_star1"]) / (2 * n))})
     table = pd.DataFrame(rows)
-    adv = groups[groups["deck0"] == "advance"]
+    base, where = _at(run, frame, kit)
+    adv = groups[(groups["deck0"] == "advance") & (groups["variant"] == base)]
     if len(adv):
-        top = adv.loc[adv["rank0"].idxmax()]
-        finding = ("Advance mirrors make %.2f advance summons a match at rank %d with %.2f bases each (%.2f cards net "
-                   "given up) and reach %.1f★ on average; at rank %d they make %.2f."
-                   % (top["ct_advance_summons"] / top["matches"], top["rank0"],
+        top, low = adv.loc[adv["rank0"].idxmax()], adv.loc[adv["rank0"].idxmin()]
+        finding = ("Advance mirrors%s make %.2f advance summons a match at rank %d with %.2f bases each (%.2f cards net "
+                   "given up) and reach %.1f★ on average%s."
+                   % (where, top["ct_advance_summons"] / top["matches"], top["rank0"],
                       top["ct_bases_used"] / max(top["ct_advance_summons"], 1),
                       (top["ct_bases_used"] - top["ct_advance_summons"]) / top["matches"],
                       (top["ct_max_star0"] + top["ct_max_star1"]) / (2 * top["matches"]),
-                      adv["rank0"].min(), adv.loc[adv["rank0"].idxmin(), "ct_advance_summons"] /
-                      adv.loc[adv["rank0"].idxmin(), "matches"]))
+                      "; at rank %d they make %.2f" % (low["rank0"], low["ct_advance_summons"] / low["matches"])
+                      if low["rank0"] != top["rank0"] else ""))
     else:
         finding = "No Advance mirror was played."
 
@@ -420,10 +459,9 @@ def _limit_offset(run, frame, kit):
     values = _values(run, kit)
     part = part.assign(L=[int(values.get(r, {}).get("summon_limit_offset", _default("summon_limit_offset")))
                           for r in part["rules"]])
-    # the other rules values must be equal for L to be the one difference: group by everything else
-    rest = part["rules"].map(lambda r: tuple(sorted((k, str(v)) for k, v in values.get(r, {}).items()
-                                                    if k != "summon_limit_offset")))
-    part = part.assign(rest=rest.map(lambda t: hash(t)))
+    # the other rules values must be equal for L to be the one difference: grouped apart by their label
+    others = _others(values, "summon_limit_offset")
+    part = part.assign(rest=[others.get(r, "") for r in part["rules"]])
     rows, spreads, winners = [], {}, {}
     for (rest_key, skill, L, rank), g in part.groupby(["rest", "skill", "L", "rank0"], sort=True):
         matrix = _matrix(g)
@@ -431,7 +469,8 @@ def _limit_offset(run, frame, kit):
         rates = {t: _rate(*kn) for t, kn in field.items()}
         best, worst = max(rates, key=rates.get), min(rates, key=rates.get)
         diff = kit.difference(*field[worst], *field[best])
-        rows.append({**({"skill": skill} if part["skill"].nunique() > 1 else {}), "L": L, "rank": rank,
+        rows.append({**({"skill": skill} if part["skill"].nunique() > 1 else {}),
+                     **({"other rules": rest_key} if part["rest"].nunique() > 1 else {}), "L": L, "rank": rank,
                      "best template [95% CI]": "%s %s" % (best, kit.percent(*field[best])),
                      "worst template [95% CI]": "%s %s" % (worst, kit.percent(*field[worst])),
                      "spread [95% CI]": kit.points(*diff)})
@@ -447,16 +486,20 @@ def _limit_offset(run, frame, kit):
         for (rest_key, skill, L, rank, a, b), winner in winners.items():
             other = winners.get((rest_key, skill, L + 1, rank, a, b))
             if winner and other and winner != other:
-                flips.append("%s vs %s at rank %d (L %d -> %d)" % (a, b, rank, L, L + 1))
+                flips.append("%s vs %s at rank %d%s (L %d -> %d)" % (a, b, rank, " " + rest_key if rest_key else "",
+                                                                    L, L + 1))
+        baseline = next((o for o in sorted(set(part["rest"])) if "star_mod=%d" % _default("star_mod") in o or o == ""),
+                        sorted(set(part["rest"]))[0])
         smallest = {}
         for (rest_key, skill, L), pts in spreads.items():
             for rank, diff in pts:
-                if rank not in smallest or diff[0] < smallest[rank][1]:
+                if rest_key == baseline and (rank not in smallest or diff[0] < smallest[rank][1]):
                     smallest[rank] = (L, diff[0])
-        finding = ("The smallest template spread comes with L = %s (by rank: %s); one more star of ceiling flips %s."
+        finding = ("The smallest template spread comes with L = %s%s (by rank: %s); one more star of ceiling flips %s."
                    % ("/".join(str(L) for L in sorted({L for L, _ in smallest.values()})),
-                      ", ".join("%d: L=%d" % (rank, L) for rank, (L, _) in sorted(smallest.items())),
-                      "; ".join(flips) if flips else "no matchup"))
+                      " at %s" % baseline if baseline else "",
+                      ", ".join("%d: L=%d, %.1f pts" % (rank, L, 100 * d) for rank, (L, d) in sorted(smallest.items())),
+                      "; ".join(sorted(set(flips))) if flips else "no matchup"))
     else:
         widest = max(rows, key=lambda r: float(r["spread [95% CI]"].split()[0]))
         finding = ("Only L = %d was played: the best template leads the worst by %s at rank %d (widest); [vary] "
@@ -472,7 +515,8 @@ def _limit_offset(run, frame, kit):
             y = np.array([d[0] for _, d in pts])
             err = np.abs(np.array([(d[1], d[2]) for _, d in pts]).T - y)
             axes.errorbar(x, 100 * y, yerr=100 * err, marker="o", capsize=3,
-                          label="L = %d%s" % (L, " " + skill if part["skill"].nunique() > 1 else ""))
+                          label="L = %d%s%s" % (L, " " + rest_key if rest_key else "",
+                                                " " + skill if part["skill"].nunique() > 1 else ""))
         axes.set_xlabel("rank (both seats)")
         axes.set_ylabel("best − worst template, points")
         axes.legend(fontsize="x-small")
@@ -506,17 +550,19 @@ def _length(run, frame, kit):
                      "turns (mean ± 95%)": "%.1f ± %.1f" % (mean, 1.96 * sd / np.sqrt(n)),
                      **{"%s [95%% CI]" % e: kit.percent(int(ends[e]), int(n)) for e in ENDS}})
     table = pd.DataFrame(rows)
-    by_rank = part.groupby("rank0")[sums].sum()
+    base, where = _at(run, frame, kit)
+    by_rank = part[part["variant"] == base].groupby("rank0")[sums].sum()
     mean = by_rank["turns_sum"] / by_rank["matches"]
     deck_out = sum(by_rank.get("%s_deck_out" % p, 0) for p in ("seat0", "seat1", "draw")) / by_rank["matches"]
     cap = sum(by_rank.get("%s_turn_cap" % p, 0) for p in ("seat0", "seat1", "draw")) / by_rank["matches"]
     slope = np.polyfit(mean.index.to_numpy(float), mean.to_numpy(float), 1)[0] if len(mean) > 1 else float("nan")
     over = [int(r) for r, share in deck_out.items() if share >= 0.10]
-    finding = ("Matches last %.1f turns on average at rank %d and %.1f at rank %d (a fitted %+.2f turns per rank); "
-               "deck-out ends %s of matches (10 %% or more at rank%s %s) and the turn cap %s."
-               % (mean.iloc[0], mean.index[0], mean.iloc[-1], mean.index[-1], slope,
-                  "%.1f–%.1f %%" % (100 * deck_out.min(), 100 * deck_out.max()),
-                  "s" if len(over) != 1 else "", ", ".join(map(str, over)) or "none",
+    length = ("Matches last %.1f turns on average at rank %d and %.1f at rank %d (a fitted %+.2f turns per rank)"
+              % (mean.iloc[0], mean.index[0], mean.iloc[-1], mean.index[-1], slope) if len(mean) > 1 else
+              "Matches last %.1f turns on average at rank %d" % (mean.iloc[0], mean.index[0]))
+    finding = ("%s%s; deck-out ends %s of matches (10 %% or more %s) and the turn cap %s."
+               % (length, where, "%.1f–%.1f %%" % (100 * deck_out.min(), 100 * deck_out.max()),
+                  "at rank%s %s" % ("s" if len(over) > 1 else "", ", ".join(map(str, over))) if over else "at no rank",
                   "never binds" if cap.max() == 0 else "ends up to %.1f %%" % (100 * cap.max())))
 
     def figure():
@@ -560,17 +606,24 @@ def _damage(run, frame, kit):
                      "damage / match": "%.1f" % (total / row["matches"]),
                      **{name: "%.1f %%" % (100 * row[c] / total) if total else "-" for name, c in DAMAGE}})
     table = pd.DataFrame(rows)
-    first, last = groups.iloc[0], groups.iloc[-1]
+    base, where = _at(run, frame, kit)
+    first, last = groups[groups["variant"] == base].iloc[0], groups[groups["variant"] == base].iloc[-1]
 
     def share(row, *keys):
         return 100 * sum(row[c] for name, c in DAMAGE if name in keys) / max(row[columns].sum(), 1)
 
-    finding = ("Overflow gives %.0f %% of duelist damage at rank %d and %.0f %% at rank %d, direct attacks %.0f %% -> "
-               "%.0f %%, the person (its attacks and the hits it takes back) %.0f %% -> %.0f %%."
-               % (share(first, "overflow"), first["rank0"], share(last, "overflow"), last["rank0"],
-                  share(first, "direct attacks"), share(last, "direct attacks"),
-                  share(first, "person vs person", "hit back on a person"),
-                  share(last, "person vs person", "hit back on a person")))
+    person = ("person vs person", "hit back on a person")
+    if first["rank0"] != last["rank0"]:
+        finding = ("Overflow gives %.0f %% of duelist damage at rank %d and %.0f %% at rank %d%s, direct attacks %.0f %% "
+                   "-> %.0f %%, the person (its attacks and the hits it takes back) %.0f %% -> %.0f %%."
+                   % (share(first, "overflow"), first["rank0"], share(last, "overflow"), last["rank0"], where,
+                      share(first, "direct attacks"), share(last, "direct attacks"), share(first, *person),
+                      share(last, *person)))
+    else:
+        finding = ("At rank %d%s overflow gives %.0f %% of duelist damage, direct attacks %.0f %%, the person (its "
+                   "attacks and the hits it takes back) %.0f %%." % (first["rank0"], where, share(first, "overflow"),
+                                                                     share(first, "direct attacks"),
+                                                                     share(first, *person)))
 
     def figure():
         variants = list(dict.fromkeys(groups["variant"]))
@@ -609,14 +662,16 @@ def _limits(run, frame, kit):
     rows = [{**({"variant": row["variant"]} if _several(frame) else {}), "deck": row["deck"], "rank": int(row["rank0"]),
              **{name: "%.2f" % (row[c] / row["matches"]) for name, c in LIMITS}} for _, row in groups.iterrows()]
     table = pd.DataFrame(rows)
-    per_match = {name: groups[c] / groups["matches"] for name, c in LIMITS}
+    base, where = _at(run, frame, kit)
+    groups_base = groups[groups["variant"] == base]
+    per_match = {name: groups_base[c] / groups_base["matches"] for name, c in LIMITS}
     parts = []
     for name, values in per_match.items():
         top = values.idxmax()
         never = int((values < 0.05).sum())
         parts.append("%s: at most %.1f a match (%s, rank %d), under 0.05 in %d of %d cells"
                      % (name, values[top], groups.loc[top, "deck"], groups.loc[top, "rank0"], never, len(values)))
-    finding = "Per match (both seats): " + "; ".join(parts) + "."
+    finding = "Per match (both seats)%s: " % where + "; ".join(parts) + "."
 
     def figure():
         fig, panels = _figure(3, 3.6)
