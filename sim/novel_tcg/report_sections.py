@@ -724,14 +724,16 @@ def _template_matrix(run, frame, kit):
         panels_data.append((variant, rank, templates, matrix))
         verdicts.append((rank, variant, cycle, dominant))
     table = pd.DataFrame(rows)
+    base, where = _at(run, frame, kit)
+    verdicts = [(r, v, c, d) for r, v, c, d in verdicts if v == base]
     cycles = [(r, c) for r, v, c, d in verdicts if c]
     dominants = {}
-    for rank, variant, cycle, dominant in verdicts:
+    for rank, variant, cycle, dominant in sorted(verdicts, key=lambda item: item[0]):
         if dominant:
             dominants.setdefault(dominant[0], []).append(str(rank))
     finding = (("A rock-paper-scissors cycle at rank%s %s; " % ("s" if len(cycles) > 1 else "",
                                                                ", ".join(str(r) for r, _ in cycles)) if cycles else
-                "No rock-paper-scissors cycle at any rank; ") +
+                "No rock-paper-scissors cycle at any rank%s; " % where) +
                ("; ".join("%s beats every other template at rank%s %s" % (t, "s" if len(r) > 1 else "", ", ".join(r))
                           for t, r in dominants.items()) or "no template beats every other") + ".")
 
