@@ -36,13 +36,13 @@ def main(run_dir: str, out_dir: str) -> None:
     lines = ["<!-- python scripts/novel_tcg/summary.py %s %s (from the run folder; never simulates) -->"
              % (run_dir, out_dir),
              "# Novel TCG: §18.3 answers from `%s`" % meta.get("name"), "",
-             "%d cells, %d matches (%s), rules %s; sweep wall time %.0f s on %d cores; code %s; card pool and deck "
-             "lists: data/card_pool.json sha256 %s." % (
+             "%d cells, %d matches (%s), rules %s; sweep wall time %.0f s on %d cores (worker time %.0f s); code %s; "
+             "card pool and deck lists: data/card_pool.json sha256 %s." % (
                  counts.get("cells", 0), counts.get("matches", 0),
                  ", ".join(sorted(set(run.results["strategy0"] + ":" + run.results["strategy1"]))),
                  ", ".join(meta.get("rules", {})), timings.get("wall_s", float("nan")),
-                 (meta.get("machine") or {}).get("cpu_count", 0), (meta.get("git_commit") or "?")[:7],
-                 data.get("sha256", "not stored")), ""]
+                 (meta.get("machine") or {}).get("cpu_count", 0), timings.get("worker_s", float("nan")),
+                 (meta.get("git_commit") or "?")[:7], data.get("sha256", "not stored")), ""]
     for section in game_sections(run, all_tables(run)):
         method, _, finding = section.caption.partition(" Finding: ")
         lines += ["## " + section.title, ""]

@@ -275,8 +275,13 @@ def _rank_gap(run, frame, kit):
 
     def figure():
         templates = [t for t in TEMPLATES if t in set(groups["deck0"])]
-        fig, panels = _figure(len(templates))
+        fig, panels = _figure(len(templates), 4.2, 4.0)
         styles = {"HP and ceiling": "o-", "HP only": "s--", "ceiling only": "^-.", "neither": "x:"}
+        arms = {}
+        for variant, _, g, arm, _, _ in points:
+            if g:
+                arms.setdefault(arm, set()).add(variant)
+        shared = any(len(variants) > 1 for variants in arms.values())
         for axes, template in zip(panels, templates):
             for variant in dict.fromkeys(groups["variant"]):
                 pts = sorted((g, a, r, ci) for v, t, g, a, r, ci in points if v == variant and t == template)
@@ -287,13 +292,15 @@ def _rank_gap(run, frame, kit):
                 y = np.array([r for _, _, r, _ in pts])
                 err = np.abs(np.array([ci for *_, ci in pts]).T - y)
                 axes.errorbar(x, 100 * y, yerr=100 * err, fmt=styles.get(arm, "o-"), capsize=3,
-                              label="%s (%s)" % (variant, arm) if _several(frame) else arm)
+                              label="%s: %s" % (arm, variant) if shared or len(arms) == 1 and _several(frame) else
+                              "%s (%s)" % (arm, variant) if _several(frame) else arm)
             axes.axhline(50, color="0.6", lw=0.8)
             axes.set_xticks(list(GAPS))
             axes.set_xlabel("rank gap Δr")
             axes.set_ylabel("higher rank wins, % of decided")
             axes.set_title(template, fontsize=9)
-            axes.legend(fontsize="x-small")
+        handles, labels = panels[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="x-small")
         return fig
 
     return kit.Section("tcg_rank_gap", "Q2 Rank gap: the HP part and the star-ceiling part",
