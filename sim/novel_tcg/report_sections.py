@@ -490,11 +490,12 @@ def _limit_offset(run, frame, kit):
     offsets = sorted(set(part["L"]))
     if len(offsets) > 1:
         flips = []
+        following = dict(zip(offsets, offsets[1:]))  # each offset and the next one the run plays
         for (rest_key, skill, L, rank, a, b), winner in winners.items():
-            other = winners.get((rest_key, skill, L + 1, rank, a, b))
+            other = winners.get((rest_key, skill, following.get(L), rank, a, b))
             if winner and other and winner != other:
                 flips.append("%s vs %s at rank %d%s (L %d -> %d)" % (a, b, rank, " " + rest_key if rest_key else "",
-                                                                    L, L + 1))
+                                                                    L, following[L]))
         baseline = next((o for o in sorted(set(part["rest"])) if "star_mod=%d" % _default("star_mod") in o or o == ""),
                         sorted(set(part["rest"]))[0])
         smallest = {}
@@ -502,7 +503,7 @@ def _limit_offset(run, frame, kit):
             for rank, diff in pts:
                 if rest_key == baseline and (rank not in smallest or diff[0] < smallest[rank][1]):
                     smallest[rank] = (L, diff[0])
-        finding = ("The smallest template spread comes with L = %s%s (by rank: %s); one more star of ceiling flips %s."
+        finding = ("The smallest template spread comes with L = %s%s (by rank: %s); the next offset flips %s."
                    % ("/".join(str(L) for L in sorted({L for L, _ in smallest.values()})),
                       " at %s" % baseline if baseline else "",
                       ", ".join("%d: L=%d, %.1f pts" % (rank, L, 100 * d) for rank, (L, d) in sorted(smallest.items())),
