@@ -199,3 +199,24 @@ def test_the_former_deck_pairs_key_is_refused_with_its_replacement(tmp_path):
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "'deck_pairs' is no longer a key of novel_tcg" in result.stderr and "swarm/advance" in result.stderr
     assert not (tmp_path / "never").exists()
+
+
+def test_each_rules_arm_says_which_part_of_the_rank_gap_it_moves():
+    """Q2's split (docs/examples/tcg-rank-split-sweep.toml): the 2 x 2 of HP per rank and offset."""
+    from sim.novel_tcg.report_sections import _arm
+    assert _arm({}, 10, 15) == (75, 5, "HP and ceiling")
+    assert _arm({"summon_limit_offset": 10}, 10, 15) == (75, 0, "HP only")  # both ceilings at 20
+    assert _arm({"hp_per_rank": 1, "hp_offset": 100}, 10, 15) == (5, 5, "ceiling only")
+    assert _arm({"hp_per_rank": 1, "summon_limit_offset": 10}, 10, 15) == (5, 0, "neither")
+    assert _arm({"T-AMB-46": "off"}, 10, 15) == (75, 0, "HP only")  # no summon limit: no ceiling at all
+    assert _arm({}, 17, 20) == (45, 1, "HP and ceiling")  # 19 -> 20: the ceiling stops at 20 stars
+
+
+def test_the_rank_split_sweep_file_expands_to_its_four_arms():
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep("docs/examples/tcg-rank-split-sweep.toml"))
+    values = {name: (rules.numbers["hp_per_rank"], rules.numbers["summon_limit_offset"])
+              for name, rules in plan.rules.items()}
+    assert sorted(values.values()) == [(1, 2), (1, 10), (15, 2), (15, 10)]
+    assert {cell.columns["rank_gap"] for cell in plan.cells} == {0, 1, 2, 3, 5}
+    assert {cell.values["deck"] for cell in plan.cells} == {"swarm", "advance", "curve"}
