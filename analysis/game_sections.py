@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from analysis import stats, vary_effects
+from analysis import stats, vary_effects, verdict
 
 
 @dataclass
@@ -88,6 +88,19 @@ def one_key_pairs(meta: dict, key: str, default=None) -> list[tuple[str, str, ob
     return pairs
 
 
+def family_verdicts(successes, trials, delta: float | None = None) -> list[str]:
+    """The product's verdicts (balanced / undecided / imbalanced against ½ ± δ) of a table of
+    shares `successes / trials`, decided as one family (Holm), as the shared tables do."""
+    successes, trials = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(trials > 0, successes / np.maximum(trials, 1), 0.5)
+    p_imbalanced, p_balanced = verdict.score_p_values(share, np.maximum(trials, 1),
+                                                      verdict.DEFAULT_DELTA if delta is None else delta)
+    p_imbalanced = np.where(trials > 0, p_imbalanced, 1.0)
+    p_balanced = np.where(trials > 0, p_balanced, 1.0)
+    return list(verdict.decide_family(p_imbalanced, p_balanced))
+
+
 @dataclass(frozen=True)
 class Kit:
     """What a game's section builder may use (handed in, never imported by the game)."""
@@ -101,6 +114,8 @@ class Kit:
     Section: type = Section
     chunk_frame: Callable = vary_effects.chunk_frame                    # run -> per-(cell, chunk) rows, or None
     clustered_difference: Callable = vary_effects.frame_difference      # (rows A, rows B, successes, trials)
+    verdicts: Callable = family_verdicts                                # (successes, trials) -> verdict per row
+    delta: float = verdict.DEFAULT_DELTA
 
 
 def game_sections(run, tables: dict) -> list[Section]:

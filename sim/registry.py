@@ -117,6 +117,9 @@ class Dimension:
     dimension and every other dimension's label is part of a cell's series
     (analysis/dimensions.py), so no table sums across a dimension.
 
+    `former_keys`: (key, hint) pairs of sweep keys this dimension replaced; a sweep file
+    that still uses one is refused with the hint (sim/sweep/grid.py), not "unknown key".
+
     `default` is the sweep's default list (for SEAT: both seats); `single` is
     the value a one-match command (play, bench, the compare grid) uses when
     none is given. `label(value)` is the one label format every table and
@@ -133,10 +136,11 @@ class Dimension:
     single: Any = None
     key: str | None = None
     columns: Callable[[Any], dict] | None = None
+    former_keys: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def per_seat_choice(cls, name: str, description: str, options, default=(), key: str | None = None,
-                        single=None) -> "Dimension":
+                        single=None, former_keys: tuple[tuple[str, str], ...] = ()) -> "Dimension":
         """A value per seat from `options` (e.g. a deck template per seat), as a CHOICE over
         the seat pairs (`per_seat_choice_values`; a sweep lists "aggro" or "aggro/control")."""
         options = tuple(options)
@@ -146,7 +150,7 @@ class Dimension:
             first, _, second = value.partition(SKILL_SEPARATOR)
             return {name + "0": first, name + "1": second or first}
         return cls(name, CHOICE, description, values=values, default=tuple(default) or values,
-                   single=single or options[0], key=key, columns=seats)
+                   single=single or options[0], key=key, columns=seats, former_keys=tuple(former_keys))
 
     @property
     def sweep_key(self) -> str:
@@ -336,11 +340,15 @@ class GameData:
     """Data a game's cells play with beside the rules (a card pool, deck lists, agent
     weights): one file, stored in a run folder (`data/<name>`) with its hash in meta.json
     (`game_data`), played again from that copy by --resume and `play --from`.
-    `load()` gives the bytes a new run plays (e.g. the shipped file)."""
+    `load()` gives the bytes a caller without a plan plays (e.g. the shipped file);
+    `for_plan(plan)`, when given, the bytes a new sweep's plan plays (data that depends on
+    the plan's rules and cells, e.g. the card pool and deck lists its cells use):
+    `sim/sweep/grid.py:build_plan` binds it once the cells are known."""
 
     name: str
     description: str
     load: Callable[[], bytes]
+    for_plan: Callable[[Any], bytes] | None = None
 
 
 def data_hash(blob: bytes) -> str:

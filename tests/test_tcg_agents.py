@@ -70,7 +70,7 @@ def test_the_view_hides_hands_decks_and_face_down_characters():
 
 def test_batches_add_up_whatever_the_chunking():
     rules = Rules().to_array()
-    cell = cell_of({"rank": (10, 10), "decks": "swarm-advance", "first": 0}, STRATEGY_GREEDY, STRATEGY_GREEDY)
+    cell = cell_of({"rank": (10, 10), "deck": "swarm/advance", "first": 0}, STRATEGY_GREEDY, STRATEGY_GREEDY)
     whole = play_batch(rules, cell, 11, 0, 60)
     parts = play_batch(rules, cell, 11, 0, 25) + play_batch(rules, cell, 11, 25, 35)
     assert np.array_equal(whole, parts)

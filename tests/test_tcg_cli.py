@@ -65,7 +65,7 @@ def test_unknown_switch_in_a_rules_file(tmp_path):
 
 def test_two_rule_sets_differ_through_one_compiled_kernel():
     game = get_game("novel_tcg")
-    cell = game.cell_array({"rank": (10, 10), "decks": "swarm-advance", "first": 0}, 0, 0)
+    cell = game.cell_array({"rank": (10, 10), "deck": "swarm/advance", "first": 0}, 0, 0)
     a = game.play_batch(Rules().to_array(), cell, 5, 0, 50)
     b = game.play_batch(Rules().with_changes(star_mod=0).to_array(), cell, 5, 0, 50)
     assert not np.array_equal(a, b)

@@ -16,7 +16,7 @@ from strategies.novel_tcg.batch import cell_of
 ENGINE = NovelTcgEngine()
 RULES = Rules()
 ARRAY = ENGINE.rules_array(RULES)
-CELL = cell_of({"rank": (10, 10), "decks": "curve-advance", "first": 0}, 0, 0)
+CELL = cell_of({"rank": (10, 10), "deck": "curve/advance", "first": 0}, 0, 0)
 
 
 def _played(actions=40, seed=3):

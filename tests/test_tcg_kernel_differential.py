@@ -31,6 +31,6 @@ def test_match_loops_agree_for_every_agent(preset):
     rules = load_rules(preset)
     for s0 in STRATEGY_IDS.values():
         for s1 in STRATEGY_IDS.values():
-            cell = cell_of({"rank": (10, 8), "decks": "advance-swarm", "first": 1}, s0, s1)
+            cell = cell_of({"rank": (10, 8), "deck": "advance/swarm", "first": 1}, s0, s1)
             for seed in range(3):
                 assert np.array_equal(kernel_record(rules.to_array(), cell, seed), reference_record(rules, cell, seed))

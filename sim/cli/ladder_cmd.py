@@ -164,7 +164,7 @@ def run(args) -> int:
             if not args.resume:
                 meta = runfolder.build_meta(plan, args.backend, args.jobs)
                 meta["ladder"] = {**ladder_entry, "command": " ".join(["cardbalance", "ladder", *_argv(args)])}
-                runfolder.create_run_folder(run_dir, meta, lock=lock, command=command_line())
+                runfolder.create_run_folder(run_dir, meta, lock=lock, command=command_line(), data=plan.game.data or None)
             started = time.perf_counter()
             try:
                 result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,

@@ -103,7 +103,7 @@ def _run_and_report(args, plan, run_dir: Path, lock) -> int:
             check_dask_workers(client, plan)
         if not args.resume:
             runfolder.create_run_folder(run_dir, runfolder.build_meta(plan, args.backend, args.jobs), lock=lock,
-                                        command=command_line())
+                                        command=command_line(), data=plan.game.data or None)
         started = time.perf_counter()
         try:
             result = run_sweep(plan, run_dir, jobs=args.jobs, backend=args.backend,

@@ -1,38 +1,42 @@
 """The Novel TCG's declaration for the game registry (`sim/registry.py`).
 
-Dimensions (cell order): the deck templates of both seats (a pairing
-"swarm-advance", seat 0 first: today's registry has no per-seat choice
-dimension), each seat's duelist rank (T-AMB-09: ranks may differ) and the
-first player (T-SETUP-1: a sweep plays both). Batches run on the numba
-kernel, `play` and the bench's reference column on the reference engine.
+Dimensions (cell order): the deck template per seat (a per-seat choice:
+"swarm" for a mirror, "swarm/advance" = seat 0's / seat 1's, columns `deck0`
+and `deck1`), each seat's duelist rank (T-AMB-09: ranks may differ) and the
+first player (T-SETUP-1: a sweep plays both); the derived axis `rank_gap`
+(rank1 - rank0) is a column of every cell, which the report groups by.
+Batches run on the numba kernel, `play` and the bench's reference column on
+the reference engine.
+
+Sweep files of the former pairing dimension (key `deck_pairs`, values
+"swarm-advance") are refused with one line that spells the new key's values
+(`FORMER_DECK_KEY`): the cell order and seeds changed with the dimension, so
+a silent translation would still not replay an old run.
 """
 
-from sim.novel_tcg import layout, rules
+from sim.novel_tcg import layout, pool_data, report_sections, rules
 from sim.novel_tcg.card_pool import TEMPLATES
 from sim.novel_tcg.contract_face import NovelTcgEngine
-from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
+from sim.registry import PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, lazy
 
-PAIRINGS = tuple("%s-%s" % (a, b) for a in TEMPLATES for b in TEMPLATES)
-
-
-def _templates(pairing: str) -> dict:
-    deck0, deck1 = pairing.split("-")
-    return {"deck0": deck0, "deck1": deck1}
-
-
-DECKS = Dimension("decks", CHOICE, "deck templates (seat 0's vs seat 1's)", values=PAIRINGS, key="deck_pairs",
-                  default=PAIRINGS, single="curve-curve", columns=_templates)
+# The former pairing key and what replaced it (sim/sweep/grid.py refuses it with this hint).
+FORMER_DECK_KEY = ("deck_pairs", "the deck template per seat is now 'deck': one template for a mirror, "
+                                 "seat0/seat1 otherwise (e.g. deck = [\"curve\", \"swarm/advance\"] for the former "
+                                 "deck_pairs = [\"curve-curve\", \"swarm-advance\"])")
+DECK = Dimension.per_seat_choice("deck", "deck template", TEMPLATES, single="curve", former_keys=(FORMER_DECK_KEY,))
+PAIRINGS = DECK.values  # "swarm", "swarm/advance", ...: every (seat 0, seat 1) template pair
 RANK = Dimension("rank", PER_SEAT, "duelist rank", low=rules.RANK_MIN, high=rules.RANK_MAX,
                  default=(2, 5, 10, 15, 20), single=(rules.DEFAULT_RANK, rules.DEFAULT_RANK))  # §18.2
 FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
+RANK_GAP = DerivedAxis("rank_gap", "rank", "rank gap (seat 1's rank - seat 0's)")  # §18.3 Q2
 
 # §18.3 Q1/Q2/Q10: seat advantage by template and rank, the rank gap, the template matrix.
 DEFAULT_SWEEP = {
     "name": "default",
     "game": "novel_tcg",
-    "deck_pairs": list(PAIRINGS),
+    "deck": list(PAIRINGS),
     "rank": [2, 5, 10, 15, 20],
-    "rank_pairs": [[11, 10], [12, 10], [13, 10], [15, 10]],
+    "rank_pairs": [[10, 11], [10, 12], [10, 13], [10, 15]],  # rank_gap +1, +2, +3, +5 (§18.3 Q2)
     "strategies": ["greedy:greedy"],
     "rules": ["default"],
     "matches": 1000,
@@ -42,7 +46,7 @@ DEFAULT_SWEEP = {
 
 
 def parse_players(p0: str, p1: str):
-    """`play --p0 swarm:greedy --p1 advance:defensive` -> ({"decks": "swarm-advance"}, strategies)."""
+    """`play --p0 swarm:greedy --p1 advance:defensive` -> ({"deck": "swarm/advance"}, strategies)."""
     from sim.errors import CardbalanceError
     from strategies.novel_tcg import strategy_id
 
@@ -55,12 +59,14 @@ def parse_players(p0: str, p1: str):
         strategy_id(strategy)
         templates.append(template)
         strategies.append(strategy)
-    return {"decks": "%s-%s" % tuple(templates)}, tuple(strategies)
+    return {"deck": DECK.check(templates[0] if templates[0] == templates[1] else "/".join(templates))}, tuple(strategies)
 
 
 GAME_SPEC = GameSpec(
     name="novel_tcg",
-    dimensions=(DECKS, RANK, FIRST),
+    dimensions=(DECK, RANK, FIRST),
+    derived_axes=(RANK_GAP,),
+    game_data=(pool_data.GAME_DATA,),
     end_types=layout.END_TYPE_NAMES,
     special_end_types=("limit",),
     counter_names=layout.COUNTER_NAMES,
@@ -85,5 +91,6 @@ GAME_SPEC = GameSpec(
     examples={"p0": "swarm:greedy", "p1": "advance:greedy", "setup": "--rank 10", "setup2": "--rank 12,10 --first 1",
               "preset": "loose_limit", "end_type": "deck_out", "axis": "rank"},
     engine=NovelTcgEngine,
-    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents")},
+    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents"),
+           "report_sections": report_sections.report_sections},
 )

@@ -209,7 +209,10 @@ def parse_sweep(data: dict, source: str = "sweep") -> SweepSpec:
             kwargs[key] = data[key]
     game = get_game(kwargs.get("game", DEFAULT_GAME))
     allowed = sweep_keys(game)
+    former = {key: hint for dimension in game.dimensions for key, hint in dimension.former_keys}
     for key in data:
+        if key in former and key not in allowed:
+            raise CardbalanceError("%s: '%s' is no longer a key of %s: %s." % (source, key, game.name, former[key]))
         if key not in allowed:
             raise CardbalanceError("%s: unknown key '%s'; allowed keys: %s%s." % (
                 source, key, ", ".join(allowed), did_you_mean(key, allowed)))
@@ -312,6 +315,10 @@ def build_plan(spec: SweepSpec, game: GameSpec | None = None, load_rules=None, d
     plan = Plan(spec=spec, game=game, cells=cells, rules=rules, rules_bases=bases)
     for cell in cells:
         plan.cell_array(cell)  # the game's own checks of a cell (e.g. its life limits), before any run folder exists
+    if data is None and any(entry.for_plan for entry in game.game_data):
+        # a new plan: data that depends on its rules and cells (e.g. the decks they play) is built now
+        plan.game = game.with_data({**game.data, **{entry.name: entry.for_plan(plan)
+                                                    for entry in game.game_data if entry.for_plan}})
     return plan
 
 

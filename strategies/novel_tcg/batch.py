@@ -18,6 +18,7 @@ from sim.errors import CardbalanceError
 from sim.novel_tcg import engine_cache
 from sim.novel_tcg import kernel as K
 from sim.novel_tcg import layout as L
+from sim.novel_tcg import pool_data
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
@@ -34,18 +35,21 @@ MAX_STEPS = 200_000  # a safety net: the turn cap ends every match long before
 
 
 def cell_of(values: dict, strategy0: int, strategy1: int) -> np.ndarray:
-    """`GameSpec.cell_array`: {rank: (r0, r1), decks: "swarm-advance", first} + strategy ids -> cell array."""
+    """`GameSpec.cell_array`: {rank: (r0, r1), deck: "swarm/advance" or "curve", first} + strategy ids
+    -> cell array."""
     rank0, rank1 = (check_rank(int(v), "rank") for v in values["rank"])
-    template0, template1 = split_decks(values["decks"])
+    template0, template1 = split_decks(values["deck"])
     return np.array([rank0, rank1, TEMPLATES.index(template0), TEMPLATES.index(template1), int(values["first"]),
                      strategy0, strategy1], dtype=np.int64)
 
 
 def split_decks(name: str) -> tuple[str, str]:
-    parts = str(name).split("-")
+    """"swarm/advance" -> ("swarm", "advance") (seat 0, seat 1); "curve" -> ("curve", "curve")."""
+    parts = str(name).split("/")
+    parts = parts * 2 if len(parts) == 1 else parts
     if len(parts) != 2 or not all(p in TEMPLATES for p in parts):
-        raise CardbalanceError("decks '%s' must be TEMPLATE-TEMPLATE (seat 0, seat 1) with templates %s, e.g. "
-                               "swarm-advance." % (name, ", ".join(TEMPLATES)))
+        raise CardbalanceError("deck '%s' must be a template or TEMPLATE/TEMPLATE (seat 0, seat 1) with templates %s, "
+                               "e.g. curve or swarm/advance." % (name, ", ".join(TEMPLATES)))
     return parts[0], parts[1]
 
 
@@ -56,6 +60,18 @@ def decks_of(rules_array, cell) -> tuple[np.ndarray, np.ndarray]:
         counts = deck_counts_from_array(rules_array, TEMPLATES[int(cell[C_TEMPLATE0 + seat])], int(cell[C_RANK0 + seat]))
         decks.append(np.array([k for k, c in counts.items() for _ in range(c)], dtype=np.int64))
     return decks[0], decks[1]
+
+
+def played_with(rules_array, cell, data=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rules array, deck 0, deck 1) a cell plays: a run's stored card pool and deck lists when
+    `data` (the run's game data, pool_data.py) lists these rules, else generated from the rules."""
+    stored = pool_data.stored(data, rules_array)
+    if stored is None:
+        return (rules_array, *decks_of(rules_array, cell))
+    pool, decks = stored
+    return (pool_data.rules_with_pool(rules_array, pool),
+            *(pool_data.stored_deck(decks, TEMPLATES[int(cell[C_TEMPLATE0 + seat])], int(cell[C_RANK0 + seat]))
+              for seat in (0, 1)))
 
 
 # ---------------------------------------------------------------- the compiled loop
@@ -146,19 +162,19 @@ def checked_rules(rules_array) -> np.ndarray:
     return rules_array
 
 
-def play_batch(rules_array, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
-    """`GameSpec.play_batch` on the numba kernel."""
+def play_batch(rules_array, cell, chunk_seed, start_index, n_matches, data=None) -> np.ndarray:
+    """`GameSpec.play_batch` on the numba kernel (`data`: the run's game data, `played_with`)."""
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
-    deck0, deck1 = decks_of(rules_array, cell)
+    rules_array, deck0, deck1 = played_with(rules_array, cell, data)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # deck-out turns by seat
     _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
     return out
 
 
-def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches) -> np.ndarray:
+def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, data=None) -> np.ndarray:
     rules_a, rules_b, cell = checked_rules(rules_a), checked_rules(rules_b), checked_cell(cell)
-    a0, a1 = decks_of(rules_a, cell)
-    b0, b1 = decks_of(rules_b, cell)
+    rules_a, a0, a1 = played_with(rules_a, cell, data)
+    rules_b, b0, b1 = played_with(rules_b, cell, data)
     out = agg.empty_paired(L.N_END_TYPES)
     _play_paired_batch(rules_a, rules_b, cell, a0, a1, b0, b1, np.uint64(chunk_seed), np.int64(start_index),
                        np.int64(n_matches), out)
@@ -176,12 +192,18 @@ def play_batch_steps(rules_array, cell, chunk_seed, start_index, n_matches) -> t
 
 
 # ---------------------------------------------------------------- the reference loop
-def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None) -> Match:
+def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None, data=None) -> Match:
     """One match on the reference engine with the same policies (compiled, called on its packed view);
-    `on_step(match, action)` sees each action before it is applied, `after_step` after."""
+    `on_step(match, action)` sees each action before it is applied, `after_step` after. With a run's
+    `data` it plays the stored decks; the reference engine builds its pool from the rules, so a run
+    whose stored pool differs from this code's is refused in one line."""
     cell = checked_cell(cell)
     rules_array = rules.to_array()
-    deck0, deck1 = decks_of(rules_array, cell)
+    played, deck0, deck1 = played_with(rules_array, cell, data)
+    if not np.array_equal(played, rules_array):
+        raise CardbalanceError("this run played a card pool other than the one this code generates from its rules "
+                               "(its copy: data/%s); a single match replays only with this code's pool."
+                               % pool_data.DATA_NAME)
     seed = int(seed) & rng.MASK64
     match = Match(rules, (int(cell[C_RANK0]), int(cell[C_RANK1])), [deck0.tolist(), deck1.tolist()],
                   int(cell[C_FIRST]), seed)
@@ -213,11 +235,11 @@ def record_of(match: Match) -> np.ndarray:
     return record
 
 
-def reference_record(rules, cell, match_seed) -> np.ndarray:
+def reference_record(rules, cell, match_seed, data=None) -> np.ndarray:
     """`GameSpec.reference_play_match`: the record of one match on the reference engine."""
     if not hasattr(rules, "to_array"):
         raise CardbalanceError("the reference loop needs a Rules object, not a packed array.")
-    return record_of(play_match(rules, cell, match_seed))
+    return record_of(play_match(rules, cell, match_seed, data=data))
 
 
 def kernel_record(rules_array, cell, match_seed) -> np.ndarray:

@@ -7,9 +7,10 @@ and the duelists' HP after every change.
 
 from sim.novel_tcg import actions as A
 from sim.novel_tcg import layout as L
-from sim.novel_tcg.card_pool import kind_name, describe_deck
-from sim.novel_tcg.card_pool import TEMPLATES
-from strategies.novel_tcg.batch import C_RANK0, C_TEMPLATE0, play_match
+import numpy as np
+
+from sim.novel_tcg.card_pool import TEMPLATES, kind_name, pool_table
+from strategies.novel_tcg.batch import C_RANK0, C_TEMPLATE0, checked_cell, play_match, played_with
 
 
 def _name(match, kind):
@@ -20,12 +21,17 @@ def _hp(match):
     return "HP %d / %d" % (match.duelists[0].hp, match.duelists[1].hp)
 
 
-def replay_log(rules, cell, match_seed) -> list[str]:
+def replay_log(rules, cell, match_seed, data=None) -> list[str]:
+    """The narrated match (`data`: a run's game data: its stored decks, batch.played_with)."""
     lines = []
+    _, *decks = played_with(rules.to_array(), checked_cell(cell), data)
     for seat in (0, 1):
         template, rank = TEMPLATES[int(cell[C_TEMPLATE0 + seat])], int(cell[C_RANK0 + seat])
+        counts = dict(zip(*np.unique(decks[seat], return_counts=True)))
         lines.append("p%d: rank %d, %s deck (star ceiling %d): %s"
-                     % (seat, rank, template, rules.star_ceiling(rank), describe_deck(rules, template, rank)))
+                     % (seat, rank, template, rules.star_ceiling(rank),
+                        "; ".join("%d x %s" % (copies, kind_name(pool_table(rules), int(kind)))
+                                  for kind, copies in counts.items())))
     state = {"turn": None}
 
     def step(match, action):
@@ -94,7 +100,7 @@ def replay_log(rules, cell, match_seed) -> list[str]:
         state["player"] = match.active
         step(match, action)
 
-    match = play_match(rules, cell, match_seed, on_step=before_step, after_step=after)
+    match = play_match(rules, cell, match_seed, on_step=before_step, after_step=after, data=data)
     if not lines[-1].startswith("match over"):
         lines.append("match over: %s" % _hp(match))
     return lines

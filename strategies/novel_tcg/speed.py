@@ -45,7 +45,7 @@ def _agent_batch(rules, cell, deck0, deck1, chunk_seed, start_index, n_matches, 
 
 
 def _cell(agent: str, opponent: str) -> np.ndarray:
-    return cell_of({"rank": (10, 10), "decks": "curve-curve", "first": 0}, strategy_id(agent), strategy_id(opponent))
+    return cell_of({"rank": (10, 10), "deck": "curve", "first": 0}, strategy_id(agent), strategy_id(opponent))
 
 
 def agent_rows(rules_array, seconds: float) -> list[dict]:

@@ -1,0 +1,222 @@
+"""Issue 26 parts 2 and 7: the Novel TCG's dimensions (deck template per seat, the rank gap),
+its game data (card pool and deck lists in the run folder) and its report sections.
+
+One small sweep (module fixture) covers every section: mirrors and mixed pairings at two
+equal ranks, a rank gap, and two summon-limit offsets through `[vary]`.
+"""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import load_run
+from analysis.game_sections import game_sections
+from analysis.tables import all_tables
+from sim.cli import main
+from sim.novel_tcg import pool_data
+from sim.novel_tcg.rules import Rules
+from sim.registry import data_hash, get_game
+from sim.sweep import runfolder
+from strategies.novel_tcg.batch import play_batch
+
+MATCHES = 10
+DECKS = ["swarm", "advance", "curve", "swarm/advance", "advance/swarm", "swarm/curve", "curve/advance"]
+SECTIONS = ("tcg_first_player", "tcg_deck_out", "tcg_rank_gap", "tcg_star_modifier", "tcg_advance_economy",
+            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_limits", "tcg_matrix", "tcg_card_pool")
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def tcg_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tcg")
+    sweep = folder / "tcg.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = %s\nrank = [5, 10]\nrank_pairs = [[10, 12]]\n'
+                     'strategies = ["greedy:greedy"]\nmatches = %d\nchunk_size = %d\nseed = 7\n'
+                     '[vary]\nsummon_limit_offset = [2, 3]\n' % (json.dumps(DECKS), MATCHES, MATCHES))
+    run = folder / "run"
+    assert main(["sweep", str(sweep), "--out", str(run), "--jobs", "1", "--quiet"]) == 0
+    return run
+
+
+# ---- the per-seat choice and the derived axis --------------------------------------------
+
+def test_deck_is_a_per_seat_choice_and_rank_gap_a_derived_axis(tcg_run):
+    meta = json.loads((tcg_run / "meta.json").read_text())
+    assert meta["cell_columns"] == ["cell", "deck", "deck0", "deck1", "rank0", "rank1", "first", "rank_gap",
+                                    "strategy0", "strategy1", "rules"]
+    assert meta["derived_axes"] == [{"name": "rank_gap", "of": "rank", "op": "difference",
+                                     "description": "rank gap (seat 1's rank - seat 0's)"}]
+    results = pd.read_parquet(tcg_run / "results.parquet")
+    assert (results["rank_gap"] == results["rank1"] - results["rank0"]).all()
+    mixed = results[results["deck"] == "swarm/advance"]
+    assert set(mixed["deck0"]) == {"swarm"} and set(mixed["deck1"]) == {"advance"}
+    mirror = results[results["deck"] == "curve"]
+    assert (mirror["deck0"] == "curve").all() and (mirror["deck1"] == "curve").all()
+
+
+def test_no_table_sums_across_the_deck_or_rank_dimensions(tcg_run):
+    run = load_run(tcg_run)
+    verdicts = all_tables(run)["verdicts"]
+    # one row per (rules variant, deck per seat, ranks): only the first player is pooled
+    assert len(verdicts) == 2 * len(DECKS) * 3
+    assert (verdicts["matches"] == 2 * MATCHES).all()
+    assert not verdicts.duplicated(["rules", "series", "axis"]).any()
+    by_gap = run.results.groupby("rank_gap")["matches"].sum().to_dict()
+    assert by_gap == {0: 2 * len(DECKS) * 2 * 2 * MATCHES, 2: 2 * len(DECKS) * 2 * MATCHES}
+    gap = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_rank_gap"].table
+    # the rank-gap table keeps each rules variant and template apart: one row per (variant, template, Δr)
+    assert len(gap) == 2 * 3 * 2 and not gap.duplicated(["variant", "template", "Δr"]).any()
+
+
+# ---- game data: the card pool and the deck lists -------------------------------------------
+
+def test_the_pool_and_every_deck_list_played_are_stored_with_their_hash(tcg_run):
+    meta = json.loads((tcg_run / "meta.json").read_text())
+    entry = meta["game_data"][pool_data.DATA_NAME]
+    blob = (tcg_run / entry["copy"]).read_bytes()
+    assert entry["sha256"] == data_hash(blob) and entry["bytes"] == len(blob)
+    document = json.loads(blob)
+    # the two offsets are two rules arrays, each with the decks its cells play
+    assert sorted(tuple(e["names"]) for e in document["rules"]) == [("default+summon_limit_offset=2",),
+                                                                     ("default+summon_limit_offset=3",)]
+    for e in document["rules"]:
+        assert {(d["template"], d["rank"]) for d in e["decks"]} == {(t, r) for t in ("swarm", "advance", "curve")
+                                                                    for r in (5, 10, 12)}
+        assert len(e["pool"]) == 63
+        assert all(sum(c for _, c in d["cards"]) == 60 for d in e["decks"])
+    ceilings = {(tuple(e["names"]), d["rank"]): d["ceiling"] for e in document["rules"] for d in e["decks"]}
+    assert ceilings[("default+summon_limit_offset=3",), 10] == 13 and ceilings[("default+summon_limit_offset=2",), 10] == 12
+
+
+def test_resume_plays_the_stored_decks_not_the_generated_ones(tcg_run, tmp_path):
+    """A run's stored deck list is what --resume plays: change it (and its recorded hash) and the
+    rebuilt plan's batches follow the stored list, not today's generator."""
+    import shutil
+    copy = tmp_path / "run"
+    shutil.copytree(tcg_run, copy)
+    meta = json.loads((copy / "meta.json").read_text())
+    path = copy / meta["game_data"][pool_data.DATA_NAME]["copy"]
+    document = json.loads(path.read_bytes())
+    for entry in document["rules"]:
+        for deck in entry["decks"]:
+            if deck["template"] == "swarm":  # 60 copies of the 6★ balanced character
+                deck["cards"] = [[5, 60]]
+    blob = json.dumps(document).encode()
+    path.write_bytes(blob)
+    meta["game_data"][pool_data.DATA_NAME].update(sha256=data_hash(blob), bytes=len(blob))
+    plan = runfolder.plan_from_meta(meta, copy)
+    assert plan.game.data[pool_data.DATA_NAME] == blob
+    cell = next(c for c in plan.cells if c.values["deck"] == "swarm" and c.values["rank"] == (10, 10))
+    rules_array, cell_array = plan.rules_array(cell), plan.cell_array(cell)
+    stored = plan.game.play_batch(rules_array, cell_array, 11, 0, 20)
+    assert np.array_equal(stored, play_batch(rules_array, cell_array, 11, 0, 20, data={pool_data.DATA_NAME: blob}))
+    assert not np.array_equal(stored, play_batch(rules_array, cell_array, 11, 0, 20))
+
+
+def test_a_run_whose_stored_pool_was_changed_is_refused_on_resume(tcg_run, tmp_path):
+    import shutil
+    copy = tmp_path / "run"
+    shutil.copytree(tcg_run, copy)
+    path = copy / "data" / pool_data.DATA_NAME
+    path.write_bytes(path.read_bytes().replace(b'"rank": 10', b'"rank": 11', 1))
+    result = run_cli("sweep", "--resume", str(copy), "--jobs", "1", "--quiet")
+    assert result.returncode == 2 and "card_pool.json has hash" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_play_from_replays_with_the_stored_decks(tcg_run):
+    result = run_cli("play", "--from", str(tcg_run), "--cell", "3", "--match", "1")
+    assert result.returncode == 0, result.stderr
+    meta = json.loads((tcg_run / "meta.json").read_text())
+    cell = meta["cells"][3]
+    assert "p0: rank %d, %s deck" % (cell["rank0"], cell["deck0"]) in result.stdout
+
+
+def test_batches_without_a_plan_generate_the_pool_as_before():
+    """The shipped document lists no rules: bench, compare and tests play the generated pool."""
+    game = get_game("novel_tcg").with_data()
+    cell = game.cell_array({"rank": (10, 10), "deck": "swarm/advance", "first": 0}, 0, 0)
+    rules_array = Rules().to_array()
+    assert np.array_equal(game.play_batch(rules_array, cell, 5, 0, 20), play_batch(rules_array, cell, 5, 0, 20))
+
+
+# ---- the report's sections -----------------------------------------------------------------
+
+def test_every_section_renders_with_a_table_a_figure_and_a_finding(tcg_run):
+    run = load_run(tcg_run)
+    sections = {s.id: s for s in game_sections(run, all_tables(run))}
+    assert tuple(sections) == SECTIONS
+    for name, section in sections.items():
+        assert section.table is not None and len(section.table), name
+        if name != "tcg_card_pool":
+            assert section.figure is not None and section.lines and section.lines[0].startswith("Q"), name
+            assert "Finding: " in section.caption, name
+            assert (tcg_run / "report" / ("%s.png" % name)).is_file(), name
+    html = (tcg_run / "report" / "report.html").read_text()
+    for section in sections.values():
+        assert section.title in html
+    assert "swarm/advance" in html and pool_data.DATA_NAME in html
+
+
+def test_first_player_verdicts_are_the_products_words(tcg_run):
+    run = load_run(tcg_run)
+    table = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_first_player"].table
+    assert set(table["verdict"]) <= {"balanced", "undecided", "imbalanced"}
+    assert len(table) == 2 * 3 * 2  # rules variants x mirror templates x equal ranks
+
+
+def test_limit_offset_section_compares_the_two_offsets(tcg_run):
+    run = load_run(tcg_run)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_limit_offset"]
+    assert set(section.table["L"]) == {2, 3}
+    assert "smallest template spread comes with L" in section.lines[0]
+
+
+# ---- bad input -------------------------------------------------------------------------------
+
+def test_an_unknown_template_in_a_per_seat_list_is_one_line_and_exit_2(tmp_path):
+    sweep = tmp_path / "bad.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = ["curve", "swarm/control"]\nrank = [10]\nmatches = 10\n')
+    out = tmp_path / "never"
+    result = run_cli("sweep", str(sweep), "--out", str(out), "--quiet")
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "deck 'swarm/control' is unknown" in result.stderr and "curve/swarm" in result.stderr
+    assert not out.exists()
+
+
+def test_the_former_deck_pairs_key_is_refused_with_its_replacement(tmp_path):
+    sweep = tmp_path / "old.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck_pairs = ["swarm-advance"]\nrank = [10]\nmatches = 10\n')
+    result = run_cli("sweep", str(sweep), "--out", str(tmp_path / "never"), "--quiet")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "'deck_pairs' is no longer a key of novel_tcg" in result.stderr and "swarm/advance" in result.stderr
+    assert not (tmp_path / "never").exists()
+
+
+def test_each_rules_arm_says_which_part_of_the_rank_gap_it_moves():
+    """Q2's split (docs/examples/tcg-rank-split-sweep.toml): the 2 x 2 of HP per rank and offset."""
+    from sim.novel_tcg.report_sections import _arm
+    assert _arm({}, 10, 15) == (75, 5, "HP and ceiling")
+    assert _arm({"summon_limit_offset": 10}, 10, 15) == (75, 0, "HP only")  # both ceilings at 20
+    assert _arm({"hp_per_rank": 1, "hp_offset": 100}, 10, 15) == (5, 5, "ceiling only")
+    assert _arm({"hp_per_rank": 1, "summon_limit_offset": 10}, 10, 15) == (5, 0, "neither")
+    assert _arm({"T-AMB-46": "off"}, 10, 15) == (75, 0, "HP only")  # no summon limit: no ceiling at all
+    assert _arm({}, 17, 20) == (45, 1, "HP and ceiling")  # 19 -> 20: the ceiling stops at 20 stars
+
+
+def test_the_rank_split_sweep_file_expands_to_its_four_arms():
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep("docs/examples/tcg-rank-split-sweep.toml"))
+    values = {name: (rules.numbers["hp_per_rank"], rules.numbers["summon_limit_offset"])
+              for name, rules in plan.rules.items()}
+    assert sorted(values.values()) == [(1, 2), (1, 10), (15, 2), (15, 10)]
+    assert {cell.columns["rank_gap"] for cell in plan.cells} == {0, 1, 2, 3, 5}
+    assert {cell.values["deck"] for cell in plan.cells} == {"swarm", "advance", "curve"}
