@@ -64,7 +64,8 @@ from pathlib import Path
 from sim import rng as rng_module
 from sim.cards import SUIT_LETTERS, code_text, parse_code
 from sim.errors import CardbalanceError
-from sim.position_file import check_choice, check_keys, position_rules, read_position
+from sim.position_file import (check_choice, check_keys, check_list, check_object, players_of, position_rules,
+                               read_counters, read_position)
 from sim.poker_duel import actions as A
 from sim.poker_duel import layout as L
 from sim.poker_duel.narration import describe
@@ -131,19 +132,6 @@ def _name(card: int, player: int) -> str:
     return code_text(card % L.N_CODES) + ("'" if card // L.N_CODES != player else "")
 
 
-def _list(value, field: str) -> list:
-    if not isinstance(value, list):
-        _fail("'%s' must be a list (got %r)." % (field, value))
-    return value
-
-
-def _object(value, field: str, keys) -> dict:
-    if not isinstance(value, dict):
-        _fail("'%s' must be an object (got %r)." % (field, value))
-    check_keys(value, keys, field + ".")
-    return value
-
-
 def load_position(data: dict) -> Match:
     """Validate a position (dict, JSON text or path) and build the reference Match it describes.
     The file format is sim/position_file.py's; what follows is Poker Duel's rules check."""
@@ -161,13 +149,7 @@ def load_position(data: dict) -> Match:
             and not rules.p1_first_battle:
         _fail("phase '%s': the first player has no battle phase on turn 1 (D-BP-1, p1_first_battle = false)." % phase)
     _load_result(m, data)
-    players = _list(data.get("players", [{}, {}]), "players")
-    if len(players) != 2:
-        _fail("'players' must list exactly two players (got %d)." % len(players))
-    for p, spec in enumerate(players):
-        if not isinstance(spec, dict):
-            _fail("'players[%d]' must be an object." % p)
-        check_keys(spec, PLAYER_KEYS, "players[%d]." % p)
+    players = players_of(data, PLAYER_KEYS, [{}, {}])
     seen = _load_table(m, rules, players, data)
     _load_chain(m, data, seen)
     _load_decks(m, players, seen)
@@ -175,9 +157,8 @@ def load_position(data: dict) -> Match:
     _load_choice(m, data)
     for p, spec in enumerate(players):  # last: a mark may name any card on the table
         _load_marks(m, spec.get("marks", {}), p, "players[%d].marks" % p)
-    counters = _object(data.get("counters", {}), "counters", L.COUNTER_NAMES)
-    for name, value in counters.items():
-        m.counters[L.COUNTER_NAMES.index(name)] = _int(value, "counters." + name, 0, 2**62)
+    for index, count in read_counters(data.get("counters", {}), L.COUNTER_NAMES).items():
+        m.counters[index] = count
     if "rng" in data:
         m.rng = rng_module.PyRng(_int(data["rng"], "rng", 0, rng_module.MASK64))
     return m
@@ -200,9 +181,9 @@ def _load_table(m: Match, rules: Rules, players: list, data: dict) -> dict:
         where = "players[%d]" % p
         m.hp[p] = _int(spec.get("hp", DEFAULT_HP[p]), where + ".hp", low_hp, HP_MAX)
         m.start_hp[p] = _int(spec.get("start_hp", DEFAULT_HP[p]), where + ".start_hp", 1, HP_MAX)
-        for card in (_card(t, p, where + ".hand", seen, taken) for t in _list(spec.get("hand", []), where + ".hand")):
+        for card in (_card(t, p, where + ".hand", seen, taken) for t in check_list(spec.get("hand", []), where + ".hand")):
             m.zone[card] = L.Z_HAND
-        monsters = _list(spec.get("monsters", []), where + ".monsters")
+        monsters = check_list(spec.get("monsters", []), where + ".monsters")
         if len(monsters) > rules.monster_zone:
             _fail("'%s.monsters' holds at most %d cards (monster_zone; got %d)." % (where, rules.monster_zone, len(monsters)))
         for slot, text in enumerate(monsters):
@@ -212,7 +193,7 @@ def _load_table(m: Match, rules: Rules, players: list, data: dict) -> dict:
             if code_text(card % L.N_CODES)[1:] in ("J", "Q", "K") or card % L.N_CODES >= 52:
                 _fail("'%s.monsters': %s is not a monster card (A-10, D-COMP-2)." % (where, text))
             m.zone[card], m.pos[card], m.monster[p][slot] = L.Z_MONSTER, slot, card
-        back = _list(spec.get("back_row", []), where + ".back_row")
+        back = check_list(spec.get("back_row", []), where + ".back_row")
         if len(back) > rules.back_row:
             _fail("'%s.back_row' holds at most %d cards (back_row; got %d)." % (where, rules.back_row, len(back)))
         for slot, item in enumerate(back):
@@ -222,8 +203,8 @@ def _load_table(m: Match, rules: Rules, players: list, data: dict) -> dict:
             card = _card(text, p, where + ".back_row", seen, taken)
             m.zone[card], m.pos[card], m.back[p][slot] = L.Z_BACK, slot, card
             m.set_turn[card] = _int(set_turn, where + ".back_row.set_turn", 0, m.turn)
-        graveyard = _list(spec.get("graveyard", []), where + ".graveyard")
-        seqs = _list(spec.get("graveyard_seq", [None] * len(graveyard)), where + ".graveyard_seq")
+        graveyard = check_list(spec.get("graveyard", []), where + ".graveyard")
+        seqs = check_list(spec.get("graveyard_seq", [None] * len(graveyard)), where + ".graveyard_seq")
         if len(seqs) != len(graveyard):
             _fail("'%s.graveyard_seq' must give one arrival number per graveyard card (%d, got %d)."
                   % (where, len(graveyard), len(seqs)))
@@ -232,7 +213,7 @@ def _load_table(m: Match, rules: Rules, players: list, data: dict) -> dict:
             m.seq = m.seq + 1 if seq is None else _int(seq, where + ".graveyard_seq", 1, INT_MAX)
             m.zone[card], m.pos[card] = L.Z_GRAVE, m.seq
             graveyard_seqs.append(m.seq)
-        for text in _list(spec.get("banished", []), where + ".banished"):
+        for text in check_list(spec.get("banished", []), where + ".banished"):
             m.zone[_card(text, p, where + ".banished", seen)] = L.Z_BANISHED
     if len(set(graveyard_seqs)) != len(graveyard_seqs):
         _fail("'graveyard_seq' numbers must differ (each card arrived at its own moment).")
@@ -250,7 +231,7 @@ def _load_decks(m: Match, players: list, seen: dict) -> None:
     for p, spec in enumerate(players):
         where = "players[%d]" % p
         if "deck" in spec:
-            deck = [_card(t, p, where + ".deck", seen) for t in _list(spec["deck"], where + ".deck")]
+            deck = [_card(t, p, where + ".deck", seen) for t in check_list(spec["deck"], where + ".deck")]
             for card in range(p * L.N_CODES, (p + 1) * L.N_CODES):
                 if card not in seen:
                     m.zone[card] = L.Z_BANISHED  # out of play
@@ -259,7 +240,7 @@ def _load_decks(m: Match, players: list, seen: dict) -> None:
         for card in deck:
             m.zone[card] = L.Z_DECK
         m.deck[p] = deck
-        for card in _list(spec.get("new", []), where + ".new"):
+        for card in check_list(spec.get("new", []), where + ".new"):
             target = _field_card(card, p)
             if target < 0 or m.zone[target] != L.Z_MONSTER or m.controller(target) != p:
                 _fail("'%s.new' must name monsters on that player's field (got %r)." % (where, card))
@@ -269,7 +250,7 @@ def _load_decks(m: Match, players: list, seen: dict) -> None:
 def _load_turn(m: Match, data: dict) -> None:
     """This turn's counts, the attack in progress and the priority loop."""
     if "uses" in data:
-        uses = _list(data["uses"], "uses")
+        uses = check_list(data["uses"], "uses")
         if len(uses) != 2 or not all(isinstance(u, list) and len(u) == 3 for u in uses):
             _fail("'uses' must be [[J, Q, K], [J, Q, K]] counts (got %r)." % (uses,))
         m.uses = [[_int(v, "uses", 0, 100) for v in u] for u in uses]
@@ -293,7 +274,7 @@ def _load_turn(m: Match, data: dict) -> None:
         _fail("'attack' is only read in phases battle_step, damage_step and over.")
     if "attack" not in data:
         return
-    attack = _object(data["attack"], "attack", {"attacker", "target"})
+    attack = check_object(data["attack"], "attack", {"attacker", "target"})
     # A card the battle step's J destroyed stays the attacker / target until the step ends (in a graveyard).
     attacker = _field_card(attack.get("attacker"), m.active)
     if attacker < 0 or not (m.zone[attacker] == L.Z_GRAVE or (m.zone[attacker] == L.Z_MONSTER
@@ -314,9 +295,9 @@ def _load_turn(m: Match, data: dict) -> None:
 def _load_chain(m: Match, data: dict, seen: dict) -> None:
     """The chain (D-FN-8), first activated first: each card on it, its activator, escalation and
     targets. Its card is in its back-row slot when the back row lists it, else it holds none."""
-    for i, item in enumerate(_list(data.get("chain", []), "chain")):
+    for i, item in enumerate(check_list(data.get("chain", []), "chain")):
         field = "chain[%d]" % i
-        entry = _object(item, field, CHAIN_KEYS)
+        entry = check_object(item, field, CHAIN_KEYS)
         p = _int(entry.get("player"), field + ".player", 0, 1)
         card = _named(entry.get("card"), p, field + ".card")
         kind = fn_kind(card)
@@ -333,7 +314,7 @@ def _load_chain(m: Match, data: dict, seen: dict) -> None:
                       "takes one." % (field, entry.get("card")))
             m.flags[card] |= L.F_TAKEN
         m.zone[card] = L.Z_CHAIN
-        targets = [_named(t, 1 - p, field + ".targets") for t in _list(entry.get("targets", []), field + ".targets")]
+        targets = [_named(t, 1 - p, field + ".targets") for t in check_list(entry.get("targets", []), field + ".targets")]
         if len(targets) > L.CH_TARGETS:
             _fail("'%s.targets' names at most %d cards (got %d)." % (field, L.CH_TARGETS, len(targets)))
         m.chain.append([card, p, kind, _int(entry.get("n", 1), field + ".n", 1, 100),
@@ -345,13 +326,13 @@ def _load_chain(m: Match, data: dict, seen: dict) -> None:
 def _load_choice(m: Match, data: dict) -> None:
     """A pending choice (`pending`, layout.PENDING_NAMES) and its details (`choice`)."""
     kind = PENDING[check_choice(data.get("pending", "none"), PENDING, "pending")]
-    choice = _object(data.get("choice", {}), "choice", CHOICE_KEYS)
+    choice = check_object(data.get("choice", {}), "choice", CHOICE_KEYS)
     m.pend_kind = kind
     m.pend_player = _int(choice.get("player", m.decider if kind else 0), "choice.player", 0, 1)
     m.pend_max = _int(choice.get("max", 0), "choice.max", 0, INT_MAX)
     m.pend_chosen = _int(choice.get("chosen", 0), "choice.chosen", 0, INT_MAX)
     m.pend_return = PHASES[check_choice(choice.get("return", "main"), PHASES, "choice.return")]
-    items = _list(choice.get("list", []), "choice.list")
+    items = check_list(choice.get("list", []), "choice.list")
     if len(items) > L.PEND_LIST_SIZE:
         _fail("'choice.list' holds at most %d items (got %d)." % (L.PEND_LIST_SIZE, len(items)))
     if kind == L.PK_J_TARGETS:
@@ -381,8 +362,8 @@ def _load_marks(m: Match, marks, p: int, where: str) -> None:
     for text, value in marks.items():
         field = "%s.%s" % (where, text)
         card = _named(text, p, field)
-        mark = _object(value, field, MARK_KEYS)
-        for name in _list(mark.get("flags", []), field + ".flags"):
+        mark = check_object(value, field, MARK_KEYS)
+        for name in check_list(mark.get("flags", []), field + ".flags"):
             m.flags[card] |= FLAG_NAMES[check_choice(name, FLAG_NAMES, field + ".flags")]
         m.boost[card] = _int(mark.get("boost", m.boost[card]), field + ".boost", -HP_MAX, HP_MAX)
         m.set_turn[card] = _int(mark.get("set_turn", m.set_turn[card]), field + ".set_turn", 0, m.turn)
@@ -404,7 +385,7 @@ def _is_card(text) -> bool:
 
 def apply_texts(m: Match, texts, events: list[str] | None = None) -> Match:
     """Apply actions in text notation; an unknown or illegal one is one error line."""
-    for index, text in enumerate(_list(texts, "actions")):
+    for index, text in enumerate(check_list(texts, "actions")):
         try:
             action = A.from_text(text)
         except (ValueError, TypeError):
