@@ -60,7 +60,7 @@ def _series_parts(dimensions) -> tuple[list[dict], list[dict]]:
     return _kinds(dimensions, "choice"), axes[1:]
 
 
-def _per_seat_text(frame: pd.DataFrame, dimension: dict) -> pd.Series:
+def per_seat_text(frame: pd.DataFrame, dimension: dict) -> pd.Series:
     first, second = (frame[column].astype("int64").astype(str) for column in dimension["columns"][:2])
     return dimension["name"] + " " + first.where(first == second, first + "/" + second)
 
@@ -93,7 +93,7 @@ def add_roles(frame: pd.DataFrame, dimensions) -> pd.DataFrame:
     dimensions = list(dimensions or ())
     frame = frame.copy()
     choices, extra = _series_parts(dimensions)
-    parts = [frame[d["name"]].astype(str) for d in choices] + [_per_seat_text(frame, d) for d in extra]
+    parts = [frame[d["name"]].astype(str) for d in choices] + [per_seat_text(frame, d) for d in extra]
     if parts:
         series = parts[0]
         for part in parts[1:]:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from analysis import stats, verdict_design
 from analysis.csv_cells import spreadsheet_safe
+from analysis.derived_axes import derived_win_rates
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import (DEFAULT_ADJUST, DEFAULT_DELTA, HANDICAP, check_adjust, check_delta, decide_family,
                               normal_p_values, score_p_values)
@@ -448,6 +449,7 @@ def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
     return text
 
 
+DERIVED_TABLE = "derived_win_rates"  # analysis/derived_axes.py: win rates vs each derived axis
 TABLES = ("verdicts", "win_rates", "first_player_advantage", "special_victories", "win_types",
           "match_lengths", "length_histogram", "counters", "cells")
 
@@ -467,6 +469,8 @@ def all_tables(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJ
         "cells": lambda: cells(run),
     }
     out = {name: builders[name]() for name in TABLES}
+    if run.meta.get("derived_axes"):  # only a run whose game declares derived axes (e.g. a rank gap)
+        out[DERIVED_TABLE] = derived_win_rates(run)
     for table in out.values():  # the run's words for the roles, for figures and pages (reports/figures.py)
         table.attrs["labels"] = run.labels
     return out

@@ -14,6 +14,12 @@ the neutral role names of analysis/dimensions.py (`axis0` / `axis1`, label
 in `DataFrame.attrs["labels"]` (`analysis.tables.all_tables`). It is
 categorical ("30", "40", ..., "30/60" for unequal seats) so that equal and
 unequal pairs share one axis.
+
+A run whose game declares derived axes (`sim.registry.DerivedAxis`, e.g. a
+rank gap) gets one more figure, `win_rates_vs_derived`: seat 1's win rate
+against each derived axis (a panel each), one line per line of
+analysis/derived_axes.py (a value of every other dimension, one strategy pair,
+one rules value), so no line joins two rules presets.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ TITLE_FORMATS = {
     "win_types": "How matches end (win types)",
     "match_lengths": "Match-length distribution",
 }
+DERIVED_FIGURE = "win_rates_vs_derived"  # drawn only for a run with derived axes (not in FIGURES)
+DERIVED_TITLE = "Seat 1's win rate vs each derived axis"
 DEFAULT_WORDS = {"series": "series", "axis": "axis", "axis_description": "per-seat value"}
 
 
@@ -271,6 +279,37 @@ def win_rates_vs_axis(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DE
     return figure
 
 
+def win_rates_vs_derived(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure | None:
+    """Seat 1's win rate vs each derived axis (a panel each, x = the axis's values in order), one line per
+    line × strategies × rules with its 95 % band; None when the run has no derived axis."""
+    from analysis.tables import DERIVED_TABLE
+    table = tables.get(DERIVED_TABLE)
+    if table is None or table.empty:
+        return None
+    names = list(dict.fromkeys(table["derived_axis"]))
+    figure, panels = _new_figure(len(names), ncols_max=2, sharey=True)
+    for axes, name in zip(panels, names):
+        part = table[table["derived_axis"] == name]
+        several = part["variant"].nunique() > 1
+        keys = part["line"] + (" · " + part["variant"] if several else "")
+        _fair_band(axes, 0.5, delta)
+        for colour, key in zip(_colours(keys.nunique()), dict.fromkeys(keys)):
+            line = part[(keys == key).to_numpy()].sort_values("value")
+            _band(axes, line["value"], line["seat1_win_rate"], line["seat1_win_rate_low"],
+                  line["seat1_win_rate_high"], colour, key)
+        values = sorted(set(part["value"]))
+        axes.set_xticks(values)
+        axes.set_xlim(min(values) - 0.5, max(values) + 0.5)
+        axes.set_ylim(0, 1)
+        axes.set_xlabel(str(part["description"].iloc[0]))
+        axes.set_ylabel("seat 1's win rate (share of matches)")
+        axes.set_title(name, fontsize=10)
+        axes.legend(fontsize=7, loc="best")
+    figure.suptitle("%s\n(both first players and the seat pairs of one value pooled; band: 95 %%; green: ½ ± %g)"
+                    % (DERIVED_TITLE, delta), fontsize=10)
+    return figure
+
+
 def first_player_advantage(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> Figure:
     """P(first player wins | decided) − ½ vs the per-seat axis, one line per series."""
     table = tables["first_player_advantage"]
@@ -472,9 +511,10 @@ def _shades(name: str, present, outcome: str) -> dict:
 # ---- writing -------------------------------------------------------------------------------------
 
 def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
-    """Every figure. The heatmap's rows follow the skill levels weakest first when the
-    verdict table carries them (`attrs["skill_order"]`, set by reports.build_report)."""
-    return {
+    """Every figure (`FIGURES`, and `DERIVED_FIGURE` for a run with derived axes). The heatmap's rows
+    follow the skill levels weakest first when the verdict table carries them (`attrs["skill_order"]`,
+    set by reports.build_report)."""
+    figures = {
         "verdict_heatmap": verdict_heatmap(tables, tables["verdicts"].attrs.get("skill_order")),
         "win_rates_vs_axis": win_rates_vs_axis(tables, delta),
         "first_player_advantage": first_player_advantage(tables, delta),
@@ -482,6 +522,10 @@ def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA)
         "win_types": win_types(tables),
         "match_lengths": match_lengths(tables),
     }
+    derived = win_rates_vs_derived(tables, delta)
+    if derived is not None:
+        figures[DERIVED_FIGURE] = derived
+    return figures
 
 
 def write_figures(tables: dict[str, pd.DataFrame], folder, delta: float = DEFAULT_DELTA) -> dict[str, Path]:

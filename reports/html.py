@@ -21,7 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from analysis.runs import Run
 from analysis.tables import family_statement
-from reports.figures import FIGURES, titles, words
+from reports.figures import DERIVED_FIGURE, DERIVED_TITLE, FIGURES, titles, words
 
 # Captions in the run's words ({series}, {axis_description}: analysis.dimensions.labels).
 CAPTIONS = {
@@ -38,6 +38,10 @@ CAPTIONS = {
     "win_types": "Shares of all matches by winner and end type.",
     "match_lengths": "Distribution of match length in turns (both players' turns count).",
 }
+DERIVED_CAPTION = ("Seat 1's win rate over all matches against each axis the game derives from a per-seat dimension "
+                   "(e.g. rank gap = seat 1's rank − seat 0's), with 95 % bands. A value pools the seat pairs "
+                   "that give it and both first-player orders; each line keeps every other dimension, the "
+                   "strategies and the rules apart (the CSV table derived_win_rates has the numbers).")
 
 
 def _environment() -> Environment:
@@ -392,6 +396,10 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
                          "caption": CAPTIONS[name].format(decision_rule=rule, **found),
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
+    if DERIVED_FIGURE in figure_paths:  # a run with derived axes (e.g. a rank gap): right after the win rates
+        sections.insert(FIGURES.index("win_rates_vs_axis") + 1, {
+            "id": DERIVED_FIGURE, "title": DERIVED_TITLE, "caption": DERIVED_CAPTION,
+            "image": data_uri(figure_paths[DERIVED_FIGURE]), "table": None})
     sections[1:1] = skill["sections"]  # right after the verdicts: the skill question is about them
     # the game's own questions (GameSpec.extra["report_sections"]) after the skill ones
     sections[1 + len(skill["sections"]):1 + len(skill["sections"])] = game_sections or []

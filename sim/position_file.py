@@ -9,7 +9,10 @@ here, so each class of bad input is refused once, in one line:
   integer-string limit, not an object: one error naming the file);
 - `check_keys`: unknown keys, with a "did you mean";
 - `position_rules`: the rules a position plays: its `preset` with its
-  `rules` overrides (numbers at the top, switches under `ambiguities`).
+  `rules` overrides (numbers at the top, switches under `ambiguities`);
+- the shapes every game's file shares: `players_of` (two player objects with
+  their keys checked), `check_list` / `check_object`, `read_counters` (the
+  record's effect counters by name) and `action_texts` (the actions to play).
 """
 
 from __future__ import annotations
@@ -71,3 +74,50 @@ def position_rules(data: dict, load_rules, rules_from_mapping, default_preset: s
     merged.update({key: value for key, value in overrides.items() if key != "ambiguities"})
     merged["ambiguities"] = {**merged["ambiguities"], **switches}
     return rules_from_mapping(merged, "position rules")
+
+
+def check_list(value, field: str) -> list:
+    if not isinstance(value, list):
+        _fail("'%s' must be a list (got %r)." % (field, value))
+    return value
+
+
+def check_object(value, field: str, keys) -> dict:
+    """`value` when it is an object whose keys are all in `keys` (named "field.key" when not)."""
+    if not isinstance(value, dict):
+        _fail("'%s' must be an object (got %r)." % (field, value))
+    check_keys(value, keys, field + ".")
+    return value
+
+
+def players_of(data: dict, keys, default=None) -> list[dict]:
+    """The two player objects of `players` (keys checked); `default` when the file has none."""
+    players = data.get("players", default)
+    if not isinstance(players, list) or len(players) != 2:
+        _fail("'players' must list exactly two player objects (got %s)."
+              % (len(players) if isinstance(players, list) else repr(players)))
+    for p, player in enumerate(players):
+        check_object(player, "players[%d]" % p, keys)
+    return players
+
+
+COUNT_MAX = 2**62  # a count lands in an int64 slot: larger is an error, never wrapped
+
+
+def read_counters(value, names) -> dict[int, int]:
+    """The `counters` object (counter name -> count, `names` = the game's COUNTER_NAMES) as {index: count}."""
+    counters = check_object(value, "counters", names)
+    out = {}
+    for name, count in counters.items():
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= COUNT_MAX:
+            _fail("'counters.%s' must be a count from 0 to %d (got %r)." % (name, COUNT_MAX, count))
+        out[list(names).index(name)] = count
+    return out
+
+
+def action_texts(data: dict, example: str) -> list[str]:
+    """The position's `actions`: a list of action texts (`example` shows one)."""
+    actions = data.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        _fail("'actions' must be a list of action texts like \"%s\"." % example)
+    return actions

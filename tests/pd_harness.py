@@ -20,7 +20,7 @@ from sim.poker_duel.reference import Match
 from sim.poker_duel.rules import load_rules
 
 ENGINES = ("reference", "kernel")
-END_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
+END_NAMES = L.END_TYPE_NAMES
 
 
 class Table:

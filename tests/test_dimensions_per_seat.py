@@ -80,3 +80,60 @@ def test_no_table_sums_across_a_dimension(ranks_run):
 def test_the_report_renders_both_per_seat_dimensions(ranks_run):
     html = (ranks_run / "report" / "report.html").read_text()
     assert "rank 0/2" in html and "10/14" in html and "red/blue" in html
+
+
+# ---- the derived axis as the x axis of a figure (reports/figures.py:win_rates_vs_derived) ----------------
+
+@pytest.fixture(scope="module")
+def gap_run(tmp_path_factory):
+    """Two rules presets and three rank pairs with gaps 0, 1, 2 (gap 2 from two pairs): the lines must
+    keep the presets apart and pool the pairs of one gap."""
+    folder = tmp_path_factory.mktemp("gaps")
+    sweep = folder / "gaps.toml"
+    sweep.write_text('game = "toy_ranks"\ncolour = ["red"]\nhp = [10]\nrank = [0]\n'
+                     'rank_pairs = [[0, 1], [0, 2], [1, 3]]\nstrategies = ["greedy:cautious"]\n'
+                     'rules = ["default", "big-die"]\nmatches = %d\nchunk_size = 50\nseed = 5\n' % MATCHES)
+    run = folder / "run"
+    assert main(["sweep", str(sweep), "--out", str(run), "--jobs", "1", "--quiet"]) == 0
+    return run
+
+
+def test_the_derived_table_pools_the_pairs_of_one_gap_and_keeps_rules_apart(gap_run):
+    from analysis.tables import DERIVED_TABLE
+    table = all_tables(load_run(gap_run))[DERIVED_TABLE]
+    assert set(table["derived_axis"]) == {"rank_gap"} and set(table["rules"]) == {"default", "big-die"}
+    assert set(table["line"]) == {"red hp 10"}  # colour and hp kept, rank (the gap's dimension) pooled
+    matches = table.set_index(["rules", "value"])["matches"].to_dict()
+    # per rules value: gap 0 from [0, 0], gap 1 from [0, 1], gap 2 from [0, 2] and [1, 3]; both first players
+    assert matches == {(rules, gap): pairs * 2 * MATCHES for rules in ("default", "big-die")
+                       for gap, pairs in ((0, 1), (1, 1), (2, 2))}
+    assert ((table["seat1_win_rate_low"] <= table["seat1_win_rate"])
+            & (table["seat1_win_rate"] <= table["seat1_win_rate_high"])).all()
+
+
+def test_every_line_of_the_derived_figure_holds_one_rules_value(gap_run):
+    from analysis.tables import DERIVED_TABLE
+    from reports.figures import win_rates_vs_derived
+    tables = all_tables(load_run(gap_run))
+    table = tables[DERIVED_TABLE]
+    owner = {(int(row["value"]), round(float(row["seat1_win_rate"]), 9)): row["rules"] for _, row in table.iterrows()}
+    figure = win_rates_vs_derived(tables)
+    lines = [line for axes in figure.axes for line in axes.get_lines() if not line.get_label().startswith("_")]
+    assert len(lines) == 2, [line.get_label() for line in lines]  # one per rules value
+    for line in lines:
+        presets = {owner[(int(x), round(float(y), 9))] for x, y in zip(line.get_xdata(), line.get_ydata())}
+        assert len(presets) == 1, "line %r joins the presets %s" % (line.get_label(), sorted(presets))
+        assert list(line.get_xdata()) == [0, 1, 2], line.get_label()  # the gap in order, each once
+        assert line.get_label().endswith(presets.pop())
+    assert figure.axes[0].get_xlabel() == "rank gap (seat 1 - seat 0)"
+
+
+def test_the_report_draws_the_derived_axis_only_where_the_game_declares_one(gap_run, ranks_run):
+    from reports.figures import DERIVED_FIGURE, build_figures
+    html = (gap_run / "report" / "report.html").read_text()
+    assert (gap_run / "report" / (DERIVED_FIGURE + ".png")).is_file() and 'id="%s"' % DERIVED_FIGURE in html
+    assert (ranks_run / "report" / (DERIVED_FIGURE + ".png")).is_file()
+    other = build_figures(all_tables(load_run(gap_run)))
+    assert DERIVED_FIGURE in other
+    toy = {name: table.copy() for name, table in all_tables(load_run(gap_run)).items() if name != "derived_win_rates"}
+    assert DERIVED_FIGURE not in build_figures(toy)  # a run without derived axes: no such figure

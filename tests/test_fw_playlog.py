@@ -12,7 +12,7 @@ import pytest
 from sim import aggregate
 from strategies.faction_war import batch
 from sim.faction_war import layout as L
-from strategies.faction_war.playlog import reference_record
+from strategies.faction_war.playlog import reference_record, with_reasons
 from sim.faction_war.rules import Rules, rules_from_array
 from sim.rng import match_seed
 from strategies.faction_war import strategy_id
@@ -63,3 +63,73 @@ def test_the_log_gives_the_rule_behind_each_attack_and_each_human_face_card_cost
     assert out[10].endswith("(its big joker wins regardless of the sums, F-JOK-2)")
     assert out[11:] == lines[11:]  # not an ordinary removal: left as the engine told it
     assert len(out) == len(lines)
+
+
+# ---- the reasons behind joker, Q and K effects (issue 29 part 5) ---------------------------------------
+
+def _events(position, actions):
+    from sim.faction_war.position import apply_texts, load_position
+    match, _ = load_position(position)
+    apply_texts(match, actions)
+    return match.events
+
+
+def test_a_human_q_and_k_name_the_numbers_they_compared():
+    # p0's ♦Q (row 1) and ♠K (row 2) are in place since turn 1; p1 ends its turn, p0's effects resolve:
+    # Mind Magic takes p1's smallest of row 1 (3 of 3, 7), Self-Destruct the largest of both row 2s (9 of 5, 9).
+    events = _events({"turn": 4, "active": 1, "phase": "attack", "players": [
+        {"rows": [[{"card": "DQ", "arrival": 1}], [{"card": "SK", "arrival": 1}, "S9"], []], "deck": ["H2", "H3"]},
+        {"rows": [["D3", "D7"], ["S5"], []]}]}, ["end"])
+    assert ("p0 Mind Magic steals p1:D3 into row1 (Q in row1 since turn 1: the opponent's smallest normal card "
+            "there, 3 among 3, 7, F-HUQ-1)") in events
+    assert ("p0 Self-Destruct destroys S9 (K in row2 since turn 1: the largest normal card of both players' row2, "
+            "9 among 5, 9, F-HUK-1)") in events
+
+
+def test_an_alien_q_exile_and_k_heal_say_why_and_keep_the_attack_reasons():
+    # p0 (Human, 9) hits the Alien's row 1 (Q, K since turn 1, ♦3): ♦3 is exiled by its own row's Q (F-ALQ-1),
+    # and the K heals its owner 1 for it (F-ALK-1), before the 3 damage.
+    from sim.faction_war.layout import ALIEN, HUMAN
+    events = _events({"turn": 4, "active": 0, "phase": "attack", "players": [
+        {"faction": "human", "rows": [["D9"], [], []]},
+        {"faction": "alien", "life": 40, "rows": [[{"card": "DQ", "arrival": 1}, {"card": "DK", "arrival": 1}, "D3"],
+                                                  [], []]}]}, ["attack row1 row1"])
+    assert events[1] == "  D3 leaves the field (exiled: an Alien Q in its own row, Call of the Abyss, F-ALQ-1)"
+    assert events[2] == ("  p1 heals 1: life 50 / 41 (a normal card exiled from the row1 of its K, present since "
+                         "turn 1, F-ALK-1)")
+    logged = with_reasons(list(events[:2]) + ["  p1 takes 3: life 50 / 38"], (HUMAN, ALIEN))
+    assert logged[1].endswith("F-ALQ-1) (the attacked row's smallest normal card, F-ATK-4/5)")
+    assert logged[2].endswith("(the removed card's number, F-ATK-4)")
+
+
+EFFECT_LINES = ("Mind Magic steals", "Self-Destruct destroys", "J+Q swaps", "J+K culls", "Q+K sends", "Q+K splits",
+                "small joker", "Holy Grail", "Abyss Magic", "Abyss joker returns", "duel sums", "loses the duel",
+                "heals", "activates Outer Charge", "exiled:")
+
+
+def test_every_joker_q_and_k_effect_line_names_its_clause():
+    """Random matches on the reference engine (both factions each way, a third of the switches at random
+    readings) until every kind of effect line has shown up: each carries its reason and clause ID."""
+    import random
+
+    from sim.faction_war.reference import Match
+    from sim.faction_war.rules import AMBIGUITIES, load_rules
+    seen = {}
+    for k in range(600):
+        chooser = random.Random(k)
+        rules = load_rules("default")
+        if k % 2:
+            rules = rules.with_changes(ambiguities={amb: chooser.choice(readings) for amb, (_, readings)
+                                                    in AMBIGUITIES.items() if chooser.random() < 0.3})
+        match = Match.new(rules, k % 2, (k // 2) % 2, 30, 30, k % 2, k + 11)
+        while not match.is_over():
+            legal = match.legal_actions()
+            match.apply(legal[chooser.randrange(len(legal))])
+        for line in match.events:
+            for kind in EFFECT_LINES:
+                if kind in line:
+                    seen.setdefault(kind, line)
+                    assert line.endswith(")") and "F-" in line.rsplit("(", 1)[-1], line
+        if len(seen) == len(EFFECT_LINES):
+            break
+    assert set(seen) == set(EFFECT_LINES), sorted(set(EFFECT_LINES) - set(seen))

@@ -14,6 +14,7 @@ EXAMPLES = """examples:
 The format is the game's own (Faction War: docs/scenario-format.md).
 """
 LIST_SHOWN = 12  # a longer list (a deck) is summarised by its length
+BOOKKEEPING = {"rng", "seq", "graveyard_seq"}  # engine counters a full position carries (--json shows them)
 
 
 def add_parser(subparsers):
@@ -56,9 +57,10 @@ def summary(output: dict, events: list[str]) -> list[str]:
                       if key in output)
     lines.append("Now: %s." % where)
     for index, player in enumerate(output.get("players") or []):
-        fields = "; ".join("%s: %s" % (key.replace("_", " "), _value(value)) for key, value in player.items())
+        fields = "; ".join("%s: %s" % (key.replace("_", " "), _value(value)) for key, value in player.items()
+                           if key not in BOOKKEEPING)
         lines.append("  player %d — %s" % (index, fields))
-    skip = {"turn", "active", "phase", "decider", "pending", "players", "legal", "winner", "end_type", "rng"}
+    skip = {"turn", "active", "phase", "decider", "pending", "players", "legal", "winner", "end_type"} | BOOKKEEPING
     for key, value in output.items():
         if key not in skip:
             lines.append("  %s: %s" % (key.replace("_", " "), _value(value)))

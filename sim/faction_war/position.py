@@ -14,7 +14,8 @@ from pathlib import Path
 from sim import rng as rng_module
 from sim.cards import is_face, is_normal, parse_code, suit_of
 from sim.errors import CardbalanceError
-from sim.position_file import check_choice, check_keys, position_rules, read_position
+from sim.position_file import (action_texts, check_choice, check_keys, check_list, players_of, position_rules,
+                               read_counters, read_position)
 from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 from sim.faction_war.reference import Match
@@ -87,87 +88,102 @@ class _CardRegistry:
 
 def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[Match, list[str]]:
     """Validate a position (dict, JSON text or path) → (reference Match, action texts).
-    The file format is sim/position_file.py's; what follows is Faction War's rules check."""
+    The file format is sim/position_file.py's; what follows is Faction War's rules check,
+    one section of the table at a time."""
     data = read_position(data)
     check_keys(data, TOP_KEYS)
     if rules is None:
         rules = position_rules(data, load_rules, rules_from_mapping, "default")
     match = Match(rules)
-    packs = 2 if rules.reading("FA-34") == "two" else 1
+    _load_turn(match, data)
+    registry = _CardRegistry(2 if rules.reading("FA-34") == "two" else 1)
+    max_order = 0
+    for p, player in enumerate(players_of(data, PLAYER_KEYS)):
+        max_order = _load_player(match, registry, p, player, max_order)
+    max_order = _load_extra(match, registry, data.get("extra", {}), max_order)
+    _fill_decks(match, registry)
+    match.seq = max_order + 1
+    _load_used(match, data.get("used_this_turn", {}))
+    _load_pending(match, data.get("pending", {}))
+    if match.phase == L.PH_OVER:
+        match.winner = _int(data.get("winner", 2), "winner", 0, 2)
+        match.end_type = L.END_NAMES.index(check_choice(data.get("end_type", "none"), L.END_NAMES, "end_type"))
+    for index, count in read_counters(data.get("counters", {}), L.COUNTER_NAMES).items():
+        match.counters[index] = count
+    return match, action_texts(data, "place D7 row1")
+
+
+def _load_turn(match: Match, data: dict) -> None:
+    """Turn, active and first player, phase, decider and the rule generator."""
     match.turn = _int(data.get("turn", 3), "turn", 1)
     match.active = _player(data.get("active", 0), "active")
     match.first = _player(data.get("first", (match.active + match.turn - 1) % 2), "first")
-    phase = check_choice(data.get("phase", "placement"), PHASES, "phase")
-    match.phase = PHASES[phase]
+    match.phase = PHASES[check_choice(data.get("phase", "placement"), PHASES, "phase")]
     match.decider = _player(data.get("decider", match.active), "decider")
     match.rng = rng_module.PyRng(_int(data.get("rng", 0), "rng", 0, RNG_MAX))
-    players = data.get("players")
-    if not isinstance(players, list) or len(players) != 2:
-        _fail("'players' must be a list of two player objects.")
-    registry = _CardRegistry(packs)
-    max_order = 0
-    for p, player in enumerate(players):
-        if not isinstance(player, dict):
-            _fail("players[%d] must be an object." % p)
-        for key in player:
-            if key not in PLAYER_KEYS:
-                _fail("players[%d]: unknown key '%s'; allowed: %s." % (p, key, ", ".join(sorted(PLAYER_KEYS))))
-        faction = check_choice(player.get("faction", "human"), L.FACTION_NAMES, "players[%d].faction" % p)
-        match.faction[p] = L.FACTION_NAMES.index(faction)
-        # Below 0 only in a finished match (F-WIN-1 ends it there); 0 is a sandbox
-        # position "already at 0" whose next life check ends the match (F-WIN-2 tests).
-        low_life = -LIFE_MAX if match.phase == L.PH_OVER else 0
-        match.life[p] = _int(player.get("life", DEFAULT_LIFE[p]), "players[%d].life" % p, low_life, LIFE_MAX)
-        match.start_life[p] = _int(player.get("start_life", DEFAULT_LIFE[p]), "players[%d].start_life" % p, 1, LIFE_MAX)
-        for pile, zone in PILES.items():
-            cards = player.get(pile, [])
-            if not isinstance(cards, list):
-                _fail("players[%d].%s must be a list of cards." % (p, pile))
-            for text in cards:
-                card = registry.take(text, p, "players[%d].%s" % (p, pile))
-                if zone == L.Z_HAND and L.card_owner(card) != p:
-                    _fail("players[%d].hand: card '%s' belongs to the other player." % (p, text))
-                match.zone[card], match.ctrl[card] = zone, p
-                match.order[card] = match.arrival[card] = 0
-        rows = player.get("rows", [[], [], []])
-        if not isinstance(rows, list) or len(rows) != 3:
-            _fail("players[%d].rows must be a list of three rows." % p)
-        for r, row in enumerate(rows):
-            field = "players[%d].rows[%d]" % (p, r)
-            if not isinstance(row, list):
-                _fail("%s must be a list of cards." % field)
-            faces = 0
-            for entry in row:
-                if isinstance(entry, dict):
-                    unknown = set(entry) - {"card", "order", "arrival"}
-                    if unknown:
-                        _fail("%s: unknown card key '%s' (allowed card, order, arrival)." % (field, sorted(unknown)[0]))
-                    text = entry.get("card")
-                    order = entry.get("order")
-                    arrival = _int(entry.get("arrival", 1), field + ".arrival", 1)
-                else:
-                    text, order, arrival = entry, None, 1
-                card = registry.take(text, p, field)
-                if is_face(L.card_code(card)):
-                    faces += 1
-                    if faces > rules.face_cards_per_row:
-                        _fail("%s holds more than %d face cards (F-PLC-5)." % (field, rules.face_cards_per_row))
-                if order is None:
-                    max_order += 1
-                    order = max_order
-                order = _int(order, field + ".order", 1)
-                max_order = max(max_order, order)
-                match.zone[card], match.ctrl[card] = L.Z_ROW0 + r, p
-                match.order[card], match.arrival[card] = order, arrival
-        deck = player.get("deck", [])
-        if not isinstance(deck, list):
-            _fail("players[%d].deck must be a list of cards, top first." % p)
-        top_first = [registry.take(text, p, "players[%d].deck" % p) for text in deck]
-        for card in top_first:
-            if L.card_owner(card) != p:
-                _fail("players[%d].deck: card '%s' belongs to the other player." % (p, A.card_text(card, p)))
-        match.deck[p] = list(reversed(top_first))
-    extra = data.get("extra", {})
+
+
+def _load_player(match: Match, registry: "_CardRegistry", p: int, player: dict, max_order: int) -> int:
+    """One player's faction, life, piles, rows and listed deck -> the highest placement order so far."""
+    match.faction[p] = L.FACTION_NAMES.index(check_choice(player.get("faction", "human"), L.FACTION_NAMES,
+                                                          "players[%d].faction" % p))
+    # Below 0 only in a finished match (F-WIN-1 ends it there); 0 is a sandbox
+    # position "already at 0" whose next life check ends the match (F-WIN-2 tests).
+    low_life = -LIFE_MAX if match.phase == L.PH_OVER else 0
+    match.life[p] = _int(player.get("life", DEFAULT_LIFE[p]), "players[%d].life" % p, low_life, LIFE_MAX)
+    match.start_life[p] = _int(player.get("start_life", DEFAULT_LIFE[p]), "players[%d].start_life" % p, 1, LIFE_MAX)
+    for pile, zone in PILES.items():
+        for text in check_list(player.get(pile, []), "players[%d].%s" % (p, pile)):
+            card = registry.take(text, p, "players[%d].%s" % (p, pile))
+            if zone == L.Z_HAND and L.card_owner(card) != p:
+                _fail("players[%d].hand: card '%s' belongs to the other player." % (p, text))
+            match.zone[card], match.ctrl[card] = zone, p
+            match.order[card] = match.arrival[card] = 0
+    rows = player.get("rows", [[], [], []])
+    if not isinstance(rows, list) or len(rows) != 3:
+        _fail("players[%d].rows must be a list of three rows." % p)
+    for r, row in enumerate(rows):
+        max_order = _load_row(match, registry, p, r, row, max_order)
+    deck = player.get("deck", [])
+    if not isinstance(deck, list):
+        _fail("players[%d].deck must be a list of cards, top first." % p)
+    top_first = [registry.take(text, p, "players[%d].deck" % p) for text in deck]
+    for card in top_first:
+        if L.card_owner(card) != p:
+            _fail("players[%d].deck: card '%s' belongs to the other player." % (p, A.card_text(card, p)))
+    match.deck[p] = list(reversed(top_first))
+    return max_order
+
+
+def _load_row(match: Match, registry: "_CardRegistry", p: int, r: int, row, max_order: int) -> int:
+    """Row r of player p: cards (text, or {card, order, arrival}) at most `face_cards_per_row` faces (F-PLC-5)."""
+    field = "players[%d].rows[%d]" % (p, r)
+    if not isinstance(row, list):
+        _fail("%s must be a list of cards." % field)
+    faces = 0
+    for entry in row:
+        if isinstance(entry, dict):
+            unknown = set(entry) - {"card", "order", "arrival"}
+            if unknown:
+                _fail("%s: unknown card key '%s' (allowed card, order, arrival)." % (field, sorted(unknown)[0]))
+            text, order = entry.get("card"), entry.get("order")
+            arrival = _int(entry.get("arrival", 1), field + ".arrival", 1)
+        else:
+            text, order, arrival = entry, None, 1
+        card = registry.take(text, p, field)
+        if is_face(L.card_code(card)):
+            faces += 1
+            if faces > match.rules.face_cards_per_row:
+                _fail("%s holds more than %d face cards (F-PLC-5)." % (field, match.rules.face_cards_per_row))
+        order = _int(max_order + 1 if order is None else order, field + ".order", 1)
+        max_order = max(max_order, order)
+        match.zone[card], match.ctrl[card] = L.Z_ROW0 + r, p
+        match.order[card], match.arrival[card] = order, arrival
+    return max_order
+
+
+def _load_extra(match: Match, registry: "_CardRegistry", extra, max_order: int) -> int:
+    """The three shared extra zones (F-EXT-1): a normal card of the zone's suit each, or none."""
     if not isinstance(extra, dict):
         _fail("'extra' must be an object like {\"D\": \"p1:D7\"} (zones D, S, C).")
     for suit_letter, entry in extra.items():
@@ -180,23 +196,26 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
         card = registry.take(text, 0, "extra.%s" % suit_letter)
         if not is_normal(L.card_code(card)) or suit_of(L.card_code(card)) != ZONE_SUITS.index(suit_letter):
             _fail("extra.%s must hold a normal card of that suit (got %s)." % (suit_letter, text))
-        if order is None:
-            max_order += 1
-            order = max_order
         match.zone[card], match.ctrl[card] = L.Z_EXTRA, L.card_owner(card)
-        match.order[card] = _int(order, "extra.%s.order" % suit_letter, 1)
+        match.order[card] = _int(max_order + 1 if order is None else order, "extra.%s.order" % suit_letter, 1)
         match.arrival[card] = _int(arrival, "extra.%s.arrival" % suit_letter, 1)
         max_order = max(max_order, match.order[card])
+    return max_order
+
+
+def _fill_decks(match: Match, registry: "_CardRegistry") -> None:
+    """Cards of a player listed nowhere lie under the listed deck, ascending from the top."""
     for p in (0, 1):
-        # Cards of this player listed nowhere lie under the listed deck, ascending from the top.
-        rest = [L.card_id(p, pack, code) for pack in range(packs) for code in range(54)
+        rest = [L.card_id(p, pack, code) for pack in range(registry.packs) for code in range(54)
                 if L.card_id(p, pack, code) not in registry.where]
         match.deck[p] = sorted(rest, reverse=True) + match.deck[p]
         for card in match.deck[p]:
             match.zone[card], match.ctrl[card] = L.Z_DECK, p
             match.order[card] = match.arrival[card] = 0
-    match.seq = max_order + 1
-    used = data.get("used_this_turn", {})
+
+
+def _load_used(match: Match, used) -> None:
+    """What the turn player already used this turn (placements per row, hearts, the extra zone, kings)."""
     if not isinstance(used, dict):
         _fail("'used_this_turn' must be an object.")
     unknown_used = set(used) - USED_KEYS
@@ -205,15 +224,18 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
     for key, target in (("normal_rows", match.normal_placed), ("face_rows", match.face_placed),
                         ("pair_zones", match.pairs_used), ("rebirth_rows", match.j_used),
                         ("charge_rows", match.k_used)):
-        for row in _list(used.get(key, []), "used_this_turn." + key):
+        for row in check_list(used.get(key, []), "used_this_turn." + key):
             if isinstance(row, bool) or row not in (1, 2, 3):
                 _fail("used_this_turn.%s must list rows 1-3 (got %r)." % (key, row))
             target.add(row - 1)
     match.hearts_used = _int(used.get("hearts", 0), "used_this_turn.hearts", 0)
     match.extra_used = 1 if used.get("extra_zone", False) else 0
-    for text in _list(used.get("spent_kings", []), "used_this_turn.spent_kings"):
+    for text in check_list(used.get("spent_kings", []), "used_this_turn.spent_kings"):
         match.k_spent.add(L.k_spent_bit(_parse_any_card(text, "used_this_turn.spent_kings")))
-    pending = data.get("pending", {})
+
+
+def _load_pending(match: Match, pending) -> None:
+    """A pending decision (its kind, numbers and cards in the P_* slots)."""
     if not isinstance(pending, dict):
         _fail("'pending' must be an object.")
     for key, value in pending.items():
@@ -225,27 +247,6 @@ def load_position(data: dict | str | Path, rules: Rules | None = None) -> tuple[
             match.pending[PENDING_CARDS[key]] = _parse_any_card(value, "pending." + key)
         else:
             _fail("pending: unknown key '%s'." % key)
-    if match.phase == L.PH_OVER:
-        match.winner = _int(data.get("winner", 2), "winner", 0, 2)
-        end_type = check_choice(data.get("end_type", "none"), L.END_NAMES, "end_type")
-        match.end_type = L.END_NAMES.index(end_type)
-    counters = data.get("counters", {})
-    if not isinstance(counters, dict):
-        _fail("'counters' must be an object of counter names to counts (got %r)." % (counters,))
-    for name, value in counters.items():
-        if name not in L.COUNTER_NAMES:
-            _fail("counters: unknown counter '%s'." % name)
-        match.counters[L.COUNTER_NAMES.index(name)] = _int(value, "counters." + name, 0)
-    actions = data.get("actions", [])
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        _fail("'actions' must be a list of action texts like \"place D7 row1\".")
-    return match, actions
-
-
-def _list(value, field: str) -> list:
-    if not isinstance(value, list):
-        _fail("'%s' must be a list (got %r)." % (field, value))
-    return value
 
 
 def _parse_any_card(text, field: str) -> int:

@@ -481,7 +481,7 @@ class Match(HumanRules, AlienRules, JokerRules, ChoiceRules):
         if row == 0 and target == 2:  # F-TGT-1 / F-TGT-4
             damage *= 2
             self.counters[L.CT_DOUBLED_ATTACKS] += 1
-        self.events.append("  %s leaves the field" % A.card_text(victim, defender))
+        self.events.append("  %s leaves the field%s" % (A.card_text(victim, defender), self._exile_reason(victim, row)))
         self._leave_field(victim, attacker_row=row)
         self._damage(defender, damage)
 

@@ -73,6 +73,14 @@ class AlienRules:
             exiled = False
         return L.Z_EXILE if exiled else L.Z_GRAVE
 
+    def _exile_reason(self, card: int, attacker_row: int) -> str:
+        """The play log's why for a normal card an attack removes into exile (F-ALQ-1, FA-20); "" otherwise."""
+        if self._leave_destination(card, attacker_row) != L.Z_EXILE:
+            return ""
+        whose = ("the attacking row's Alien Q" if self.alien_face(1 - self.ctrl[card], attacker_row, QUEEN) is not None
+                 else "an Alien Q in its own row")
+        return " (exiled: %s, Call of the Abyss, F-ALQ-1)" % whose
+
     def _exile(self, card: int, from_zone: int, from_ctrl: int) -> None:
         """Send a card to its owner's exile zone (FA-14 "controller": the controller's);
         F-ALK-1 heals, then F-ALW-1 is checked."""
@@ -96,15 +104,19 @@ class AlienRules:
             king = self.alien_face(player, row, KING)
             if king is not None and self.arrival[king] < self.turn:
                 self.counters[L.CT_OUTER_CHARGE] += 1
-                self._heal(player, 1)
+                self._heal(player, 1, "a normal card exiled from the %s of its K, present since turn %d, F-ALK-1"
+                           % ("extra zone" if from_zone == L.Z_EXTRA else A.row_text(row), self.arrival[king]))
 
-    def _heal(self, player: int, amount: int) -> None:
-        """Life gain; FA-36 "starting_life" caps it at the starting life."""
+    def _heal(self, player: int, amount: int, reason: str = "") -> None:
+        """Life gain; FA-36 "starting_life" caps it at the starting life. `reason`: the play log's why."""
         life = self.life[player] + amount
         if self.rules.reading("FA-36") == "starting_life":
             life = min(life, max(self.start_life[player], self.life[player]))
+        if life < self.life[player] + amount:
+            reason += "%scapped at the starting life %d, FA-36" % ("; " if reason else "", self.start_life[player])
         self.life[player] = life
-        self.events.append("  p%d heals %d: life %d / %d" % (player, amount, *self.life))
+        self.events.append("  p%d heals %d: life %d / %d%s" % (player, amount, *self.life,
+                                                             " (%s)" % reason if reason else ""))
         if self.rules.reading("FA-29") == "each_step":
             self._check_life()
 
@@ -348,13 +360,21 @@ class AlienRules:
         self.k_used.add(row)
         self.k_spent.add(L.k_spent_bit(king))
         self.counters[L.CT_K_ACTIVATIONS] += 1
-        self.events.append("p%d activates Outer Charge (%d) in %s" % (player, mode, A.row_text(row)))
         opponent = 1 - player
         theirs = [c for r in range(3) for c in self.normals_in_row(opponent, r)]
         if mode in (1, 2):
+            why = "exiles %s (number %d) for as much life%s" % (
+                A.card_text(card, player), self.effective_number(card),
+                "; the opponent then exiles one of that number, if it has any" if mode == 1 else "")
+        else:
+            why = "exiles the row's %d own normal cards against as many of the opponent's" % len(
+                self.normals_in_row(player, row))
+        self.events.append("p%d activates Outer Charge (%d) in %s (K: %s, once per own turn, F-ALK-2)" % (
+            player, mode, A.row_text(row), why))
+        if mode in (1, 2):
             number = self.effective_number(card)
             self._exile(card, self.zone[card], player)
-            self._heal(player, number)
+            self._heal(player, number, "the exiled card's number, Outer Charge, F-ALK-2")
             if mode == 1 and any(self.effective_number(c) == number for c in theirs):
                 self._open_answer(L.PENDING_K1_ANSWER, opponent, number, row, player)
             return
@@ -366,8 +386,8 @@ class AlienRules:
             self._open_answer(L.PENDING_K3_ANSWER, opponent, wanted, row, player)
             self.pending[L.P_COUNT] = len(mine)
         else:
-            self._heal(player, len(mine))
-            self._heal(opponent, len(mine))
+            self._heal(player, len(mine), "its %d exiled cards, Outer Charge, F-ALK-2" % len(mine))
+            self._heal(opponent, len(mine), "as many as the K's side exiled, Outer Charge, F-ALK-2")
 
     def _open_answer(self, kind: int, who: int, target: int, row: int, owner: int) -> None:
         self.pending[L.P_KIND] = kind
@@ -392,15 +412,15 @@ class AlienRules:
         self._exile(card, self.zone[card], who)
         if self.pending[L.P_KIND] == L.PENDING_K1_ANSWER:
             self._clear_pending(owner)
-            self._heal(who, number)
+            self._heal(who, number, "the answering card's number, Outer Charge, F-ALK-2")
             return
         self.pending[L.P_TARGET] -= 1
         self.pending[L.P_COUNT] += 1
         if self.pending[L.P_TARGET] == 0:
             total = self.pending[L.P_COUNT]
             self._clear_pending(owner)
-            self._heal(owner, total)
-            self._heal(who, total)
+            self._heal(owner, total, "%d cards exiled by each side, Outer Charge, F-ALK-2" % total)
+            self._heal(who, total, "%d cards exiled by each side, Outer Charge, F-ALK-2" % total)
 
     def _clear_pending(self, decider: int) -> None:
         for slot in (L.P_KIND, L.P_PLAYER, L.P_TARGET, L.P_COUNT, L.P_EXCLUDED, L.P_FLAGS, L.P_OWNER):

@@ -130,10 +130,31 @@ class HumanRules:
         if card is not None:
             self._steal(player, row, card)
 
+    # ---- the play log's reasons (read the state only: no draw, no change) --------------------------
+    def _numbers_text(self, cards) -> str:
+        """The effective numbers of `cards`, ascending: "3, 7, 9" (F-CARD-4)."""
+        return ", ".join(str(n) for n in sorted(self.effective_number(c) for c in cards))
+
+    def _tie_text(self, card: int, cards, key) -> str:
+        """How a tie on the key was broken, when `card` had equals among `cards` (FA-6)."""
+        if sum(1 for c in cards if key(c) == key(card)) < 2:
+            return ""
+        return "; tied, FA-6 \"%s\"" % self.rules.reading("FA-6")
+
+    def _effect_text(self, player: int, row: int, name: str) -> str:
+        """The row's face-card effect and since when it acts (F-HUC-1, F-TURN-6)."""
+        _, since = self.row_effect(player, row)
+        return "%s in %s since turn %d" % (name, A.row_text(row), since)
+
     def _steal(self, player: int, row: int, card: int) -> None:
+        candidates = self.normals_in_row(1 - player, row)
+        reason = "%s: the opponent's smallest normal card there, %d among %s%s, F-HUQ-1" % (
+            self._effect_text(player, row, "Q"), self.effective_number(card), self._numbers_text(candidates),
+            self._tie_text(card, candidates, self.smallest_key))
         self._set_ctrl(card, player)
         self.counters[L.CT_MIND_MAGIC] += 1
-        self.events.append("p%d Mind Magic steals %s into %s" % (player, A.card_text(card, player), A.row_text(row)))
+        self.events.append("p%d Mind Magic steals %s into %s (%s)" % (
+            player, A.card_text(card, player), A.row_text(row), reason))
 
     def _self_destruct(self, player: int, row: int, stage: int) -> None:
         """F-HUK-1: the largest normal card of both rows is destroyed."""
@@ -146,7 +167,12 @@ class HumanRules:
 
     def _destroy_largest(self, player: int, row: int, card: int) -> None:
         self.counters[L.CT_SELF_DESTRUCT] += 1
-        self.events.append("p%d Self-Destruct destroys %s" % (player, A.card_text(card, player)))
+        candidates = self.normals_in_row(player, row) + self.normals_in_row(1 - player, row)
+        self.events.append("p%d Self-Destruct destroys %s (%s: the largest normal card of both players' %s, "
+                           "%d among %s%s, F-HUK-1)" % (
+                               player, A.card_text(card, player), self._effect_text(player, row, "K"), A.row_text(row),
+                               self.effective_number(card), self._numbers_text(candidates),
+                               self._tie_text(card, candidates, self.largest_key)))
         self._leave_field(card)
 
     def _combo_swap(self, player: int, row: int) -> None:
@@ -159,7 +185,9 @@ class HumanRules:
         self._set_ctrl(given, 1 - player)
         self._set_ctrl(taken, player)
         self.counters[L.CT_COMBO_JQ] += 1
-        self.events.append("p%d J+Q swaps %s for %s" % (player, A.card_text(given, player), A.card_text(taken, player)))
+        self.events.append("p%d J+Q swaps %s for %s (%s: one normal card of each side's row, drawn at random from "
+                           "%d and %d, F-HUC-1)" % (player, A.card_text(given, player), A.card_text(taken, player),
+                                                    self._effect_text(player, row, "J+Q"), len(mine), len(theirs)))
 
     def _combo_cull(self, player: int, row: int, stage: int) -> None:
         """F-HUC-JK: each side keeps its two largest normal cards of the row."""
@@ -182,7 +210,9 @@ class HumanRules:
                 return False
             keeps.append(card)
         doomed = [c for side in (player, 1 - player) for c in self.normals_in_row(side, row) if c not in keeps]
-        self.events.append("p%d J+K culls %d cards" % (player, len(doomed)))
+        self.events.append("p%d J+K culls %d cards (%s: each side keeps its two largest normal cards, p%d %s, p%d %s, "
+                           "F-HUC-1)" % (player, len(doomed), self._effect_text(player, row, "J+K"),
+                                         player, self._numbers_text(keeps[:2]), 1 - player, self._numbers_text(keeps[2:])))
         for card in doomed:
             self._leave_field(card)
         return True
@@ -193,9 +223,12 @@ class HumanRules:
         if not pooled or len(pooled) % 2:
             return
         self.counters[L.CT_COMBO_QK] += 1
+        effect = self._effect_text(player, row, "Q+K")
         for _ in range(2):
+            size = len(pooled)
             card = pooled.pop(self.rng.below(len(pooled)))
-            self.events.append("p%d Q+K sends %s to the graveyard" % (player, A.card_text(card, player)))
+            self.events.append("p%d Q+K sends %s to the graveyard (%s: drawn at random from the %d normal cards "
+                               "pooled from both sides' row, F-HUC-1)" % (player, A.card_text(card, player), effect, size))
             self._leave_field(card)
         for i in range(len(pooled) - 1, 0, -1):
             j = self.rng.below(i + 1)
@@ -204,7 +237,8 @@ class HumanRules:
         for index, card in enumerate(pooled):
             self._set_ctrl(card, player if index < half else 1 - player)
         if pooled:
-            self.events.append("p%d Q+K splits %d cards" % (player, len(pooled)))
+            self.events.append("p%d Q+K splits %d cards (shuffled: the first %d to p%d, the rest to p%d, F-HUC-1)"
+                               % (player, len(pooled), half, player, 1 - player))
 
     # ---- F-HUP-1 penalty ----------------------------------------------------------------------
     def _face_left_field(self, card: int) -> None:
@@ -246,8 +280,9 @@ class HumanRules:
             removed = self.faces_in_row(target, where)
         self.hearts_used += 1
         self.counters[L.CT_DISPELS] += 1
-        self.events.append("p%d uses %s: removes %s" % (
-            player, A.card_text(heart, player), " ".join(A.card_text(c, player) for c in removed)))
+        self.events.append("p%d uses %s: removes %s (a ♥ face card dispels face cards, target per FA-18 \"%s\", "
+                           "F-HRT-1)" % (player, A.card_text(heart, player), " ".join(A.card_text(c, player) for c in removed),
+                                         self.rules.reading("FA-18")))
         for card in removed:
             self._leave_field(card)
         self._move(heart, L.Z_GRAVE, player)

@@ -71,7 +71,8 @@ class JokerRules:
         """F-JOK-S-1 in the own placement phase: no cost."""
         player = self.decider
         self.counters[L.CT_SMALL_JOKER_USED] += 1
-        self.events.append("p%d uses the small joker" % player)
+        self.events.append("p%d uses the small joker (destroys the opponent's big joker and the face cards of its row, "
+                           "F-JOK-S-1; free in one's own placement, F-JOK-S-2)" % player)
         self._small_joker_strike(player, card)
 
     def _small_joker_strike(self, user: int, card: int) -> None:
@@ -88,7 +89,8 @@ class JokerRules:
             self.events.append("p%d lets the big joker stand" % responder)
             return
         self.counters[L.CT_SMALL_JOKER_RESPONSES] += 1
-        self.events.append("p%d answers with the small joker" % responder)
+        self.events.append("p%d answers with the small joker (destroys the big joker just placed and the face cards of "
+                           "its row, F-JOK-S-1; in answer it costs %d life, F-JOK-S-2)" % (responder, RESPONSE_COST))
         self._small_joker_strike(responder, self.hand_jokers(responder, SMALL_JOKER)[0])
         self._damage(responder, RESPONSE_COST)
 
@@ -105,7 +107,7 @@ class JokerRules:
         owner = L.card_owner(joker)
         if self.is_alien(owner):
             self._exile(joker, self.zone[joker], self.ctrl[joker])
-            self._heal(owner, ABYSS_HEAL)
+            self._heal(owner, ABYSS_HEAL, "its Abyss joker left the field for the exile zone, F-JOK-A-4")
         else:
             self._move(joker, L.Z_GRAVE, owner)
 
@@ -117,7 +119,8 @@ class JokerRules:
             if target == L.DIRECT:  # F-JOK-H-2, FA-21
                 scope = (0, 1) if self.rules.reading("FA-21") == "all" else (defender,)
                 faces = sorted(c for p in scope for r in range(3) for c in self.faces_in_row(p, r))
-                self.events.append("  the Holy Grail strikes directly: every face card is destroyed")
+                self.events.append("  the Holy Grail strikes directly: every face card is destroyed (no damage; "
+                                   "whose face cards: FA-21 \"%s\", F-JOK-H-2)" % self.rules.reading("FA-21"))
                 for face in faces:
                     self._leave_field(face)
                 return
@@ -157,7 +160,10 @@ class JokerRules:
             damage[defender] = sum(self.original_number(c) for c in exiled)
         if row == 0 and target == 2:  # F-TGT-4: the defender's share is doubled
             damage[defender] *= 2
-        self.events.append("  Abyss Magic: exile sums hit p0 for %d and p1 for %d" % tuple(damage))
+        self.events.append("  Abyss Magic: exile sums hit p0 for %d and p1 for %d (%s%s, F-JOK-A-2)" % (
+            *damage, "each player's whole exile zone, FA-25 \"whole_zone\"" if self.rules.reading("FA-25") == "whole_zone"
+            else "the defender takes the exiled cards' numbers, FA-25 \"%s\"" % self.rules.reading("FA-25"),
+            "; doubled: row 1 reaching row 3, F-TGT-4" if row == 0 and target == 2 else ""))
         self._damage_both(damage)
 
     def exile_points(self, player: int) -> int:
@@ -191,14 +197,16 @@ class JokerRules:
             else:  # face cards, and jokers read like face cards: graveyard, 1 point
                 points += 1
                 self._move(card, L.Z_GRAVE, defender)
-        self.events.append("  Abyss Magic exiles from p%d's deck: %d points" % (defender, points))
+        self.events.append("  Abyss Magic exiles from p%d's deck: %d points (up to %d random deck cards: a normal card its "
+                           "number, any other 1, jokers per FA-19 \"%s\", F-JOK-A-3)" % (
+                               defender, points, DIRECT_EXILE_CARDS, self.rules.reading("FA-19")))
         self._damage(defender, points)
 
     def _after_attack(self, row: int) -> None:
         """F-JOK-A-4: the attacking Alien big joker is exiled and heals 10."""
         joker = self.big_joker_in(self.active, row)
         if joker is not None and self.is_alien(L.card_owner(joker)) and self.phase != L.PH_OVER:
-            self.events.append("  the Abyss joker returns to the exile zone")
+            self.events.append("  the Abyss joker returns to the exile zone (after its attack, F-JOK-A-4)")
             self._joker_leaves(joker)
 
     # ---- F-JOK-D-1 the joker duel -------------------------------------------------------------------
@@ -232,7 +240,9 @@ class JokerRules:
             for player, joker_row in ((attacker, row), (1 - attacker, target)):
                 self._duel_put_down(player, joker_row)
             sums = (self.row_sum(attacker, row), self.row_sum(1 - attacker, target))
-            self.events.append("  duel sums: attacker %d, defender %d" % sums)
+            self.events.append("  duel sums: attacker %d, defender %d (%s, F-JOK-D-1)" % (
+                *sums, "the lower sum loses" if sums[0] != sums[1]
+                else "a tie: FA-27 \"%s\"" % self.rules.reading("FA-27")))
             if sums[0] < sums[1]:
                 self._lose_duel(attacker, row)
             elif sums[1] < sums[0]:
@@ -264,7 +274,8 @@ class JokerRules:
         joker = self.big_joker_in(player, joker_row)
         if joker is None:
             return
-        self.events.append("  p%d loses the duel" % player)
+        self.events.append("  p%d loses the duel (its joker is destroyed, it takes %d and its joker row's face cards "
+                           "go, F-JOK-D-1)" % (player, JOKER_DUEL_DAMAGE))
         self._joker_leaves(joker)
         self._damage(player, JOKER_DUEL_DAMAGE)
         for face in self.faces_in_row(player, joker_row):

@@ -18,8 +18,7 @@ from sim.poker_duel import layout, position, report_sections, rules
 from sim.rng import MASK64, to_signed
 from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
-END_TYPE_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
-assert len(END_TYPE_NAMES) == layout.N_END_TYPES
+END_TYPE_NAMES = layout.END_TYPE_NAMES  # one source: the layout's codes, named there
 
 HP = Dimension("hp", PER_SEAT, "starting HP", low=rules.HP_MIN, high=rules.HP_MAX,
                default=(20, 30, 40, 50, 60, 80), single=rules.DEFAULT_HP)  # §17 Q2

@@ -123,6 +123,8 @@ END_DRAW_SF = 4         # draw: both straight flushes at once (D-AMB-45)
 END_TURN_CAP = 5        # draw: the safety cap
 END_DRAW_HP = 6         # draw: both at 0 HP at once (only via D-AMB-42 variants; D-AMB-45)
 N_END_TYPES = 7
+END_TYPE_NAMES = ("none", "life", "deck_out", "straight_flush", "draw_straight_flush", "turn_cap", "draw_hp")
+assert len(END_TYPE_NAMES) == N_END_TYPES
 
 # ---- effect counters (S_COUNTERS + k) ---------------------------------------------------------
 COUNTER_NAMES = ("summons", "k_summons", "bumps", "sets", "j_uses", "q_uses", "k_uses", "big_jokers",

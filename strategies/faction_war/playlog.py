@@ -103,6 +103,7 @@ ATTACK_LINE = re.compile(r"^p(\d) attacks p(\d) (row\d) with (row\d): (-?\d+) vs
 DIRECT_LINE = re.compile(r"^p(\d) attacks p(\d) directly with (row\d) \(sum (-?\d+)\)$")
 DAMAGE_LINE = re.compile(r"^  p(\d) takes (\d+): life")
 FACE_USE_LINE = re.compile(r"^p(\d) uses (\S+)")
+LEAVES_LINE = re.compile(r"^  \S+ leaves the field( \(exiled: [^)]*\))?$")  # F-ALQ-1's exile reason may follow
 
 
 def _attack_reasons(head: str, details: list[str]) -> list[str]:
@@ -112,7 +113,7 @@ def _attack_reasons(head: str, details: list[str]) -> list[str]:
     mine, theirs = int(found.group(5)), int(found.group(6))
     head += (" (sum %d > %d: a row may attack a row of smaller sum, F-ATK-3)" % (mine, theirs)
              if mine > theirs else " (its big joker wins regardless of the sums, F-JOK-2)")
-    if len(details) == 2 and details[0].endswith(" leaves the field") and DAMAGE_LINE.match(details[1]):
+    if len(details) == 2 and LEAVES_LINE.match(details[0]) and DAMAGE_LINE.match(details[1]):
         doubled = found.group(3) == "row3" and found.group(4) == "row1"
         details = [details[0] + " (the attacked row's smallest normal card, F-ATK-4/5)",
                    details[1] + (" (twice the removed card's number: row 1 reaching row 3, F-TGT-1)" if doubled
