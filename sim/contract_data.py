@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Callable
 
 from sim.errors import CardbalanceError
-from sim.registry import GameData
+from sim.registry import GameData, lazy
 
 
 class PolicyData:
@@ -31,6 +31,13 @@ class PolicyData:
         self.name, self.package, self.rules_size = name, package, rules_size
         self.to_block, self.with_policy = to_block, with_policy
         self.game_data = GameData(name, description, self.shipped)
+
+    @classmethod
+    def of_weight_table(cls, package: str, rules_size: int, name: str = "tuned_weights.json") -> "PolicyData":
+        """The weights file of a game whose `package` declares `weights.TABLE`, a
+        `strategies.weight_table.WeightTable` (named by dotted path: sim/ never imports strategies/)."""
+        return cls(name, "the tuned agent's weights (%s/%s)" % (package.replace(".", "/"), name), package, rules_size,
+                   lazy("%s.weights:TABLE.document_block" % package), lazy("%s.weights:TABLE.with_policy" % package))
 
     def shipped(self) -> bytes:
         return resources.files(self.package).joinpath(self.name).read_bytes()

@@ -10,6 +10,16 @@ This module is the common interface every game's package fills in: a
 `StrategyTable` of names ↔ kernel ids, and the "seat0:seat1" notation of a
 strategy pair that sweep files and the CLI use. It imports no numba code and
 no game, so parsing names stays cheap.
+
+The agents written once (issue 25): random, greedy, tuned, pimc, pimc-random and
+ismcts mean the same in every game, with the same parameters, default budgets and
+old names. A game declares only which agents it offers, in kernel-id order
+(`agent_table(("greedy", "random", ...))`: an agent's id is its place in that
+tuple, so the order is part of the game's stored format and only grows at its
+end); the table gives the standard agents their parameters and aliases, and a
+game's own agents (a specialist or a cautious variant of greedy) take none.
+The default budgets are frozen into compiled code: this file is in every game's
+engine sources (`sim/<game>/engine_cache.py`).
 """
 
 from __future__ import annotations
@@ -23,6 +33,24 @@ from sim.registry import parse_pair  # noqa: F401  (the "seat0:seat1" notation, 
 
 PARAM_SHIFT = 8  # a parameterised id is base | parameter << PARAM_SHIFT ("pimc:64")
 BASE_MASK = (1 << PARAM_SHIFT) - 1
+
+# ---- the standard agents (docs/strategies.md) ----------------------------------------------------
+RANDOM, GREEDY, TUNED = "random", "greedy", "tuned"
+PIMC, PIMC_RANDOM, ISMCTS = "pimc", "pimc-random", "ismcts"
+STANDARD_AGENTS = (RANDOM, GREEDY, TUNED, PIMC_RANDOM, PIMC, ISMCTS)
+SEARCH_AGENTS = (PIMC_RANDOM, PIMC, ISMCTS)
+# rollouts per decision: the measured strength and cost of the budgets are in docs/strategies.md
+# (pimc:128 against pimc:64) and docs/poker-duel.md
+PIMC_DEFAULT_BUDGET = 128
+ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (the same documents)
+MAX_BUDGET = 100_000
+# agent -> (what its parameter is, largest value): written NAME:N, the bare name is the default budget
+SEARCH_PARAMETERS = {PIMC_RANDOM: ("rollouts per decision", MAX_BUDGET),
+                     PIMC: ("rollouts per decision", MAX_BUDGET),
+                     ISMCTS: ("iterations per decision", MAX_BUDGET)}
+# old name -> the name it stands for: "pimc-greedy" was the strong PIMC's name until the games'
+# behaviour versions moved on; its kernel id became "pimc"'s, so old configs keep working
+STANDARD_ALIASES = {"pimc-greedy": PIMC}
 
 
 @dataclass(frozen=True)
@@ -84,6 +112,10 @@ class StrategyTable:
             return False
         return parameter == 0 or (base in self.parameters and parameter <= self.parameters[base][1])
 
+    def listing(self) -> str:
+        """"0=random, 1=greedy, ...": the ids a cell array may carry, for error lines."""
+        return ", ".join("%d=%s" % (value, name) for name, value in sorted(self.ids.items(), key=lambda kv: kv[1]))
+
     def name(self, identifier: int) -> str:
         if self.is_id(identifier) and int(identifier) >> PARAM_SHIFT:
             return "%s:%d" % (self.name(int(identifier) & BASE_MASK), int(identifier) >> PARAM_SHIFT)
@@ -92,3 +124,14 @@ class StrategyTable:
                 return name
         raise CardbalanceError("strategy id %r is unknown; known ids: %s." % (
             identifier, ", ".join("%d (%s)" % (v, k) for k, v in self.ids.items())))
+
+
+def agent_table(agents: tuple[str, ...]) -> StrategyTable:
+    """A game's strategy table from the agents it offers, in kernel-id order (the module
+    docstring): the standard search agents take their budget as NAME:N, the standard aliases
+    of offered agents parse, and a game's own agents take no parameter."""
+    assert len(set(agents)) == len(agents) and len(agents) <= BASE_MASK, agents
+    ids = {name: index for index, name in enumerate(agents)}
+    parameters = {ids[name]: SEARCH_PARAMETERS[name] for name in agents if name in SEARCH_PARAMETERS}
+    aliases = {alias: name for alias, name in STANDARD_ALIASES.items() if name in ids}
+    return StrategyTable(ids, parameters, aliases)

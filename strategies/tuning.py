@@ -1,7 +1,11 @@
-"""The game-independent machinery of `cardbalance tune-agent`: seeded, resumable optuna studies.
+"""`cardbalance tune-agent` for every game: seeded, resumable optuna studies of a `tuned` agent.
 
-Each game's tuner (strategies/<game>/tuning/) says what a candidate is worth (its
-paired deals against greedy); this module holds what does not depend on the game:
+A game declares its study once, a `Study` (strategies/<game>/tuning/): its weights
+(`strategies.weight_table.WeightTable`; one study per group of the table, e.g. per
+faction), what a candidate is worth (its paired deals against greedy), its fresh-seed
+re-check and the words of its provenance. `Study.tune` runs it: trial k of each group
+proposed by `propose`, judged, logged; the best of each group re-checked on fresh seeds
+and written with its provenance to OUT/tuned_weights.json. Parts of it:
 - `propose`: trial k's candidate. Trial 0 is greedy's own weights (the baseline);
   later trials come from optuna's TPE sampler (multivariate), seeded from
   (--seed, study, trial number) and rebuilt from the logged trials before every
@@ -24,9 +28,12 @@ small next to playing thousands of matches per trial, and buys exact resumption.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
@@ -218,3 +225,116 @@ def check_options(trials: int, matches: int, recheck_matches: int, seed: int,
                                % (min_recheck, MAX_MATCHES, recheck_matches))
     if not 0 <= int(seed) < 1 << 63:
         raise CardbalanceError("--seed must be from 0 to 2^63-1 (got %r)." % (seed,))
+
+
+
+# ---- one game's study ------------------------------------------------------------------------
+
+LOG_NAME, SETTINGS_NAME = "trials.jsonl", "settings.json"
+ORIENTATIONS = 4  # a deal played with the tuned agent in seat 0 / seat 1, first player 0 / 1 (`four_ways`)
+TUNE_STREAM, RECHECK_STREAM = 1, 2  # chunk seeds derived from --seed for the two seed sets
+
+
+@dataclass(frozen=True)
+class Study:
+    """One game's tuning study (the module docstring).
+
+    - `table`: the weights (a `WeightTable`); one study per group (`table.groups`), numbered
+      1, 2 ... for the sampler's seed (a table without groups: one study, number 1); a trial
+      log entry names its group under `group_key`.
+    - `candidate_value(group, vector, chunk_seed, deals)` -> counts (`four_ways`) of a
+      candidate of `group` (None without groups) on the tuning deals.
+    - `recheck(vectors, chunk_seed, deals)` -> rows (`share_row` and the key `recheck_by`)
+      of the winners ({group: vector}) on fresh deals.
+    - `matches_per_deal`: matches one deal gives a candidate (4 ways x its opponents).
+    - `about`, `rules`, `judged_on`: the words of the weights file and its provenance;
+      `settings`: what else a resumed folder must agree on (rules, starting values)."""
+
+    game: str
+    table: Any
+    candidate_value: Callable[..., dict]
+    recheck: Callable[..., list]
+    about: str
+    rules: str
+    judged_on: str
+    recheck_by: str = "pairing"
+    matches_per_deal: int = ORIENTATIONS
+    min_matches_why: str = "one deal, four ways"
+    group_key: str = "group"
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def groups(self) -> tuple:
+        return self.table.groups or (None,)
+
+    def deals(self, matches: int) -> int:
+        """Deals that give at least `matches` matches."""
+        return -(-int(matches) // self.matches_per_deal)
+
+    def check_options(self, trials: int, matches: int, recheck_matches: int, seed: int) -> None:
+        check_options(trials, matches, recheck_matches, seed, min_matches=self.matches_per_deal,
+                      min_matches_why=self.min_matches_why, min_recheck=ORIENTATIONS)
+
+    def _history(self, entries: list[dict], group) -> list[dict]:
+        return contiguous([e for e in entries if group is None or e.get(self.group_key) == group])
+
+    def tune(self, out, trials: int, matches: int, seed: int, recheck_matches: int, command: str,
+             progress=None) -> dict:
+        """Run (or resume) the study in folder `out`, write `out/tuned_weights.json`, return it.
+        `matches`: matches per candidate; `recheck_matches`: matches per re-check row on fresh seeds."""
+        self.check_options(trials, matches, recheck_matches, seed)
+        table, deals, seed = self.table, self.deals(matches), int(seed)
+        settings = {"game": self.game, "seed": seed, "matches": int(matches), **self.settings,
+                    "weights": list(table.names), "ranges": {k: list(v) for k, v in table.ranges.items()}}
+        with tuning_folder(out, SETTINGS_NAME, settings, command) as out:  # checked, locked, ours
+            log_path = out / LOG_NAME
+            entries = read_log(log_path, repair=True)
+            tune_seed, recheck_seed = match_seed(seed, TUNE_STREAM), match_seed(seed, RECHECK_STREAM)
+            best, baseline = {}, {}
+            for study, group in enumerate(self.groups, 1):
+                history = self._history(entries, group)
+                while len(history) < trials:
+                    params = propose(seed, study, history, table.ranges, table.default_dict())
+                    result = self.candidate_value(group, table.check(params, "candidate"), tune_seed, deals)
+                    entry = {**({self.group_key: group} if group is not None else {}), "trial": len(history),
+                             "params": params, **result, "value": decided_share(result)}
+                    append_log(log_path, entry)
+                    history.append(entry)
+                    if progress is not None:
+                        progress(group or self.game, entry, best_entry(history[:trials]))
+                best[group], baseline[group] = best_entry(history[:trials]), history[0]["value"]
+            vectors = {group: table.check(entry["params"], "best trial of %s" % (group or self.game))
+                       for group, entry in best.items()}
+            recheck_deals = self.deals_of_recheck(recheck_matches)
+            rows = self.recheck(vectors, recheck_seed, recheck_deals)
+            by = self.recheck_by
+            values = {group: {"best_trial": entry["trial"], "best": round(entry["value"], 4),
+                              "greedy_baseline": round(baseline[group], 4)} for group, entry in best.items()}
+            document = {"about": self.about, "weights": table.document_weights(vectors), "provenance": {
+                "game": self.game,
+                "rules": self.rules,
+                "opponent": "greedy",
+                "judged_on": self.judged_on,
+                ("trials_per_%s" % self.group_key if table.groups else "trials"): int(trials),
+                "matches_per_trial": int(deals * self.matches_per_deal),
+                "seed": seed,
+                "tuning_chunk_seed": int(tune_seed),
+                "recheck_chunk_seed": int(recheck_seed),
+                "optimizer": optimizer_text("(seed, %s, trial)" % self.group_key if table.groups else "(seed, trial)"),
+                "optimizer_version": optimizer_version(),
+                "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+                "command": command,
+                "tuning_value": values if table.groups else values[None],
+                "recheck": {"by": by, "matches_per_%s" % by: int(recheck_deals * ORIENTATIONS),
+                            "interval": "95 % Wilson, on decided matches", by + "s": rows},
+            }}
+            write_atomic(out / table.file_name, json.dumps(document, indent=2) + "\n")
+            return document
+
+    @staticmethod
+    def deals_of_recheck(matches: int) -> int:
+        return -(-int(matches) // ORIENTATIONS)
+
+    def summary(self, out) -> list[dict]:
+        """The logged trials of a run folder, in order (for tests and inspection)."""
+        return sorted(read_log(Path(out) / LOG_NAME), key=lambda e: (str(e.get(self.group_key, "")), e["trial"]))

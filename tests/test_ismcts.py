@@ -186,6 +186,6 @@ def test_the_bench_counts_the_agents_decisions_and_rollout_actions():
     random_cell = B.cell_array(HUMAN, ALIEN, 50, 50, 0, STRATEGY_RANDOM, STRATEGY_RANDOM)
     actions = speed._rollout_batch(rules_array, random_cell, np.uint64(seed), 3)
     assert 3 * 40 < actions < 3 * 5000  # whole random matches (about 150 actions each)
-    rows = speed.agent_rows(rules_array, 0.001)
-    assert [row["agent"] for row in rows] == list(speed.BENCH_AGENTS)
+    rows = speed.bench_agents.agent_rows(rules_array, 0.001)
+    assert [row["agent"] for row in rows] == list(speed.bench_agents.agents)
     assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)

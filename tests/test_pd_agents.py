@@ -187,11 +187,11 @@ def test_the_bench_counts_the_agents_decisions_and_lists_them():
 
     python_loop.play_match(load_rules("core"), cell, seed, on_step=count)
     assert speed._agent_batch(rules_array, cell, np.uint64(77), 0, 1) == asked > 0
-    rows = speed.agent_rows(rules_array, 0.001)
-    assert [row["agent"] for row in rows] == list(speed.BENCH_AGENTS)
+    rows = speed.bench_agents.agent_rows(rules_array, 0.001)
+    assert [row["agent"] for row in rows] == list(speed.bench_agents.agents)
     assert {"pimc", "pimc-random", "ismcts"} <= {row["agent"] for row in rows}
     assert all(row["matches"] >= 1 and row["decisions_per_s"] > 0 for row in rows)
-    rollout = speed.rollout_row(rules_array, 0.001)
+    rollout = speed.bench_agents.rollout_row(rules_array, 0.001)
     assert rollout["actions_per_s"] > 0 and rollout["fastest_actions_per_s"] > 0 and rollout["fastest_repeats"] >= 5
 
 

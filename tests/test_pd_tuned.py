@@ -302,7 +302,7 @@ def test_tune_agent_command_for_poker_duel(tmp_path, capsys):
     (["--game", "poker_duel", "--matches", "3"], "--matches must be at least 4"),
     (["--game", "poker_duel", "--recheck", "0"], "--recheck must be at least 4"),
     (["--game", "poker_duel", "--seed", "-1"], "--seed must be from 0"),
-    (["--game", "toy"], "--game toy has no tunable agent; games with one: faction_war, poker_duel"),
+    (["--game", "toy"], "--game toy has no tunable agent; games with one: faction_war, novel_tcg, poker_duel"),
     (["--game", "chess"], "game 'chess' is unknown"),
 ])
 def test_tune_agent_bad_input_is_one_line_exit_2(tmp_path, capsys, args, message):

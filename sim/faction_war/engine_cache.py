@@ -12,7 +12,8 @@ ENGINE = jit_cache.Engine(
     sources=("sim/faction_war/layout.py", "sim/faction_war/rules.py", "sim/faction_war/actions.py",
              "sim/faction_war/kernel*.py", "sim/faction_war/card_tables.py", "sim/faction_war/sampler.py",
              "sim/faction_war/engine_cache.py",
-             "strategies/faction_war/*.py", "strategies/search_tree.py"),  # the search agents compile it in
+             "strategies/faction_war/*.py", "strategies/search_tree.py",  # the search agents compile it in
+             "strategies/__init__.py"),  # the standard agents' default budgets
     test_prefix="test_",
 )
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from sim.contract import CardEngine
 from sim.contract_data import PolicyData
-from sim.errors import CardbalanceError
 from sim.faction_war import layout, position, rules
 from sim.registry import CHOICE, PER_SEAT, SEAT, Dimension, GameSpec, lazy
 
@@ -157,18 +156,7 @@ class FactionWarEngine(CardEngine):
 
 
 # ---- game data: the tuned agent's weights (sim/contract_data.py) -----------------------------
-def _weights_block(document):
-    check = lazy("strategies.faction_war.weights:check_weights")
-    if not isinstance(document, dict) or not isinstance(document.get("weights"), dict):
-        raise CardbalanceError("game data tuned_weights.json: no 'weights' table by faction.")
-    by_faction = {name: check(document["weights"].get(name), "tuned_weights.json: weights.%s" % name)
-                  for name in layout.FACTION_NAMES}
-    return lazy("strategies.faction_war.weights:policy_block")(by_faction)
-
-
-WEIGHTS = PolicyData("tuned_weights.json", "the tuned agent's weights (strategies/faction_war/tuned_weights.json)",
-                     "strategies.faction_war", rules.RULES_ARRAY_SIZE, _weights_block,
-                     lazy("strategies.faction_war.weights:with_policy"))
+WEIGHTS = PolicyData.of_weight_table("strategies.faction_war", rules.RULES_ARRAY_SIZE)
 
 
 GAME_SPEC = GameSpec(

@@ -25,7 +25,7 @@ def _at(seat: int, offset: int) -> int:
 
 
 class NovelTcgEngine(CardEngine):
-    """Kernel steps, reference twin, view, sampler, positions and the three agents."""
+    """Kernel steps, reference twin, view, sampler, positions and the agents."""
 
     STATE_SIZE, S_DECIDER, S_WINNER, S_END_TYPE = L.STATE_SIZE, L.S_ACTIVE, L.S_WINNER, L.S_END_TYPE
 
@@ -175,7 +175,7 @@ class NovelTcgEngine(CardEngine):
 
     # ---- agents
     def agent_names(self):
-        return ("random", "greedy", "defensive")
+        return ("random", "greedy", "defensive", "tuned")
 
     def decide(self, agent, state, rules_array, legal, seat, policy_words):
         buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)

@@ -14,6 +14,7 @@ Sweep files of the former pairing dimension (key `deck_pairs`, values
 a silent translation would still not replay an old run.
 """
 
+from sim.contract_data import PolicyData
 from sim.novel_tcg import layout, pool_data, report_sections, rules
 from sim.novel_tcg.card_pool import TEMPLATES
 from sim.novel_tcg.contract_face import NovelTcgEngine
@@ -62,6 +63,10 @@ def parse_players(p0: str, p1: str):
     return {"deck": DECK.check(templates[0] if templates[0] == templates[1] else "/".join(templates))}, tuple(strategies)
 
 
+# ---- game data: the tuned agent's weights (sim/contract_data.py) -----------------------------
+WEIGHTS = PolicyData.of_weight_table("strategies.novel_tcg", rules.RULES_ARRAY_SIZE)
+
+
 GAME_SPEC = GameSpec(
     name="novel_tcg",
     dimensions=(DECK, RANK, FIRST),
@@ -78,19 +83,21 @@ GAME_SPEC = GameSpec(
     strategy_names=lazy("strategies.novel_tcg:strategy_names"),
     strategy_id=lazy("strategies.novel_tcg:strategy_id"),
     cell_array=lazy("strategies.novel_tcg.batch:cell_of"),
-    play_batch=lazy("strategies.novel_tcg.batch:play_batch"),
-    play_paired_batch=lazy("strategies.novel_tcg.batch:play_paired_batch"),
-    replay_log=lazy("strategies.novel_tcg.playlog:replay_log"),
-    reference_play_match=lazy("strategies.novel_tcg.batch:reference_record"),
+    play_batch=WEIGHTS.batch(lazy("strategies.novel_tcg.batch:play_batch")),
+    play_paired_batch=WEIGHTS.batch(lazy("strategies.novel_tcg.batch:play_paired_batch"), arrays=2),
+    replay_log=WEIGHTS.one_match(lazy("strategies.novel_tcg.playlog:replay_log")),
+    reference_play_match=WEIGHTS.one_match(lazy("strategies.novel_tcg.batch:reference_record")),
+    game_data=(WEIGHTS.game_data,),
     players=("curve:greedy", "curve:greedy"),
     parse_players=parse_players,
     run_scenario=lazy("sim.novel_tcg.position:run_scenario"),
     default_sweep=DEFAULT_SWEEP,
     modules=("sim.novel_tcg.game", "strategies.novel_tcg.batch"),
-    ladder_agents=("random", "defensive", "greedy"),
+    ladder_agents=("random", "defensive", "greedy", "tuned"),
     examples={"p0": "swarm:greedy", "p1": "advance:greedy", "setup": "--rank 10", "setup2": "--rank 12,10 --first 1",
               "preset": "loose_limit", "end_type": "deck_out", "axis": "rank"},
     engine=NovelTcgEngine,
-    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents"),
+    extra={"bench_agents": lazy("strategies.novel_tcg.speed:bench_agents"),  # `cardbalance bench`'s agent rows
+           "tune_agent": lazy("strategies.novel_tcg.tuning:tune"),  # `cardbalance tune-agent --game novel_tcg`
            "report_sections": report_sections.report_sections},
 )

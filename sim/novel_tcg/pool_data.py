@@ -133,10 +133,11 @@ def stored_deck(decks: dict, template: str, rank: int) -> np.ndarray:
 
 
 def rules_with_pool(rules_array, pool) -> np.ndarray:
-    """The rules array with the stored pool table in place of the generated one."""
+    """The rules array with the stored pool table in place of the generated one (a policy
+    block after the rules, the tuned agent's weights, is kept)."""
     array = np.array(rules_array, dtype=np.int64, copy=True)
-    assert len(array) == RULES_ARRAY_SIZE
-    array[R_POOL:] = pool.ravel()
+    assert len(array) >= RULES_ARRAY_SIZE
+    array[R_POOL:RULES_ARRAY_SIZE] = pool.ravel()
     return array
 
 

@@ -7,6 +7,7 @@ ENGINE = jit_cache.Engine(
     dirs=("sim/poker_duel", "strategies/poker_duel"),
     sources=("sim/poker_duel/layout.py", "sim/poker_duel/rules.py", "sim/poker_duel/actions.py",
              "sim/poker_duel/kernel*.py", "sim/poker_duel/engine_cache.py", "strategies/poker_duel/*.py",
+             "strategies/__init__.py",
              "sim/poker_duel/sampler.py", "strategies/search_tree.py"),  # the search agents compile both in
     test_prefix="test_pd_kernel",
 )

@@ -13,7 +13,6 @@ import numpy as np
 
 from sim.contract import CardEngine
 from sim.contract_data import PolicyData
-from sim.errors import CardbalanceError
 from sim.poker_duel import layout, position, report_sections, rules
 from sim.rng import MASK64, to_signed
 from sim.registry import PER_SEAT, SEAT, Dimension, GameSpec, lazy
@@ -135,16 +134,7 @@ class PokerDuelEngine(CardEngine):
 
 
 # ---- game data: the tuned agent's weights (sim/contract_data.py) -----------------------------
-def _weights_block(document):
-    check = lazy("strategies.poker_duel.weights:check_weights")
-    if not isinstance(document, dict):
-        raise CardbalanceError("game data tuned_weights.json: not a JSON object with a 'weights' table.")
-    return check(document.get("weights"), "tuned_weights.json: weights")
-
-
-WEIGHTS = PolicyData("tuned_weights.json", "the tuned agent's weights (strategies/poker_duel/tuned_weights.json)",
-                     "strategies.poker_duel", rules.RULES_ARRAY_SIZE, _weights_block,
-                     lazy("strategies.poker_duel.weights:with_policy"))
+WEIGHTS = PolicyData.of_weight_table("strategies.poker_duel", rules.RULES_ARRAY_SIZE)
 
 
 GAME_SPEC = GameSpec(

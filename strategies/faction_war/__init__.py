@@ -35,32 +35,17 @@ See docs/strategies.md.
 
 from sim.errors import CardbalanceError
 from sim.faction_war.layout import FACTION_NAMES
-from strategies import BASE_MASK, PARAM_SHIFT, StrategyTable  # noqa: F401  (the kernel's dispatch reads both)
+from strategies import BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET  # noqa: F401 (dispatch)
+from strategies import agent_table
 
-STRATEGY_RANDOM = 0
-STRATEGY_GREEDY = 1
-STRATEGY_DESTINY = 2
-STRATEGY_EXILE = 3
-# The kernel ids of the two PIMC agents are those of their old names ("pimc" was
-# random rollouts, "pimc-greedy" greedy), so the compiled code did not change when
-# the strong one took the short name (behaviour version 3).
-STRATEGY_PIMC_RANDOM = 4
-STRATEGY_PIMC = 5
-STRATEGY_TUNED = 6
-STRATEGY_ISMCTS = 7
-STRATEGY_IDS = {"random": STRATEGY_RANDOM, "greedy": STRATEGY_GREEDY, "destiny": STRATEGY_DESTINY,
-                "exile": STRATEGY_EXILE, "pimc-random": STRATEGY_PIMC_RANDOM, "pimc": STRATEGY_PIMC,
-                "tuned": STRATEGY_TUNED, "ismcts": STRATEGY_ISMCTS}
-ALIASES = {"pimc-greedy": "pimc"}  # old configs and docs keep working; ids print as "pimc"
-# rollouts per decision (strategies/faction_war/pimc.py): pimc:128 beat greedy 72.5 %
-# at about 0.2 s CPU per match, pimc:64 only 66.7 % (54.2 % against tuned)
-PIMC_DEFAULT_BUDGET = 128
-ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (strategies/faction_war/ismcts.py; docs/strategies.md)
-# base id -> (what the parameter is, largest value)
-PARAMETERS = {STRATEGY_PIMC_RANDOM: ("rollouts per decision", 100_000),
-              STRATEGY_PIMC: ("rollouts per decision", 100_000),
-              STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
-TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS, ALIASES)
+# The agents Faction War offers, in kernel-id order (strategies.agent_table): the two PIMC agents
+# kept the ids of their old names ("pimc" was random rollouts, "pimc-greedy" greedy), so the
+# compiled code did not change when the strong one took the short name (behaviour version 3).
+AGENTS = ("random", "greedy", "destiny", "exile", "pimc-random", "pimc", "tuned", "ismcts")
+TABLE = agent_table(AGENTS)
+STRATEGY_IDS = TABLE.ids
+(STRATEGY_RANDOM, STRATEGY_GREEDY, STRATEGY_DESTINY, STRATEGY_EXILE, STRATEGY_PIMC_RANDOM, STRATEGY_PIMC,
+ STRATEGY_TUNED, STRATEGY_ISMCTS) = (STRATEGY_IDS[name] for name in AGENTS)
 FACTION_IDS = {name: index for index, name in enumerate(FACTION_NAMES)}
 strategy_names = TABLE.names
 strategy_id = TABLE.id

@@ -41,7 +41,7 @@ from sim.faction_war.layout import (FACTION_NAMES, N_COUNTERS, N_END_TYPES, S_CO
 from sim.faction_war.game import GAME_SPEC, LIFE, PAIRINGS
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from sim.rng import MASK64, nb_match_seed
-from strategies.faction_war import STRATEGY_IDS, is_strategy_id
+from strategies.faction_war import TABLE, is_strategy_id
 from strategies.faction_war.dispatch import choose_in_loop, choose_scripted, reads_view, uses_search
 from strategies.faction_war.workspace import new_workspace
 from strategies.search_tree import W_DECISIONS
@@ -222,7 +222,7 @@ def cell_array(faction0: int, faction1: int, life0: int, life1: int, first: int,
     for name, value in (("strategy0", strategy0), ("strategy1", strategy1)):
         if not is_strategy_id(value):
             raise CardbalanceError("cell: %s must be a strategy id %s (got %r)." % (
-                name, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), value))
+                name, TABLE.listing(), value))
     return np.array([faction0, faction1, life0, life1, first, strategy0, strategy1], dtype=np.int64)
 
 

@@ -8,8 +8,7 @@ disk cache stale. Instead every score reads its constant from the view's scratch
 - greedy (and its destiny / exile variants, pimc's greedy parts) copy `DEFAULTS`,
   the old constants, so greedy plays bit-identically to before;
 - `tuned` copies its seat's faction block from the *policy block* of the rules
-  array: slots POLICY_BASE .. POLICY_BASE + POLICY_SLOTS, appended after the game's
-  rules slots (which the engine never reads past). Block layout: faction f's
+  array (`strategies.weight_table.WeightTable`, one vector per faction): faction f's
   weight k is at POLICY_BASE + f * N_WEIGHTS + k (f: 0 human, 1 alien).
 The batch wrappers (strategies/faction_war/batch.py) append the shipped tuned
 weights (tuned_weights.json, package data) to every plain rules array, so
@@ -24,15 +23,10 @@ stay constants in greedy.py.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
-from sim.errors import CardbalanceError
-from strategies import weight_table
 from sim.faction_war.layout import FACTION_NAMES
 from sim.faction_war.rules import RULES_ARRAY_SIZE
 from strategies.faction_war import features as F
+from strategies.weight_table import WeightTable
 
 # (name, greedy's value, tuning range low, high): integers, as every score is an integer.
 WEIGHTS = (
@@ -69,57 +63,27 @@ WEIGHTS = (
     ("keep_small_joker", 10, 0, 30),
     ("keep_big_joker", 13, 0, 30),
 )
-N_WEIGHTS = len(WEIGHTS)
-WEIGHT_NAMES = tuple(name for name, _, _, _ in WEIGHTS)
-DEFAULTS = np.array([default for _, default, _, _ in WEIGHTS], dtype=np.int64)
-RANGES = {name: (low, high) for name, _, low, high in WEIGHTS}
+TABLE = WeightTable("strategies.faction_war", WEIGHTS, RULES_ARRAY_SIZE, groups=FACTION_NAMES)
+# what the compiled greedy reads (numba freezes module globals, not attributes of an object)
+N_WEIGHTS, WEIGHT_NAMES, DEFAULTS, RANGES = TABLE.n_weights, TABLE.names, TABLE.defaults, TABLE.ranges
+POLICY_BASE, POLICY_SLOTS, POLICY_RULES_SIZE = TABLE.policy_base, TABLE.policy_slots, TABLE.policy_rules_size
 # index constants the kernel reads, e.g. K_SCORE_SMALL_JOKER = 0
 globals().update({"K_" + name.upper(): index for index, name in enumerate(WEIGHT_NAMES)})
-DEFAULT_TUPLE = tuple(int(v) for v in DEFAULTS)  # a numba-global tuple: constants in the code
 
 # Where the current decision's weights sit in the view's scratch (after greedy's own work slots).
 W_WEIGHTS = F.WORK + 40
 assert W_WEIGHTS + N_WEIGHTS <= F.SCRATCH + F.SCRATCH_SIZE
 
-POLICY_BASE = RULES_ARRAY_SIZE
-POLICY_SLOTS = len(FACTION_NAMES) * N_WEIGHTS
-POLICY_RULES_SIZE = POLICY_BASE + POLICY_SLOTS
-
-TUNED_FILE = "tuned_weights.json"
-
-
-def check_weights(values: dict, where: str) -> np.ndarray:
-    """{name: int} (every weight) -> the int64 vector; a bad entry is one clear error."""
-    return weight_table.check_vector(values, WEIGHT_NAMES, where)
-
-
-def as_dict(vector) -> dict:
-    return weight_table.as_dict(WEIGHT_NAMES, vector)
+TUNED_FILE = TABLE.file_name
+check_weights, as_dict, shipped_policy_block, with_policy = (TABLE.check, TABLE.as_dict, TABLE.shipped_block,
+                                                             TABLE.with_policy)
 
 
 def load_tuned_file(path=None) -> dict:
     """The tuned weights document (shipped package data unless `path`)."""
-    document, where = weight_table.read_document("strategies.faction_war", TUNED_FILE, path)
-    if not isinstance(document, dict) or not isinstance(document.get("weights"), dict):
-        raise CardbalanceError("%s must hold a 'weights' table by faction (%s)." % (where, ", ".join(FACTION_NAMES)))
-    for faction in FACTION_NAMES:
-        check_weights(document["weights"].get(faction), "%s: weights.%s" % (where, faction))
-    return document
+    return TABLE.load_document(path)
 
 
-@lru_cache(maxsize=1)
-def shipped_policy_block() -> np.ndarray:
-    """The shipped tuned weights as a policy block (faction-major)."""
-    document = load_tuned_file()
-    return policy_block({faction: check_weights(document["weights"][faction], faction) for faction in FACTION_NAMES})
-
-
-def policy_block(by_faction: dict) -> np.ndarray:
+def policy_block(by_faction: dict):
     """{faction name: weight vector} (a missing faction: the defaults) -> POLICY_SLOTS values."""
-    return np.concatenate([np.asarray(by_faction.get(faction, DEFAULTS), dtype=np.int64)
-                           for faction in FACTION_NAMES])
-
-
-def with_policy(rules_array, block=None) -> np.ndarray:
-    """A plain rules array with a policy block appended (the shipped tuned weights unless `block`)."""
-    return weight_table.with_block(rules_array, RULES_ARRAY_SIZE, shipped_policy_block() if block is None else block)
+    return TABLE.block(by_faction)

@@ -8,18 +8,19 @@
 - "defensive": a cautious greedy: it guards (sets, or turns to defense) any
   character an opposing attacker would beat or trade, and attacks only when its
   attacker survives.
+- "tuned": greedy with the weights of its judgement calls tuned by self-play against
+  greedy (`weights.py`, `cardbalance tune-agent --game novel_tcg`; shipped in
+  tuned_weights.json).
 """
 
-from strategies import StrategyTable
+from strategies import agent_table
 
-STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_DEFENSIVE = 0, 1, 2
-STRATEGY_IDS = {"greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM, "defensive": STRATEGY_DEFENSIVE}
-TABLE = StrategyTable(STRATEGY_IDS)
+# The agents the Novel TCG offers, in kernel-id order (strategies.agent_table).
+AGENTS = ("greedy", "random", "defensive", "tuned")
+TABLE = agent_table(AGENTS)
+STRATEGY_IDS = TABLE.ids
+STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_DEFENSIVE, STRATEGY_TUNED = (STRATEGY_IDS[name] for name in AGENTS)
 strategy_names = TABLE.names
+strategy_id = TABLE.id
 strategy_name = TABLE.name
 is_strategy_id = TABLE.is_id
-
-
-def strategy_id(name: str) -> int:
-    """"greedy", "random", "defensive" -> kernel id; CardbalanceError naming the known strategies."""
-    return TABLE.id(name)

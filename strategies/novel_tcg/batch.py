@@ -22,8 +22,9 @@ from sim.novel_tcg import pool_data
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import STRATEGY_IDS, STRATEGY_RANDOM, is_strategy_id
+from strategies.novel_tcg import TABLE, STRATEGY_RANDOM, is_strategy_id
 from strategies.novel_tcg.policies import choose, nb_view
+from strategies.novel_tcg.weights import POLICY_RULES_SIZE, with_policy
 
 engine_cache.install()
 
@@ -151,14 +152,19 @@ def checked_cell(cell) -> np.ndarray:
     for seat in (0, 1):
         if not is_strategy_id(int(cell[C_STRATEGY0 + seat])):
             raise CardbalanceError("cell: strategy%d must be a novel_tcg strategy id %s (got %r)." % (
-                seat, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), int(cell[C_STRATEGY0 + seat])))
+                seat, TABLE.listing(), int(cell[C_STRATEGY0 + seat])))
     return cell
 
 
 def checked_rules(rules_array) -> np.ndarray:
+    """A contiguous int64 rules array with a policy block: a plain one gets the shipped tuned
+    weights (`tuned` plays them wherever a strategy name is accepted; weights.py)."""
     rules_array = np.ascontiguousarray(rules_array, dtype=np.int64)
-    if rules_array.shape != (RULES_ARRAY_SIZE,):
-        raise CardbalanceError("rules array must have %d entries (got shape %s)." % (RULES_ARRAY_SIZE, rules_array.shape))
+    if rules_array.shape == (RULES_ARRAY_SIZE,):
+        return with_policy(rules_array)
+    if rules_array.shape != (POLICY_RULES_SIZE,):
+        raise CardbalanceError("rules array must have %d entries, or %d with a policy block (got shape %s)." % (
+            RULES_ARRAY_SIZE, POLICY_RULES_SIZE, rules_array.shape))
     return rules_array
 
 
@@ -198,7 +204,7 @@ def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None, dat
     `data` it plays the stored decks; the reference engine builds its pool from the rules, so a run
     whose stored pool differs from this code's is refused in one line."""
     cell = checked_cell(cell)
-    rules_array = rules.to_array()
+    rules_array = checked_rules(rules.to_array())  # with the shipped tuned weights, as a batch plays them
     played, deck0, deck1 = played_with(rules_array, cell, data)
     if not np.array_equal(played, rules_array):
         raise CardbalanceError("this run played a card pool other than the one this code generates from its rules "

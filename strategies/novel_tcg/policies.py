@@ -26,6 +26,9 @@ Defensive: the same, but cautious: a character counts as threatened already by
 an opposing face-up attacker of the same star (which would trade it), so it is
 set or kept in defense more often, and an attack is made only when the
 attacker survives it.
+Tuned: greedy with the numbers of its judgement calls (a star is worth 10 HP, attack
+above value 0, "threatened" = a higher star ...) read from the rules array's policy
+block (`weights.py`; greedy and defensive pass `weights.DEFAULTS`).
 """
 
 import numba as nb
@@ -38,11 +41,14 @@ from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_EQ
 from sim.novel_tcg.card_pool import CAT_WEAPON, F_ATK, F_CATEGORY, F_HP, F_STAR
 from sim.novel_tcg.kernel import atk_of, fs, person_atk, pool, seat_at
 from sim.rng import nb_below
+from strategies.novel_tcg import STRATEGY_DEFENSIVE, STRATEGY_RANDOM, STRATEGY_TUNED
+from strategies.novel_tcg import weights as W
 
 engine_cache.install()  # before any cached kernel is defined: rules.py constants are frozen in
 
 HIDDEN, HIDDEN_COUNT, UNSEEN = L.VIEW_HIDDEN, L.VIEW_HIDDEN_COUNT, L.VIEW_UNSEEN  # the view's markers (layout.py)
 VALUE_NONE = -(1 << 40)
+DEFAULT_WEIGHTS = W.DEFAULTS  # a numba global: frozen into the code as constants (greedy's own values)
 
 
 @nb.njit(cache=True)
@@ -109,16 +115,15 @@ def _hp(view, rules, seat, slot):
 
 
 @nb.njit(cache=True)
-def _threatened(view, rules, seat, star, cautious):
-    """Does the opponent hold a face-up attack-position character of higher star (cautious: of at
-    least the same star, which trades it)?"""
+def _threatened(view, rules, seat, star, margin):
+    """Does the opponent hold a face-up attack-position character of at least `star` + `margin`
+    stars (greedy 1: a higher star; cautious 0: the same star, which trades it)?"""
     q = 1 - seat
     for slot in range(rules[R.R_FRONT_SLOTS]):
         i = fs(q, slot)
         kind = view[i + L.F_KIND]
         if kind >= 0 and view[i + L.F_POS] == L.POS_ATTACK:
-            other = pool(rules, kind, F_STAR)
-            if other > star or (cautious and other == star):
+            if pool(rules, kind, F_STAR) >= star + margin:
                 return True
     return False
 
@@ -130,19 +135,19 @@ def _damage(rules, atk, bonus):
 
 
 @nb.njit(cache=True)
-def attack_value(view, rules, seat, attacker, target, need_survival):
-    """Trade value of ATTACK attacker target for `seat` (see the module docstring)."""
+def attack_value(view, rules, seat, attacker, target, need_survival, w):
+    """Trade value of ATTACK attacker target for `seat` (the module docstring; weights `w`)."""
     q = 1 - seat
     if attacker == PERSON:
         my_atk = person_atk(view, rules, seat)
         if target == PERSON:
-            return my_atk * 10
+            return my_atk * w[W.K_DIRECT_WEIGHT]
         their_hp = _hp(view, rules, q, target)
         value = 0
         if my_atk >= their_hp:
-            value += _star(view, rules, q, target) * 10
+            value += _star(view, rules, q, target) * w[W.K_KILL_STAR_VALUE]
         hit_back = _atk(view, rules, q, target)
-        value -= hit_back  # HP is worth a tenth of a star
+        value -= hit_back * w[W.K_PERSON_HIT_BACK]  # HP is worth a tenth of a star
         if need_survival and hit_back >= view[seat_at(seat, L.P_HP)]:
             return VALUE_NONE
         return value
@@ -150,7 +155,7 @@ def attack_value(view, rules, seat, attacker, target, need_survival):
     my_hp = view[fs(seat, attacker) + L.F_HP_NOW]
     my_star = pool(rules, view[fs(seat, attacker) + L.F_KIND], F_STAR)
     if target == PERSON:
-        return my_atk * 10
+        return my_atk * w[W.K_DIRECT_WEIGHT]
     their_star = _star(view, rules, q, target)
     delta = my_star - their_star
     m = rules[R.R_STAR_MOD]
@@ -160,13 +165,13 @@ def attack_value(view, rules, seat, attacker, target, need_survival):
     their_hp = _hp(view, rules, q, target)
     value = 0
     if to_them >= their_hp:
-        value += their_star * 10
+        value += their_star * w[W.K_KILL_STAR_VALUE]
         if view[fs(q, target) + L.F_POS] == L.POS_ATTACK:
-            value += to_them - their_hp
+            value += (to_them - their_hp) * w[W.K_OVERFLOW_DEALT]
     if to_me >= my_hp:
         if need_survival:
             return VALUE_NONE
-        value -= my_star * 10 + (to_me - my_hp)
+        value -= my_star * w[W.K_LOSS_STAR_VALUE] + (to_me - my_hp) * w[W.K_OVERFLOW_TAKEN]
     return value
 
 
@@ -176,19 +181,20 @@ def random_index(view, rules, legal, n, policy, seat):
 
 
 @nb.njit(cache=True)
-def scripted_index(view, rules, legal, n, seat, defensive):
-    """Greedy (defensive=False) or defensive (True): see the module docstring."""
+def scripted_index(view, rules, legal, n, seat, defensive, w):
+    """Greedy (defensive=False) or defensive (True) with weights `w`: see the module docstring."""
+    margin = 0 if defensive else w[W.K_THREAT_MARGIN]
     phase = view[L.S_PHASE]
     if phase == L.PH_DISCARD:
         return 0
     if phase == L.PH_BATTLE:
-        best, best_value = 0, 0
+        best, best_value = 0, w[W.K_ATTACK_THRESHOLD]
         for i in range(n):
             action = legal[i]
             if action // 10000 * 10000 != A_ATTACK:
                 continue
             rest = action - A_ATTACK
-            value = attack_value(view, rules, seat, rest // 16, rest % 16, defensive)
+            value = attack_value(view, rules, seat, rest // 16, rest % 16, defensive, w)
             if value > best_value:
                 best, best_value = i, value
         return best
@@ -200,7 +206,8 @@ def scripted_index(view, rules, legal, n, seat, defensive):
             rest = legal[i] - family
             star = pool(rules, rest // 4, F_STAR)
             position = rest % 4
-            wanted = L.POS_FACEDOWN if _threatened(view, rules, seat, star, defensive) else L.POS_ATTACK
+            set_it = w[W.K_SET_WHEN_THREATENED] != 0 and _threatened(view, rules, seat, star, margin)
+            wanted = L.POS_FACEDOWN if set_it else L.POS_ATTACK
             if position != wanted and position != L.POS_ATTACK:
                 continue
             if star > best_star or (star == best_star and position == wanted):
@@ -208,7 +215,7 @@ def scripted_index(view, rules, legal, n, seat, defensive):
     if best >= 0:
         # keep the wanted position of the chosen star when it is listed
         return best
-    best, best_target_star = -1, -1
+    best, best_target_star, weapon = -1, -1, -1
     for i in range(n):
         if legal[i] // 10000 * 10000 != A_EQUIP:
             continue
@@ -216,20 +223,27 @@ def scripted_index(view, rules, legal, n, seat, defensive):
         kind, target = rest // 16, rest % 16
         if pool(rules, kind, F_CATEGORY) == CAT_WEAPON:
             if view[seat_at(seat, L.P_WEAPON)] == L.NONE:
-                return i
+                if w[W.K_WEAPON_FIRST] != 0:
+                    return i
+                if weapon < 0:
+                    weapon = i
             continue
         star = pool(rules, view[fs(seat, target) + L.F_KIND], F_STAR)
         if star > best_target_star:
             best, best_target_star = i, star
     if best >= 0:
         return best
+    if weapon >= 0:
+        return weapon
+    if w[W.K_CHANGE_POSITIONS] == 0:
+        return 0  # END
     for i in range(n):
         if legal[i] // 10000 * 10000 != A_CHANGE:
             continue
         rest = legal[i] - A_CHANGE
         slot, position = rest // 4, rest % 4
         current = view[fs(seat, slot) + L.F_POS]
-        threatened = _threatened(view, rules, seat, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR), defensive)
+        threatened = _threatened(view, rules, seat, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR), margin)
         if current == L.POS_ATTACK and position == L.POS_DEFENSE and threatened:
             return i
         if current != L.POS_ATTACK and position == L.POS_ATTACK and not threatened:
@@ -240,6 +254,8 @@ def scripted_index(view, rules, legal, n, seat, defensive):
 @nb.njit(cache=True)
 def choose(strategy, view, rules, legal, n, policy, seat):
     """Strategy id -> index into the legal list."""
-    if strategy == 1:
+    if strategy == STRATEGY_RANDOM:
         return random_index(view, rules, legal, n, policy, seat)
-    return scripted_index(view, rules, legal, n, seat, strategy == 2)
+    if strategy == STRATEGY_TUNED and rules.shape[0] >= W.POLICY_RULES_SIZE:  # weights from the policy block
+        return scripted_index(view, rules, legal, n, seat, False, rules[W.POLICY_BASE:W.POLICY_RULES_SIZE])
+    return scripted_index(view, rules, legal, n, seat, strategy == STRATEGY_DEFENSIVE, DEFAULT_WEIGHTS)

@@ -1,26 +1,20 @@
-"""What `cardbalance bench --game novel_tcg` measures of the agents.
-
-- `agent_rows`: each agent as seat 0 against greedy, rank 10, Curve vs
-  Curve, seat 0 first: matches per CPU second on this core and the agent's
-  decisions per second (times the loop asked it: two or more legal actions).
-- `rollout_row`: random play (both seats random) from fresh matches: actions
-  per CPU second, the mean and the fastest repeat (`bench_timing.rollout_rates`).
-Compile and cache load are excluded by a first call.
+"""What `cardbalance bench --game novel_tcg` measures of the agents (`sim.bench_timing.AgentBench`):
+each agent as seat 0 against greedy, rank 10, Curve vs Curve, seat 0 first; random
+play (both seats random) from fresh matches for the rollout row. Only the compiled loop
+is the TCG's own: it counts seat 0's decisions, or (count_seat -1) every action applied.
 """
 
 import numba as nb
 import numpy as np
 
 from sim import rng
-from sim.bench_timing import rollout_rates, timed
+from sim.bench_timing import AgentBench
 from sim.novel_tcg import kernel as K
 from sim.novel_tcg import layout as L
 from strategies.novel_tcg import strategy_id
 from strategies.novel_tcg.batch import cell_of, checked_rules, decide, decks_of, start_match
 
-BENCH_AGENTS = ("random", "greedy", "defensive")
-OPPONENT = "greedy"
-SEED = 2024
+BENCH_AGENTS = ("random", "greedy", "defensive", "tuned")
 
 
 @nb.njit(cache=True)
@@ -48,30 +42,20 @@ def _cell(agent: str, opponent: str) -> np.ndarray:
     return cell_of({"rank": (10, 10), "deck": "curve", "first": 0}, strategy_id(agent), strategy_id(opponent))
 
 
-def agent_rows(rules_array, seconds: float) -> list[dict]:
+def _check(rules_array, cell):
+    """The rules array as a batch gets it, and the cell with both seats' deck lists (built once)."""
     rules_array = checked_rules(rules_array)
-    rows = []
-    for name in BENCH_AGENTS:
-        cell = _cell(name, OPPONENT)
-        deck0, deck1 = decks_of(rules_array, cell)
-        _agent_batch(rules_array, cell, deck0, deck1, np.uint64(SEED), 10**6, 1, 0)
-        matches, decisions, elapsed = timed(
-            lambda start, n: _agent_batch(rules_array, cell, deck0, deck1, np.uint64(SEED), start, n, 0), seconds)
-        rows.append({"agent": name, "opponent": OPPONENT, "matches": matches, "decisions": decisions,
-                     "matches_per_s": matches / elapsed, "decisions_per_s": decisions / elapsed,
-                     "s_per_match": elapsed / matches})
-    return rows
+    return rules_array, (cell,) + decks_of(rules_array, cell)
 
 
-def rollout_row(rules_array, seconds: float) -> dict:
-    rules_array = checked_rules(rules_array)
-    cell = _cell("random", "random")
-    deck0, deck1 = decks_of(rules_array, cell)
-    _agent_batch(rules_array, cell, deck0, deck1, np.uint64(SEED), 0, 1, -1)
-    return rollout_rates(lambda seed, n: _agent_batch(rules_array, cell, deck0, deck1, np.uint64(seed), 0, n, -1),
-                         SEED, seconds)
+def _decisions(rules, prepared, chunk_seed, start_index, n_matches):
+    cell, deck0, deck1 = prepared
+    return _agent_batch(rules, cell, deck0, deck1, chunk_seed, start_index, n_matches, 0)
 
 
-def bench_agents(rules_array, seconds: float) -> dict:
-    """`GameSpec.extra["bench_agents"]`: {"agents": agent_rows, "rollout": rollout_row}."""
-    return {"agents": agent_rows(rules_array, seconds), "rollout": rollout_row(rules_array, seconds)}
+def _rollouts(rules, prepared, chunk_seed, n_matches):
+    cell, deck0, deck1 = prepared
+    return _agent_batch(rules, cell, deck0, deck1, chunk_seed, 0, n_matches, -1)
+
+
+bench_agents = AgentBench(BENCH_AGENTS, _cell, _check, _decisions, _rollouts)

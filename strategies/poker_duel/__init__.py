@@ -13,32 +13,18 @@ parameter has the id base | N << PARAM_SHIFT (`strategies.StrategyTable`),
 as Faction War's. See docs/poker-duel.md, "Search agents".
 """
 
-from strategies import BASE_MASK, PARAM_SHIFT, StrategyTable  # noqa: F401  (the compiled loop reads both)
+from strategies import BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET  # noqa: F401 (dispatch)
+from strategies import agent_table
 
-STRATEGY_GREEDY = 0
-STRATEGY_RANDOM = 1
-# The PIMC ids are those of the old names ("pimc" was random rollouts, "pimc-greedy"
-# greedy): only the names moved when the strong one took the short name.
-STRATEGY_PIMC_RANDOM = 2
-STRATEGY_PIMC = 3
-STRATEGY_ISMCTS = 4
-STRATEGY_IDS = {"greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM, "pimc-random": STRATEGY_PIMC_RANDOM,
-                "pimc": STRATEGY_PIMC, "ismcts": STRATEGY_ISMCTS}
-ALIASES = {"pimc-greedy": "pimc"}  # old configs keep working; ids print as "pimc"
-PIMC_DEFAULT_BUDGET = 128   # rollouts per decision (docs/poker-duel.md: about 0.3 s per match with greedy rollouts)
-ISMCTS_DEFAULT_BUDGET = 200  # iterations per decision (docs/poker-duel.md: about 0.35 s per match)
-PARAMETERS = {STRATEGY_PIMC_RANDOM: ("rollouts per decision", 100_000),
-              STRATEGY_PIMC: ("rollouts per decision", 100_000),
-              STRATEGY_ISMCTS: ("iterations per decision", 100_000)}
-STRATEGY_TUNED = 5  # "tuned": greedy with the weights of the rules array's policy block (weights.py)
-STRATEGY_IDS["tuned"] = STRATEGY_TUNED
-TABLE = StrategyTable(STRATEGY_IDS, PARAMETERS, ALIASES)
+# The agents Poker Duel offers, in kernel-id order (strategies.agent_table): the PIMC ids are those
+# of the old names ("pimc" was random rollouts, "pimc-greedy" greedy); "tuned" came last.
+AGENTS = ("greedy", "random", "pimc-random", "pimc", "ismcts", "tuned")
+TABLE = agent_table(AGENTS)
+STRATEGY_IDS = TABLE.ids
+STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_PIMC_RANDOM, STRATEGY_PIMC, STRATEGY_ISMCTS, STRATEGY_TUNED = (
+    STRATEGY_IDS[name] for name in AGENTS)
 STRATEGIES = TABLE.names()
 strategy_names = TABLE.names
+strategy_id = TABLE.id
 strategy_name = TABLE.name
 is_strategy_id = TABLE.is_id
-
-
-def strategy_id(name: str) -> int:
-    """"greedy", "ismcts:100" ... -> kernel id; CardbalanceError naming the known strategies."""
-    return TABLE.id(name)

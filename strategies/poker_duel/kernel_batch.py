@@ -24,7 +24,7 @@ from sim.poker_duel import kernel_chain as KC
 from sim.poker_duel import layout as L
 from sim.poker_duel.rules import RULES_ARRAY_SIZE, amb_slot
 from strategies import search_tree as T
-from strategies.poker_duel import STRATEGY_IDS, is_strategy_id
+from strategies.poker_duel import TABLE, is_strategy_id
 from strategies.poker_duel.dispatch import choose, choose_scripted, loop_workspace, reads_view, uses_search
 from strategies.poker_duel.kernel_policies import greedy_index, nb_view  # noqa: F401  (the loop's policies)
 from strategies.poker_duel.search import LEGAL_CAPACITY
@@ -166,7 +166,7 @@ def _checked_cell(cell) -> np.ndarray:
     for seat in (0, 1):
         if not is_strategy_id(int(cell[C_STRATEGY0 + seat])):
             raise CardbalanceError("cell: strategy%d must be a poker_duel strategy id %s (got %r)." % (
-                seat, ", ".join("%d=%s" % (v, k) for k, v in STRATEGY_IDS.items()), int(cell[C_STRATEGY0 + seat])))
+                seat, TABLE.listing(), int(cell[C_STRATEGY0 + seat])))
     return cell
 
 

@@ -23,13 +23,8 @@ past the range of card values plays the same (see the comments).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import numpy as np
-
-from sim.errors import CardbalanceError
-from strategies import weight_table
 from sim.poker_duel.rules import RULES_ARRAY_SIZE
+from strategies.weight_table import WeightTable
 
 # (name, greedy's value, tuning range low, high): integers, as every score is an integer.
 # Card values: monsters 1..10 (an ace 1, 11 or 14 by D-AMB-06), J 11, Q 12, K 13, jokers 0.
@@ -64,61 +59,19 @@ WEIGHTS = (
     ("keep_king", 100, 0, 100),
     ("keep_joker", 100, 0, 100),
 )
-N_WEIGHTS = len(WEIGHTS)
-WEIGHT_NAMES = tuple(name for name, _, _, _ in WEIGHTS)
-DEFAULTS = np.array([default for _, default, _, _ in WEIGHTS], dtype=np.int64)
-RANGES = {name: (low, high) for name, _, low, high in WEIGHTS}
-assert all(low <= default <= high for _, default, low, high in WEIGHTS)
+TABLE = WeightTable("strategies.poker_duel", WEIGHTS, RULES_ARRAY_SIZE)  # no groups: one vector, both seats
+# what the compiled twins read (numba freezes module globals, not attributes of an object)
+N_WEIGHTS, WEIGHT_NAMES, DEFAULTS, RANGES = TABLE.n_weights, TABLE.names, TABLE.defaults, TABLE.ranges
+POLICY_BASE, POLICY_SLOTS, POLICY_RULES_SIZE = TABLE.policy_base, TABLE.policy_slots, TABLE.policy_rules_size
 # index constants the policies read, e.g. K_BUMP_MIN_GAIN = 0
 globals().update({"K_" + name.upper(): index for index, name in enumerate(WEIGHT_NAMES)})
 
-POLICY_BASE = RULES_ARRAY_SIZE
-POLICY_SLOTS = N_WEIGHTS
-POLICY_RULES_SIZE = POLICY_BASE + POLICY_SLOTS
-
-TUNED_FILE = "tuned_weights.json"
-
-
-def check_weights(values: dict, where: str) -> np.ndarray:
-    """{name: int} (every weight) -> the int64 vector; a bad entry is one clear error."""
-    return weight_table.check_vector(values, WEIGHT_NAMES, where)
-
-
-def as_dict(vector) -> dict:
-    return weight_table.as_dict(WEIGHT_NAMES, vector)
+TUNED_FILE = TABLE.file_name
+check_weights, as_dict, has_policy, with_policy = TABLE.check, TABLE.as_dict, TABLE.has_policy, TABLE.with_policy
+shipped_weights = TABLE.shipped_block  # the policy block `tuned` plays with by default (read-only)
+policy_weights = TABLE.policy_of  # a rules array's block, else the shipped one
 
 
 def load_tuned_file(path=None) -> dict:
     """The tuned weights document (shipped package data unless `path`)."""
-    document, where = weight_table.read_document("strategies.poker_duel", TUNED_FILE, path)
-    if not isinstance(document, dict):
-        raise CardbalanceError("%s must hold a 'weights' table (%s)." % (where, ", ".join(WEIGHT_NAMES)))
-    check_weights(document.get("weights"), "%s: weights" % where)
-    return document
-
-
-@lru_cache(maxsize=1)
-def shipped_weights() -> np.ndarray:
-    """The shipped tuned weights (the policy block `tuned` plays with by default)."""
-    vector = check_weights(load_tuned_file()["weights"], "weights")
-    vector.setflags(write=False)
-    return vector
-
-
-def has_policy(rules_array) -> bool:
-    return len(rules_array) >= POLICY_RULES_SIZE
-
-
-def policy_weights(rules_array) -> np.ndarray:
-    """The weights `tuned` plays with under this rules array: its policy block, else the shipped ones."""
-    if has_policy(rules_array):
-        return np.asarray(rules_array[POLICY_BASE:POLICY_RULES_SIZE], dtype=np.int64)
-    return shipped_weights()
-
-
-def with_policy(rules_array, weights=None) -> np.ndarray:
-    """A plain rules array with a policy block appended (the shipped tuned weights unless `weights`)."""
-    weights = shipped_weights() if weights is None else np.asarray(weights, dtype=np.int64)
-    if weights.shape != (N_WEIGHTS,):
-        raise CardbalanceError("a policy block must have %d weights (got shape %s)." % (N_WEIGHTS, weights.shape))
-    return weight_table.with_block(rules_array, RULES_ARRAY_SIZE, weights)
+    return TABLE.load_document(path)
