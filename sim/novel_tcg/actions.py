@@ -86,7 +86,8 @@ def parse(text: str) -> int:
     """Text notation -> action integer; a malformed action raises IllegalActionError in one line."""
     words = str(text).strip().lower().split()
     usage = ("action '%s' is not understood; write end, summon KIND POSITION, advance KIND POSITION, equip KIND "
-             "SLOT|person, equip KIND opponent SLOT, change SLOT POSITION, attack SLOT|person SLOT|person or discard KIND "
+             "SLOT|person, equip KIND opponent SLOT, change SLOT POSITION, attack SLOT|person SLOT|person or discard "
+             "KIND "
              "(POSITION: attack, defense, set)." % text)
 
     def number(word, high):

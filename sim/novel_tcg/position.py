@@ -150,7 +150,8 @@ def match_from_position(data: dict) -> Match:
             if kind not in (KIND_BLADE, KIND_ARMOUR):
                 raise CardbalanceError("%s.back: only blade or armour go to the back row (got %r)." % (where, entry.get("card")))
             if entry.get("on_opponent", False) not in (True, False):
-                raise CardbalanceError("%s.back: 'on_opponent' must be true or false (got %r)." % (where, entry["on_opponent"]))
+                raise CardbalanceError("%s.back: 'on_opponent' must be true or false (got %r)."
+                                       % (where, entry["on_opponent"]))
             if entry.get("on_opponent"):
                 if rules.reading("T-AMB-31") != "true":
                     raise CardbalanceError("%s.back: 'on_opponent' needs ambiguities.T-AMB-31 (equip_opponent_chars) "
