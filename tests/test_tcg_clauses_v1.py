@@ -269,6 +269,17 @@ def test_T_AMB_39_T_AMB_82_hand_bases_free_no_slot():
     assert match.duelists[0].front[0].kind == 11 and sum(match.duelists[0].hand) == 0
 
 
+def test_T_AMB_31_T_AMB_39_rules_files_and_positions_accept_the_switches(tmp_path):
+    from sim.novel_tcg.rules import load_rules
+    path = tmp_path / "rules.toml"
+    path.write_text('[ambiguities]\n"T-AMB-31" = "true"\n"T-AMB-39" = "also_hand"\n')
+    rules = load_rules(str(path))
+    assert (rules.equip_opponent_chars, rules.bases_from) == ("true", "also_hand")
+    assert rules.differences_from_default() == {"T-AMB-31": "true", "T-AMB-39": "also_hand"}
+    match = match_from_position(pos(rules={"ambiguities": {"T-AMB-31": "true", "T-AMB-39": "also_hand"}}))
+    assert match.rules == rules
+
+
 @pytest.mark.parametrize("amb_id,switch", [("T-AMB-31", "equip_opponent_chars"), ("T-AMB-39", "bases_from")])
 def test_T_AMB_31_T_AMB_39_bad_reading_refused_in_one_line(amb_id, switch):
     from sim.novel_tcg.rules import AMBIGUITIES
