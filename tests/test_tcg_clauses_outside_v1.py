@@ -103,7 +103,7 @@ def test_T_ZONE_4_T_ZONE_5_T_ZONE_6_T_ZONE_7_T_ZONE_8_T_AMB_10_T_AMB_11_T_AMB_12
 
 
 # ---- no effect windows ---------------------------------------------------------------------------
-PHASE_FAMILIES = {L.PH_ACTION: {A.A_END, A.A_SUMMON, A.A_ADVANCE, A.A_EQUIP, A.A_CHANGE},
+PHASE_FAMILIES = {L.PH_ACTION: {A.A_END, A.A_SUMMON, A.A_ADVANCE, A.A_EQUIP, A.A_EQUIP_OPPONENT, A.A_CHANGE},
                   L.PH_BATTLE: {A.A_END, A.A_ATTACK}, L.PH_DISCARD: {A.A_DISCARD}}
 
 

@@ -175,17 +175,120 @@ def test_T_AMB_25_stars_run_from_1_to_20():
     refused("T-AMB-25", "the pool holds stars 1 to 20")
 
 
-def test_T_AMB_31_equipment_goes_on_own_characters_only():
-    match = both(pos(phase="action", me={"hand": ["blade"], "front": front("4")}, them={"front": front("5", "5")}))
-    assert [t for t in legal_texts(match) if t.startswith("equip")] == ["equip 60 0"]
-    refused("T-AMB-31", "equipment goes on the own characters only")
+HAND_BASES = {"ambiguities": {"T-AMB-39": "also_hand"}}
+OPPONENT_EQUIP = {"ambiguities": {"T-AMB-31": "true"}}
 
 
-def test_T_AMB_39_bases_come_from_the_front_row_not_the_hand():
-    # 6 on the field + 1 in the hand would sum to 7, but only front-row characters are bases
-    assert "advance 6 attack" not in legal_texts(both(pos(phase="action", me={"hand": ["7", "1"], "front": front("6")})))
-    assert "advance 6 attack" in legal_texts(both(pos(phase="action", me={"hand": ["7"], "front": front("6", "1")})))
-    refused("T-AMB-39", "bases from the hand are not built")
+def equip_texts(match) -> list[str]:
+    return [t for t in legal_texts(match) if t.startswith("equip")]
+
+
+def test_T_AMB_31_T_EQUIP_1_equipment_targets_both_readings():
+    start = dict(phase="action", me={"hand": ["blade"], "front": front("4")}, them={"front": front("5", "5")})
+    assert equip_texts(both(pos(**start))) == ["equip 60 0"]                        # own characters only
+    assert equip_texts(both(pos(rules=OPPONENT_EQUIP, **start))) == ["equip 60 0", "equip 60 opponent 0",
+                                                                     "equip 60 opponent 1"]
+    match = both(pos(rules=OPPONENT_EQUIP, **start), ["equip 60 opponent 1"])
+    blade, host = match.duelists[0].back[0], match.duelists[1].front[1]
+    assert (blade.kind, blade.host, blade.on_opponent, blade.durability) == (60, 1, True, 3)  # our slot, their host
+    assert (host.atk_bonus, host.equips, match.atk(host)) == (3, 1, 8)                # 5 + 3
+    assert match.pack()[L.back_slot(0, 0) + L.B_HOST] == L.HOST_OPPONENT + 1
+
+
+def test_T_AMB_31_T_EQUIP_5_T_EQUIP_7_the_host_spends_our_durability_both_readings():
+    # their 5★ carries our Blade (durability 1) and attacks our 4★: 5 + 3 = 8 ATK, + 5 x (5 - 4) = 13 on 4 HP,
+    # overflow 9 to us (150 -> 141); the last point still counts (T-AMB-81), then the Blade goes to OUR graveyard
+    me = {"front": front("4")}
+    them = {"front": front("5")}
+    carried = dict(me, back=[{"slot": 0, "card": "blade", "host": 0, "on_opponent": True, "durability": 1}])
+    match = both(pos(rules=OPPONENT_EQUIP, active=1, me=carried, them=them), ["attack 0 0"])
+    assert match.duelists[0].hp == 141 and match.duelists[0].front[0] is None
+    assert match.duelists[0].back[0] is None and match.duelists[0].graveyard == 2     # the 4★ and the Blade
+    assert (match.duelists[1].front[0].atk_bonus, match.duelists[1].front[0].equips) == (0, 0)
+    match = both(pos(active=1, me=me, them=them), ["attack 0 0"])                      # default: 5 + 5 on 4 HP
+    assert match.duelists[0].hp == 144 and match.duelists[0].graveyard == 1
+    with pytest.raises(CardbalanceError, match="'on_opponent' needs ambiguities.T-AMB-31"):
+        match_from_position(pos(active=1, me=carried, them=them))
+
+
+def test_T_AMB_31_T_AMB_32_equipment_leaves_with_its_opposing_host():
+    # our 9★ attacks their 2★ (2 HP now, 5 at most with our Armour): 9 + 5 x 7 = 44, overflow 42 (150 -> 108);
+    # the Armour goes to OUR graveyard with its host, and our back-row slot is free again
+    them = {"front": front("2")}
+    me = {"front": front("9"), "back": [{"slot": 0, "card": "armour", "host": 0, "on_opponent": True}]}
+    match = both(pos(rules=OPPONENT_EQUIP, me=me, them=them), ["attack 0 0"])
+    assert match.duelists[1].hp == 108 and match.duelists[1].front[0] is None and match.duelists[1].graveyard == 1
+    assert match.duelists[0].back[0] is None and match.duelists[0].graveyard == 1
+    match = both(pos(me={"front": front("9")}, them=them), ["attack 0 0"])             # default: no Armour anywhere
+    assert match.duelists[1].hp == 108 and match.duelists[0].graveyard == 0
+
+
+def test_T_AMB_39_T_SUMMON_3_bases_from_the_hand_both_readings():
+    # 6 on the field + 1 in the hand sum to 7: a base only under "also_hand"
+    start = dict(phase="action", me={"hand": ["7", "1"], "front": front("6")})
+    assert "advance 6 attack" not in legal_texts(both(pos(**start)))
+    match = both(pos(rules=HAND_BASES, **start), ["advance 6 attack"])
+    me = match.duelists[0]
+    assert [match.star(c.kind) for _, c in me.characters()] == [7] and me.front[0].kind == 6
+    assert sum(me.hand) == 0 and me.graveyard == 2                                     # both bases (T-SUMMON-4)
+    assert match.counters[L.C_BASES - L.G_SIZE] == 2 and match.counters[L.C_ADVANCE - L.G_SIZE] == 1
+    # front-row bases only: the same in both readings
+    start = dict(phase="action", me={"hand": ["7"], "front": front("6", "1")})
+    for rules in ({}, HAND_BASES):
+        assert "advance 6 attack" in legal_texts(both(pos(rules=rules, **start)))
+
+
+def test_T_AMB_39_T_AMB_89_canonical_bases_with_the_hand():
+    # 8★ from a 4★ on the field and two 4★ in the hand: 4 + 4 either way (T-AMB-89 (a) ties), then the fewest
+    # front-row bases: both 4★ from the hand, the field's 4★ stays
+    match = both(pos(rules=HAND_BASES, phase="action", me={"hand": ["8", "4", "4"], "front": front("4")}),
+                 ["advance 7 attack"])
+    me = match.duelists[0]
+    assert sorted(match.star(c.kind) for _, c in me.characters()) == [4, 8] and sum(me.hand) == 0
+    # a 12★ from 6 + 6: one of the hand's 6★ and one front-row 6★ (fewest front-row bases), slot 0 first
+    match = both(pos(rules=HAND_BASES, phase="action", me={"hand": ["12", "6"], "front": front("6", "6")}),
+                 ["advance 11 attack"])
+    me = match.duelists[0]
+    assert sorted(match.star(c.kind) for _, c in me.characters()) == [6, 12] and me.front[0] is not None
+    assert match.duelists[0].front[0].kind == 11 and sum(me.hand) == 0                # slot 0 paid (lowest slot)
+    # T-AMB-89 (a) first: the smallest largest base wins over keeping the field (5 + 1 + 1 beats 6 + 1)
+    match = both(pos(rules=HAND_BASES, phase="action", me={"hand": ["7", "6", "1"], "front": front("5", "1")}),
+                 ["advance 6 attack"])
+    me = match.duelists[0]
+    assert [match.star(c.kind) for _, c in me.characters()] == [7] and me.hand[5] == 1  # the hand's 6★ kept
+
+
+def test_T_AMB_39_T_AMB_82_hand_bases_free_no_slot():
+    # a full front row: under T-AMB-82 "yes" the target takes a front-row base's slot; bases from the hand
+    # only would free none, so the canonical set must hold a front-row base
+    full = front("6", "6", "2", "2", "2", "2", "2")
+    switches = {"ambiguities": {"T-AMB-39": "also_hand", "T-AMB-82": "yes"}}
+    match = both(pos(rules=switches, phase="action", me={"hand": ["12", "6", "6"], "front": full}))
+    assert "advance 11 attack" not in legal_texts(match)                                # 6 + 6 from the hand
+    match = both(pos(rules=switches, phase="action", me={"hand": ["12", "6"], "front": full}), ["advance 11 attack"])
+    assert match.duelists[0].front[0].kind == 11 and sum(match.duelists[0].hand) == 0
+
+
+def test_T_AMB_31_T_AMB_39_rules_files_and_positions_accept_the_switches(tmp_path):
+    from sim.novel_tcg.rules import load_rules
+    path = tmp_path / "rules.toml"
+    path.write_text('[ambiguities]\n"T-AMB-31" = "true"\n"T-AMB-39" = "also_hand"\n')
+    rules = load_rules(str(path))
+    assert (rules.equip_opponent_chars, rules.bases_from) == ("true", "also_hand")
+    assert rules.differences_from_default() == {"T-AMB-31": "true", "T-AMB-39": "also_hand"}
+    match = match_from_position(pos(rules={"ambiguities": {"T-AMB-31": "true", "T-AMB-39": "also_hand"}}))
+    assert match.rules == rules
+
+
+@pytest.mark.parametrize("amb_id,switch", [("T-AMB-31", "equip_opponent_chars"), ("T-AMB-39", "bases_from")])
+def test_T_AMB_31_T_AMB_39_bad_reading_refused_in_one_line(amb_id, switch):
+    from sim.novel_tcg.rules import AMBIGUITIES
+    with pytest.raises(CardbalanceError) as error:
+        rules_from_mapping({"ambiguities": {amb_id: "maybe"}}, "rules file")
+    text = str(error.value)
+    assert amb_id in text and switch in text and ", ".join(AMBIGUITIES[amb_id][1]) in text and "\n" not in text
+    with pytest.raises(CardbalanceError, match="position rules: ambiguities.%s" % amb_id):
+        match_from_position(pos(rules={"ambiguities": {amb_id: "maybe"}}))
 
 
 def test_T_AMB_53_rank_and_stars_share_one_scale():

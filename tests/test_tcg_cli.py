@@ -35,6 +35,8 @@ def test_scenario_file_plays_the_L48_example(tmp_path):
     ({"phase": "end"}, "'phase' must be one of action, battle"),
     ({"seats": [{"hand": ["25"]}, {}]}, "must be a star 1-20"),
     ({"rules": {"ambiguities": {"T-AMB-99": "x"}}}, "unknown ambiguity 'T-AMB-99'"),
+    ({"rules": {"ambiguities": {"T-AMB-39": "hand"}}}, "T-AMB-39 (bases_from) must be one of front_row, also_hand"),
+    ({"rules": {"ambiguities": {"T-AMB-31": "yes"}}}, "T-AMB-31 (equip_opponent_chars) must be one of false, true"),
     ({"actions": ["attack 0 0"]}, "action 'attack 0 0' is not legal here"),
 ])
 def test_bad_positions_one_line_exit_2(tmp_path, position, needle):

@@ -1,6 +1,6 @@
 """The Novel TCG's two engines agree: identical legal action lists and packed states after every
-action of seeded random matches, per preset (a few hundred in the suite; CARDBALANCE_FULL_TESTS=1 plays
-10,000 per preset), and identical records through the match loops for every agent."""
+action of seeded random matches, per preset and per switch arm below (a few hundred in the suite;
+CARDBALANCE_FULL_TESTS=1 plays 10,000 each), and identical records through the match loops for every agent."""
 
 import os
 
@@ -8,27 +8,39 @@ import numpy as np
 import pytest
 
 from sim.novel_tcg.card_pool import TEMPLATES
-from sim.novel_tcg.rules import PRESETS, load_rules
+from sim.novel_tcg.rules import PRESETS, Rules, load_rules
 from strategies.novel_tcg import STRATEGY_IDS
 from strategies.novel_tcg.batch import cell_of, kernel_record, reference_record
 from tests.tcg_harness import play_both
 
 FULL = os.environ.get("CARDBALANCE_FULL_TESTS") == "1"
 MATCHES_PER_PRESET = 10_000 if FULL else 60
+# Switches whose other reading adds code paths of its own, each also played alone at that reading (the
+# `alternatives` preset plays them together with every other second reading).
+SWITCH_ARMS = {
+    "T-AMB-39 also_hand": {"T-AMB-39": "also_hand"},
+    "T-AMB-39 also_hand, sum_at_least, full row": {"T-AMB-39": "also_hand", "T-AMB-37": "sum_at_least",
+                                                   "T-AMB-82": "yes"},
+    "T-AMB-31 true": {"T-AMB-31": "true"},
+    "T-AMB-31 true, spent early, attacked spends, subtract": {"T-AMB-31": "true", "T-AMB-81": "no",
+                                                              "T-AMB-34": "also_when_attacked", "T-AMB-33": "subtract"},
+}
+ARMS = {**{name: load_rules(name) for name in PRESETS},
+        **{name: Rules().with_changes(ambiguities=switches) for name, switches in SWITCH_ARMS.items()}}
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_engines_agree_on_random_matches(preset):
-    rules = load_rules(preset)
+@pytest.mark.parametrize("arm", sorted(ARMS))
+def test_engines_agree_on_random_matches(arm):
+    rules = ARMS[arm]
     for seed in range(MATCHES_PER_PRESET):
         ranks = (1 + seed % 20, 1 + (seed * 7 + 3) % 20)
         templates = (TEMPLATES[seed % 3], TEMPLATES[(seed // 3) % 3])
         assert play_both(rules, ranks, templates, seed % 2, seed).over
 
 
-@pytest.mark.parametrize("preset", ["default", "alternatives"])
-def test_match_loops_agree_for_every_agent(preset):
-    rules = load_rules(preset)
+@pytest.mark.parametrize("arm", ["default", "alternatives", "T-AMB-39 also_hand", "T-AMB-31 true"])
+def test_match_loops_agree_for_every_agent(arm):
+    rules = ARMS[arm]
     for s0 in STRATEGY_IDS.values():
         for s1 in STRATEGY_IDS.values():
             cell = cell_of({"rank": (10, 8), "deck": "advance/swarm", "first": 1}, s0, s1)

@@ -7,11 +7,12 @@
     CHANGE slot position       40000 + slot*4 + position      T-POS-1
     ATTACK attacker target     50000 + attacker*16 + target   front slots or PERSON on either side
     DISCARD kind               60000 + kind                   End phase hand limit (T-PHASE-12)
+    EQUIP kind opponent slot   70000 + kind*16 + slot         on an opposing character (T-AMB-31 "true")
 
 Positions are layout.POS_* (0 attack, 1 defense, 2 set face-down). Lists of
 legal actions are always in ascending integer order, in both engines.
 Text: "end", "summon 9 attack", "advance 11 set", "equip 60 2", "equip 62 person",
-"change 3 defense", "attack 0 person", "attack person 4", "discard 61".
+"change 3 defense", "attack 0 person", "attack person 4", "discard 61", "equip 60 opponent 2".
 """
 
 from sim.errors import IllegalActionError
@@ -20,8 +21,9 @@ from sim.novel_tcg.layout import POSITION_NAMES
 PERSON = 15
 A_END = 0
 A_SUMMON, A_ADVANCE, A_EQUIP, A_CHANGE, A_ATTACK, A_DISCARD = 10000, 20000, 30000, 40000, 50000, 60000
+A_EQUIP_OPPONENT = 70000
 FAMILY_NAMES = {A_SUMMON: "summon", A_ADVANCE: "advance", A_EQUIP: "equip", A_CHANGE: "change",
-                A_ATTACK: "attack", A_DISCARD: "discard"}
+                A_ATTACK: "attack", A_DISCARD: "discard", A_EQUIP_OPPONENT: "equip"}
 
 
 def summon(kind, position):
@@ -34,6 +36,10 @@ def advance(kind, position):
 
 def equip(kind, target):
     return A_EQUIP + kind * 16 + target
+
+
+def equip_opponent(kind, slot):
+    return A_EQUIP_OPPONENT + kind * 16 + slot
 
 
 def change(slot, position):
@@ -54,7 +60,7 @@ def decode(action: int) -> tuple[int, int, int]:
     rest = action - family
     if family in (A_SUMMON, A_ADVANCE, A_CHANGE):
         return family, rest // 4, rest % 4
-    if family in (A_EQUIP, A_ATTACK):
+    if family in (A_EQUIP, A_ATTACK, A_EQUIP_OPPONENT):
         return family, rest // 16, rest % 16
     return family, rest, 0
 
@@ -71,6 +77,8 @@ def to_text(action: int) -> str:
         return "%s %d %s" % (FAMILY_NAMES[family], a, POSITION_NAMES[b])
     if family in (A_EQUIP, A_ATTACK):
         return "%s %s %s" % (FAMILY_NAMES[family], _side(a), _side(b))
+    if family == A_EQUIP_OPPONENT:
+        return "equip %d opponent %d" % (a, b)
     return "discard %d" % a
 
 
@@ -78,7 +86,8 @@ def parse(text: str) -> int:
     """Text notation -> action integer; a malformed action raises IllegalActionError in one line."""
     words = str(text).strip().lower().split()
     usage = ("action '%s' is not understood; write end, summon KIND POSITION, advance KIND POSITION, equip KIND "
-             "SLOT|person, change SLOT POSITION, attack SLOT|person SLOT|person or discard KIND "
+             "SLOT|person, equip KIND opponent SLOT, change SLOT POSITION, attack SLOT|person SLOT|person or discard "
+             "KIND "
              "(POSITION: attack, defense, set)." % text)
 
     def number(word, high):
@@ -99,6 +108,8 @@ def parse(text: str) -> int:
         return (summon if words[0] == "summon" else advance)(number(words[1], 62), position(words[2]))
     if len(words) == 3 and words[0] == "equip":
         return equip(number(words[1], 62), number(words[2], 8))
+    if len(words) == 4 and words[0] == "equip" and words[2] == "opponent":
+        return equip_opponent(number(words[1], 62), number(words[3], 8))
     if len(words) == 3 and words[0] == "change":
         return change(number(words[1], 8), position(words[2]))
     if len(words) == 3 and words[0] == "attack":

@@ -87,8 +87,10 @@ class NovelTcgEngine(CardEngine):
                         errors.append("seat %d's empty front slot %d holds values" % (p, slot))
                     continue
                 on_field += 1
-                hosted = [int(b[L.B_KIND]) for b in (state[_at(p, L.P_BACK + k * L.BACK_FIELDS):][:L.BACK_FIELDS]
-                                                     for k in range(L.MAX_BACK)) if b[L.B_KIND] != L.NONE and b[L.B_HOST] == slot]
+                # its equipment: in its own back row, or (T-AMB-31 "true") in the opponent's with HOST_OPPONENT + slot
+                hosted = [int(b[L.B_KIND]) for side, host in ((p, slot), (1 - p, L.HOST_OPPONENT + slot))
+                          for b in (state[_at(side, L.P_BACK + k * L.BACK_FIELDS):][:L.BACK_FIELDS]
+                                    for k in range(L.MAX_BACK)) if b[L.B_KIND] != L.NONE and b[L.B_HOST] == host]
                 bonus = {c: sum(int(pool[k, F_HP]) for k in hosted if pool[k, F_CATEGORY] == c) for c in (CAT_BLADE, CAT_ARMOUR)}
                 if (slot >= front_slots or not 0 <= kind < R.N_KINDS or pool[kind, F_CATEGORY] != CAT_CHARACTER
                         or f[L.F_POS] not in (L.POS_ATTACK, L.POS_DEFENSE, L.POS_FACEDOWN)):
@@ -107,9 +109,12 @@ class NovelTcgEngine(CardEngine):
                         errors.append("seat %d's empty back slot %d holds values" % (p, back))
                     continue
                 on_field += 1
-                host = int(b[L.B_HOST])
+                host, host_seat = int(b[L.B_HOST]), p
+                if host >= L.HOST_OPPONENT:  # T-AMB-31 "true": on an opposing character
+                    host, host_seat = host - L.HOST_OPPONENT, 1 - p
                 if (back >= back_slots or pool[b[L.B_KIND], F_CATEGORY] not in (CAT_BLADE, CAT_ARMOUR) or b[L.B_DUR] < 1
-                        or not 0 <= host < L.MAX_FRONT or state[_at(p, L.P_FRONT + host * L.FRONT_FIELDS)] == L.NONE):
+                        or not 0 <= host < L.MAX_FRONT
+                        or state[_at(host_seat, L.P_FRONT + host * L.FRONT_FIELDS)] == L.NONE):
                     errors.append("seat %d's back slot %d: not live equipment on a character" % (p, back))
             weapon, durability = int(state[_at(p, L.P_WEAPON)]), int(state[_at(p, L.P_WEAPON_DUR)])
             if (weapon, durability > 0) not in ((L.NONE, False), (KIND_WEAPON, True)) or durability < 0:

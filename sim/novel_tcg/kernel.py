@@ -13,7 +13,8 @@ import numpy as np
 
 from sim.novel_tcg import engine_cache
 from sim.novel_tcg import layout as L
-from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_END, A_EQUIP, A_SUMMON, PERSON
+from sim.novel_tcg.actions import (A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_END, A_EQUIP, A_EQUIP_OPPONENT, A_SUMMON,
+                                   PERSON)
 from sim.novel_tcg.card_pool import CAT_BLADE, CAT_CHARACTER, CAT_WEAPON, F_ATK, F_CATEGORY, F_DURABILITY, F_HP, F_STAR
 from sim.novel_tcg import rules as R
 from sim.rng import nb_below
@@ -145,6 +146,8 @@ def count_binding_limits(s, r, p):
     for slot in range(r[R.R_FRONT_SLOTS]):
         if s[fs(p, slot) + L.F_KIND] != NONE:
             any_char = True
+        if r[R.R_EQUIP_OPPONENTS] == 1 and s[fs(1 - p, slot) + L.F_KIND] != NONE:  # T-AMB-31 "true"
+            any_char = True
     if free_back(s, r, p) == NONE and any_char and has_equip:
         s[L.C_BACK_FULL] += 1
 
@@ -252,6 +255,15 @@ def leave_field(s, r, p, slot):
             s[i + L.B_HOST] = 0
             s[i + L.B_DUR] = 0
             s[seat_at(p, L.P_GY_COUNT)] += 1
+    if r[R.R_EQUIP_OPPONENTS] == 1:  # T-AMB-31 "true": the opponent's equipment on it, to their graveyard
+        q = 1 - p
+        for back in range(r[R.R_BACK_SLOTS]):
+            i = bs(q, back)
+            if s[i + L.B_KIND] != NONE and s[i + L.B_HOST] == L.HOST_OPPONENT + slot:
+                s[i + L.B_KIND] = NONE
+                s[i + L.B_HOST] = 0
+                s[i + L.B_DUR] = 0
+                s[seat_at(q, L.P_GY_COUNT)] += 1
 
 
 @nb.njit(cache=True)
@@ -271,7 +283,11 @@ def remove_equipment(s, r, p, back):
     s[i + L.B_HOST] = 0
     s[i + L.B_DUR] = 0
     s[seat_at(p, L.P_GY_COUNT)] += 1
-    h = fs(p, host)
+    host_seat = p
+    if host >= L.HOST_OPPONENT:  # T-AMB-31 "true"
+        host_seat = 1 - p
+        host -= L.HOST_OPPONENT
+    h = fs(host_seat, host)
     s[h + L.F_EQUIPS] -= 1
     value = pool(r, kind, F_HP)
     if pool(r, kind, F_CATEGORY) == CAT_BLADE:
@@ -279,10 +295,10 @@ def remove_equipment(s, r, p, back):
     else:
         s[h + L.F_HP_BONUS] -= value
         if r[R.R_EQUIP_HP_LOSS] == 0:
-            s[h + L.F_HP_NOW] = min(s[h + L.F_HP_NOW], max_hp_of(s, r, p, host))
+            s[h + L.F_HP_NOW] = min(s[h + L.F_HP_NOW], max_hp_of(s, r, host_seat, host))
         else:
             s[h + L.F_HP_NOW] -= value
-            defeat_if_down(s, r, p, host)
+            defeat_if_down(s, r, host_seat, host)
 
 
 @nb.njit(cache=True)
@@ -299,8 +315,15 @@ def spend_durability(s, r, p, slot):
         i = bs(p, back)
         if s[i + L.B_KIND] != NONE and s[i + L.B_HOST] == slot:
             s[i + L.B_DUR] -= 1
+    if r[R.R_EQUIP_OPPONENTS] == 1:  # T-AMB-31 "true": the opponent's equipment on this character
+        for back in range(r[R.R_BACK_SLOTS]):
+            i = bs(1 - p, back)
+            if s[i + L.B_KIND] != NONE and s[i + L.B_HOST] == L.HOST_OPPONENT + slot:
+                s[i + L.B_DUR] -= 1
     if r[R.R_LAST_DURABILITY] == 1:
         remove_spent(s, r, p)
+        if r[R.R_EQUIP_OPPONENTS] == 1:
+            remove_spent(s, r, 1 - p)
 
 
 @nb.njit(cache=True)
@@ -430,6 +453,122 @@ def advance_reach(s, r, p):
     return reach
 
 
+HAND_KEY = 6  # hand_bases key: 6 leading entries, then the hand's copies per star from 20 down to 1
+
+
+@nb.njit(cache=True)
+def hand_bases(s, r, p, target_star, target_kind, hand_take):
+    """Match.canonical_base_set under T-AMB-39 "also_hand" -> the front slots' bitmask, or -1 when no base set
+    exists; hand_take[star] gets the copies of each star the set takes from the hand. A depth-first search over
+    the front-row candidates, then the hand's stars from 20 down (a count per star); a valid set is never
+    extended (any superset is worse) and under "exact_sum" a sum past the target is cut."""
+    n_max = L.MAX_FRONT + R.STAR_MAX
+    item_star = np.zeros(n_max, dtype=np.int64)
+    item_copies = np.zeros(n_max, dtype=np.int64)
+    item_slot = np.zeros(n_max, dtype=np.int64)
+    item_hp = np.zeros(n_max, dtype=np.int64)
+    n_items = 0
+    for slot in range(r[R.R_FRONT_SLOTS]):
+        i = fs(p, slot)
+        if s[i + L.F_KIND] != NONE and (r[R.R_NONATTACK_USE] == 0 or s[i + L.F_POS] == L.POS_ATTACK):
+            item_star[n_items] = pool(r, s[i + L.F_KIND], F_STAR)
+            item_copies[n_items] = 1
+            item_slot[n_items] = slot
+            item_hp[n_items] = s[i + L.F_HP_NOW]
+            n_items += 1
+    hand_stars = np.zeros(R.STAR_MAX + 1, dtype=np.int64)
+    for kind in range(N_KINDS):
+        if pool(r, kind, F_CATEGORY) == CAT_CHARACTER:
+            hand_stars[pool(r, kind, F_STAR)] += s[seat_at(p, L.P_HAND + kind)] - (1 if kind == target_kind else 0)
+    for star in range(R.STAR_MAX, 0, -1):
+        if hand_stars[star] > 0:
+            item_star[n_items] = star
+            item_copies[n_items] = hand_stars[star]
+            item_slot[n_items] = NONE
+            n_items += 1
+    rule = r[R.R_TRIBUTE_RULE]
+    key_size = HAND_KEY + R.STAR_MAX
+    best = np.zeros(key_size, dtype=np.int64)
+    key = np.zeros(key_size, dtype=np.int64)
+    found = False
+    taken = np.zeros(n_max + 1, dtype=np.int64)
+    count_at = np.zeros(n_max + 1, dtype=np.int64)
+    total_at = np.zeros(n_max + 1, dtype=np.int64)
+    top_at = np.zeros(n_max + 1, dtype=np.int64)
+    depth = 0
+    taken[0] = -1
+    while depth >= 0 and n_items > 0:
+        taken[depth] += 1
+        if taken[depth] > item_copies[depth]:
+            depth -= 1
+            continue
+        n = taken[depth]
+        count = count_at[depth] + n
+        total = total_at[depth] + n * item_star[depth]
+        top = max(top_at[depth], item_star[depth]) if n > 0 else top_at[depth]
+        if rule == 0 and total > target_star:
+            depth -= 1  # more copies only add stars
+            continue
+        if count >= r[R.R_MIN_BASES] and (rule == 2 or total == target_star or (rule == 1 and total >= target_star)):
+            key[:] = 0
+            for j in range(depth + 1):
+                if taken[j] == 0:
+                    continue
+                if item_slot[j] == NONE:
+                    key[HAND_KEY + R.STAR_MAX - item_star[j]] = taken[j]
+                else:
+                    key[3] += 1
+                    key[4] += item_hp[j]
+                    key[5] += 1 << item_slot[j]
+            if r[R.R_ADVANCE_BASES] == 0:
+                key[0] = top
+                key[1] = count
+            else:
+                key[0] = count
+                key[1] = top
+            key[2] = total
+            better = not found
+            for k in range(key_size):
+                if better or key[k] != best[k]:
+                    better = better or key[k] < best[k]
+                    break
+            if better:
+                best[:] = key
+                found = True
+            taken[depth] = item_copies[depth]  # a superset of a valid set is worse
+            continue
+        if depth + 1 < n_items:
+            count_at[depth + 1] = count
+            total_at[depth + 1] = total
+            top_at[depth + 1] = top
+            depth += 1
+            taken[depth] = -1
+    if not found:
+        return np.int64(-1)
+    for star in range(1, R.STAR_MAX + 1):
+        hand_take[star] = best[HAND_KEY + R.STAR_MAX - star]
+    return best[5]
+
+
+@nb.njit(cache=True)
+def hand_bases_to_graveyard(s, r, p, hand_take):
+    """T-AMB-39 "also_hand", T-SUMMON-4: the hand bases hand_take[star] go to the graveyard, of one star the
+    lowest kinds first -> how many."""
+    moved = 0
+    for kind in range(N_KINDS):
+        if pool(r, kind, F_CATEGORY) != CAT_CHARACTER:
+            continue
+        star = pool(r, kind, F_STAR)
+        take = min(hand_take[star], s[seat_at(p, L.P_HAND + kind)])
+        if take > 0:
+            s[seat_at(p, L.P_HAND + kind)] -= take
+            s[seat_at(p, L.P_HAND_COUNT)] -= take
+            s[seat_at(p, L.P_GY_COUNT)] += take
+            hand_take[star] -= take
+            moved += take
+    return moved
+
+
 @nb.njit(cache=True)
 def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
@@ -443,6 +582,9 @@ def summon_legal(s, r, p, kind, position, advance, reach, front_free):
         return False
     if not advance:
         return front_free != NONE
+    if r[R.R_BASES_FROM] == 1:  # T-AMB-39 "also_hand": one search per card (it is no base of itself)
+        bases = hand_bases(s, r, p, pool(r, kind, F_STAR), kind, np.zeros(R.STAR_MAX + 1, dtype=np.int64))
+        return bases >= 0 and (front_free != NONE or (r[R.R_ADVANCE_FULL_ROW] == 1 and bases > 0))
     if (reach >> pool(r, kind, F_STAR)) & 1 == 0:
         return False
     return front_free != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
@@ -465,8 +607,13 @@ def summon(s, r, p, kind, position, advance):
         return
     star = pool(r, kind, F_STAR)
     if advance:
-        bases = canonical_bases(s, r, p, star)
         n = 0
+        if r[R.R_BASES_FROM] == 1:  # T-AMB-39 "also_hand"
+            hand_take = np.zeros(R.STAR_MAX + 1, dtype=np.int64)
+            bases = hand_bases(s, r, p, star, NONE, hand_take)
+            n = hand_bases_to_graveyard(s, r, p, hand_take)
+        else:
+            bases = canonical_bases(s, r, p, star)
         for slot in range(L.MAX_FRONT):
             if bases >> slot & 1:
                 leave_field(s, r, p, slot)
@@ -488,14 +635,14 @@ def summon(s, r, p, kind, position, advance):
 
 # ---- equipment, positions ----
 @nb.njit(cache=True)
-def equip_legal(s, r, p, kind, target, back_free):
-    """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once)."""
+def equip_legal(s, r, p, kind, target, back_free, host_seat):
+    """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once); host_seat 1 - p: T-AMB-31 "true"."""
     category = pool(r, kind, F_CATEGORY)
     if category == CAT_WEAPON:
         return target == PERSON
     if target == PERSON or back_free == NONE or target >= r[R.R_FRONT_SLOTS]:
         return False
-    i = fs(p, target)
+    i = fs(host_seat, target)
     if s[i + L.F_KIND] == NONE:
         return False
     if r[R.R_EQUIP_PER_CHAR] == 1 and s[i + L.F_EQUIPS] > 0:
@@ -504,7 +651,8 @@ def equip_legal(s, r, p, kind, target, back_free):
 
 
 @nb.njit(cache=True)
-def equip(s, r, p, kind, target):
+def equip(s, r, p, kind, target, host_seat):
+    """Match._equip; host_seat 1 - p: T-AMB-31 "true" (the card in p's back row, B_HOST = HOST_OPPONENT + slot)."""
     if r[R.R_ACTION_ORDER] == 1:
         s[L.S_SUMMONS_USED] |= L.ORDER_ACTIVATE
     s[seat_at(p, L.P_HAND + kind)] -= 1
@@ -520,9 +668,9 @@ def equip(s, r, p, kind, target):
         return
     b = bs(p, free_back(s, r, p))
     s[b + L.B_KIND] = kind
-    s[b + L.B_HOST] = target
+    s[b + L.B_HOST] = target if host_seat == p else L.HOST_OPPONENT + target
     s[b + L.B_DUR] = durability
-    h = fs(p, target)
+    h = fs(host_seat, target)
     s[h + L.F_EQUIPS] += 1
     if pool(r, kind, F_CATEGORY) == CAT_BLADE:
         s[h + L.F_ATK_BONUS] += value
@@ -621,6 +769,8 @@ def direct_attack(s, r, p, slot):
         overflow_to(s, r, p, overflow, r[R.R_HITBACK_OVERFLOW] == 0 and r[R.R_ATTACKER_OVERFLOW] == 0)
     defeat_if_down(s, r, p, slot)
     remove_spent(s, r, p)
+    if r[R.R_EQUIP_OPPONENTS] == 1:
+        remove_spent(s, r, q)
 
 
 @nb.njit(cache=True)
@@ -641,6 +791,8 @@ def person_attacks_character(s, r, p, target):
     defeat_if_down(s, r, q, target)
     remove_spent_weapon(s, p)
     remove_spent(s, r, q)
+    if r[R.R_EQUIP_OPPONENTS] == 1:
+        remove_spent(s, r, p)
 
 
 @nb.njit(cache=True)
@@ -787,10 +939,15 @@ def legal_actions(s, r, out):
             else:
                 if pool(r, kind, F_CATEGORY) != CAT_WEAPON:
                     for target in range(r[R.R_FRONT_SLOTS]):
-                        if equip_legal(s, r, p, kind, target, back_free):
+                        if equip_legal(s, r, p, kind, target, back_free, p):
                             out[n] = A_EQUIP + kind * 16 + target
                             n += 1
-                elif equip_legal(s, r, p, kind, PERSON, back_free):
+                    if r[R.R_EQUIP_OPPONENTS] == 1:  # T-AMB-31 "true"
+                        for target in range(r[R.R_FRONT_SLOTS]):
+                            if equip_legal(s, r, p, kind, target, back_free, 1 - p):
+                                out[n] = A_EQUIP_OPPONENT + kind * 16 + target
+                                n += 1
+                elif equip_legal(s, r, p, kind, PERSON, back_free, p):
                     out[n] = A_EQUIP + kind * 16 + PERSON
                     n += 1
         n = list_changes(s, r, p, turn, out, n)
@@ -834,7 +991,9 @@ def apply_action(s, r, action):
     elif family == A_SUMMON or family == A_ADVANCE:
         summon(s, r, p, rest // 4, rest % 4, family == A_ADVANCE)
     elif family == A_EQUIP:
-        equip(s, r, p, rest // 16, rest % 16)
+        equip(s, r, p, rest // 16, rest % 16, p)
+    elif family == A_EQUIP_OPPONENT:
+        equip(s, r, p, rest // 16, rest % 16, 1 - p)
     elif family == A_CHANGE:
         change(s, r, p, rest // 4, rest % 4)
     elif family == A_ATTACK:

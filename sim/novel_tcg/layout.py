@@ -89,6 +89,9 @@ F_KIND, F_HP_NOW, F_POS, F_SUMMONED, F_CHANGED, F_ATTACKED, F_ATK_BONUS, F_HP_BO
 P_BACK = P_FRONT + MAX_FRONT * FRONT_FIELDS
 BACK_FIELDS = 3
 B_KIND, B_HOST, B_DUR = range(BACK_FIELDS)
+# B_HOST = HOST_OPPONENT + slot: the host is the opposing seat's front slot (T-AMB-31 "true"; the card stays in
+# the back row of the seat that played it)
+HOST_OPPONENT = 16
 SEAT_SIZE = P_BACK + MAX_BACK * BACK_FIELDS
 STATE_SIZE = SEAT_BASE + 2 * SEAT_SIZE
 

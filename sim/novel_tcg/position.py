@@ -106,6 +106,7 @@ def match_from_position(data: dict) -> Match:
         match.end_type = L.END_TYPE_NAMES.index(end_type)
     match.counters = [0] * L.N_COUNTERS
     n = rules.numbers
+    on_opponents = []  # (seat, back slot, entry): hosts in the other front row, placed once both rows are loaded
     for seat, spec in enumerate(seats):
         where = "position: seats[%d]" % seat
         keys = {"rank", "hp", "hand", "deck", "front", "back", "weapon", "graveyard", "person_attacked", "fatigue"}
@@ -148,6 +149,16 @@ def match_from_position(data: dict) -> Match:
             kind = parse_card(entry.get("card"), where + ".back")
             if kind not in (KIND_BLADE, KIND_ARMOUR):
                 raise CardbalanceError("%s.back: only blade or armour go to the back row (got %r)." % (where, entry.get("card")))
+            if entry.get("on_opponent", False) not in (True, False):
+                raise CardbalanceError("%s.back: 'on_opponent' must be true or false (got %r)."
+                                       % (where, entry["on_opponent"]))
+            if entry.get("on_opponent"):
+                if rules.reading("T-AMB-31") != "true":
+                    raise CardbalanceError("%s.back: 'on_opponent' needs ambiguities.T-AMB-31 (equip_opponent_chars) "
+                                           "= \"true\"." % where)
+                duelist.back[back] = Equipment(kind, L.NONE, 0, True)  # the slot is taken; the host is set below
+                on_opponents.append((seat, back, entry))
+                continue
             host = _int(entry, "host", where + ".back", 0, n["front_slots"] - 1, -1)
             character = duelist.front[host]
             if character is None:
@@ -163,6 +174,20 @@ def match_from_position(data: dict) -> Match:
         if "weapon" in spec:
             duelist.weapon = KIND_WEAPON
             duelist.weapon_durability = _int(spec, "weapon", where, 1, 100, n["durability"])
+    for seat, back, entry in on_opponents:  # T-AMB-31 "true": equipment in this back row on an opposing character
+        where = "position: seats[%d].back" % seat
+        equipment = match.duelists[seat].back[back]
+        equipment.host = _int(entry, "host", where, 0, n["front_slots"] - 1, -1)
+        equipment.durability = _int(entry, "durability", where, 1, 100, n["durability"])
+        character = match.duelists[1 - seat].front[equipment.host]
+        if character is None:
+            raise CardbalanceError("%s: the opponent's host slot %d holds no character." % (where, equipment.host))
+        character.equips += 1
+        value = int(match.pool[equipment.kind, 3])
+        if equipment.kind == KIND_BLADE:
+            character.atk_bonus += value
+        else:
+            character.hp_bonus += value
     return match
 
 
@@ -193,7 +218,8 @@ def dump_position(match: Match) -> dict:
                 "front": [{"slot": slot, "card": card_text(c.kind), "hp": c.hp, "position": L.POSITION_NAMES[c.position],
                            "summoned": c.summoned, "changed": c.changed, "attacked": c.attacked}
                           for slot, c in duelist.characters()],
-                "back": [{"slot": slot, "card": card_text(e.kind), "host": e.host, "durability": e.durability}
+                "back": [{"slot": slot, "card": card_text(e.kind), "host": e.host, "durability": e.durability,
+                          **({"on_opponent": True} if e.on_opponent else {})}
                          for slot, e in enumerate(duelist.back) if e is not None],
                 "graveyard": duelist.graveyard, "person_attacked": duelist.person_attacked, "fatigue": duelist.fatigue}
         if duelist.weapon != L.NONE:

@@ -46,6 +46,7 @@ class Equipment:
     kind: int
     host: int               # front slot of the character it is attached to
     durability: int
+    on_opponent: bool = False  # T-AMB-31 "true": the host is in the opposing front row (the card stays in ours)
 
 
 class Duelist:
@@ -160,7 +161,8 @@ class Match:
         holds = [k for k in range(N_KINDS) if duelist.hand[k]]
         if duelist.free_front_slot() == L.NONE and any(self.pool[k, F_CATEGORY] == CAT_CHARACTER for k in holds):
             self.counters[L.C_FRONT_FULL - L.G_SIZE] += 1
-        if (duelist.free_back_slot() == L.NONE and duelist.characters()
+        hosts = duelist.characters() or (self._switch("T-AMB-31") == "true" and self.duelists[1 - p].characters())
+        if (duelist.free_back_slot() == L.NONE and hosts
                 and any(self.pool[k, F_CATEGORY] in (CAT_BLADE, CAT_ARMOUR) for k in holds)):
             self.counters[L.C_BACK_FULL - L.G_SIZE] += 1
 
@@ -238,34 +240,72 @@ class Match:
         return chars
 
     def canonical_bases(self, p: int, target_star: int) -> list[int] | None:
-        """The engine's base set for an advance summon of `target_star` (§18.4), or None.
+        """The front slots of the engine's base set for an advance summon of `target_star`, or None
+        (`canonical_base_set` without a target card in the hand)."""
+        found = self.canonical_base_set(p, target_star)
+        return None if found is None else found[0]
+
+    def canonical_base_set(self, p: int, target_star: int, target_kind: int = L.NONE):
+        """The engine's base set for an advance summon (§18.4): (front slots, hand kinds), or None.
 
         T-SUMMON-3/6, T-AMB-37: >= min_bases bases (T-AMB-38) whose stars sum to the
         target ("sum_at_least": at least the target; "count_only": any stars).
         T-AMB-89 (a) "fewest_stars_first": the smallest largest base, then fewest bases,
         then the smallest star sum, then the lowest total current HP (the most damaged),
         then the lowest slot bitmask; (b) "fewest_bases_first" puts the count first.
+        T-AMB-39 "also_hand": characters in the hand (less the summoned card) are bases too;
+        after the star sum come the fewest front-row bases (keep the board), then the
+        front-row keys above, then the fewest hand bases of the highest star (compared from
+        20 stars down); of one star the lowest card kinds go first. Under "front_row" the two
+        hand keys are constant, so the choice is the one above.
         """
-        candidates = self.base_candidates(p)
+        field = [(slot, self.star(c.kind), c.hp) for slot, c in self.base_candidates(p)]
+        hand_stars = [0] * 21  # copies per star of the hand's characters that may be bases
+        if self._switch("T-AMB-39") == "also_hand":
+            hand = self.duelists[p].hand
+            for kind in range(N_KINDS):
+                if self.pool[kind, F_CATEGORY] == CAT_CHARACTER:
+                    hand_stars[self.star(kind)] += hand[kind] - (kind == target_kind)
+        items = [(star, 1, slot, hp) for slot, star, hp in field]
+        items += [(star, hand_stars[star], L.NONE, 0) for star in range(20, 0, -1) if hand_stars[star]]
         rule, min_bases = self._switch("T-AMB-37"), self.rules.numbers["min_bases"]
-        best_key, best = None, None
-        for mask in range(1, 1 << len(candidates)):
-            chosen = [candidates[i] for i in range(len(candidates)) if mask >> i & 1]
-            if len(chosen) < min_bases:
-                continue
-            stars = [self.star(c.kind) for _, c in chosen]
-            total = sum(stars)
-            if (rule == "exact_sum" and total != target_star) or (rule == "sum_at_least" and total < target_star):
-                continue
-            slot_mask = sum(1 << slot for slot, _ in chosen)
-            hp = sum(c.hp for _, c in chosen)
-            if self._switch("T-AMB-89") == "fewest_stars_first":
-                key = (max(stars), len(chosen), total, hp, slot_mask)
-            else:
-                key = (len(chosen), max(stars), total, hp, slot_mask)
-            if best_key is None or key < best_key:
-                best_key, best = key, [slot for slot, _ in chosen]
-        return best
+        stars_first = self._switch("T-AMB-89") == "fewest_stars_first"
+        best = [None, None]  # key, (slots, per-star hand counts)
+
+        def search(i, taken, count, total, top):
+            # a valid set is recorded and never extended: any superset has more bases, so a worse key
+            if count >= min_bases and (rule == "count_only" or total == target_star
+                                       or (rule == "sum_at_least" and total >= target_star)):
+                slots = [items[j][2] for j, n in enumerate(taken) if n and items[j][2] != L.NONE]
+                hp = sum(items[j][3] for j, n in enumerate(taken) if n and items[j][2] != L.NONE)
+                hand_counts = [0] * 21
+                for j, n in enumerate(taken):
+                    if items[j][2] == L.NONE:
+                        hand_counts[items[j][0]] = n
+                first = (top, count) if stars_first else (count, top)
+                key = (*first, total, len(slots), hp, sum(1 << slot for slot in slots), hand_counts[::-1])
+                if best[0] is None or key < best[0]:
+                    best[0], best[1] = key, (slots, hand_counts)
+                return
+            if i == len(items) or (rule == "exact_sum" and total > target_star):
+                return
+            star, copies = items[i][0], items[i][1]
+            for n in range(copies + 1):
+                if rule == "exact_sum" and total + n * star > target_star:
+                    break
+                search(i + 1, taken + [n], count + n, total + n * star, max(top, star) if n else top)
+
+        search(0, [], 0, 0, 0)
+        if best[1] is None:
+            return None
+        slots, hand_counts = best[1]
+        kinds = []
+        for kind in range(N_KINDS):  # of one star, the lowest kinds first
+            if self.pool[kind, F_CATEGORY] == CAT_CHARACTER and hand_counts[self.star(kind)]:
+                take = min(hand_counts[self.star(kind)], self.duelists[p].hand[kind] - (kind == target_kind))
+                kinds += [kind] * take
+                hand_counts[self.star(kind)] -= take
+        return slots, kinds
 
     def _order_blocks(self, position: int) -> bool:
         """T-AMB-23 "summon_set_activate": no summon after a set, no summon or set after equipment."""
@@ -282,13 +322,16 @@ class Match:
             return False
         if not advance:
             return duelist.free_front_slot() != L.NONE  # T-ZONE-12
-        star = self.star(kind)
-        if star not in self._listing_bases:  # one search per target star while listing
-            self._listing_bases[star] = self.canonical_bases(p, star)
-        if self._listing_bases[star] is None:
+        # one search per target star while listing (per card under T-AMB-39 "also_hand": it is no base of itself)
+        key = (self.star(kind), kind if self._switch("T-AMB-39") == "also_hand" else L.NONE)
+        if key not in self._listing_bases:
+            self._listing_bases[key] = self.canonical_base_set(p, key[0], key[1])
+        if self._listing_bases[key] is None:
             return False
-        # T-AMB-82: (a) the row must have a free slot while the bases are still there
-        return duelist.free_front_slot() != L.NONE or self._switch("T-AMB-82") == "yes"
+        # T-AMB-82: (a) the row must have a free slot while the bases are still there; (b) a front-row base's
+        # slot serves (hand bases free none)
+        return duelist.free_front_slot() != L.NONE or (self._switch("T-AMB-82") == "yes"
+                                                       and bool(self._listing_bases[key][0]))
 
     def _summon(self, p: int, kind: int, position: int, advance: bool) -> None:
         """T-SUMMON-1..5: one normal summon per Action phase; advance bases go to the graveyard at success."""
@@ -303,11 +346,15 @@ class Match:
             self._end(1 - p, L.END_LIMIT)
             return
         if advance:
-            bases = self.canonical_bases(p, self.star(kind))
+            # the summoned card has left the hand already, so the search needs no target kind here
+            bases, hand_bases = self.canonical_base_set(p, self.star(kind))
             for slot in bases:
                 self._leave_field(p, slot)
+            for base_kind in hand_bases:  # T-AMB-39 "also_hand": hand bases go to the graveyard too (T-SUMMON-4)
+                duelist.hand[base_kind] -= 1
+                duelist.graveyard += 1
             self.counters[L.C_ADVANCE - L.G_SIZE] += 1
-            self.counters[L.C_BASES - L.G_SIZE] += len(bases)
+            self.counters[L.C_BASES - L.G_SIZE] += len(bases) + len(hand_bases)
         else:
             self.counters[L.C_SUMMONS - L.G_SIZE] += 1
         if position == L.POS_FACEDOWN:
@@ -319,14 +366,21 @@ class Match:
 
     # ---- leaving the field and equipment (T-ZONE-3, T-EQUIP-*) -------------------------------
     def _leave_field(self, p: int, slot: int) -> None:
-        """A defeated character or a base goes to the graveyard with its equipment (T-ZONE-3, T-AMB-32)."""
+        """A defeated character or a base goes to the graveyard with its equipment (T-ZONE-3, T-AMB-32);
+        T-AMB-31 "true": equipment the opponent put on it goes to the opponent's graveyard."""
         duelist = self.duelists[p]
         duelist.front[slot] = None
         duelist.graveyard += 1
         for back, equipment in enumerate(duelist.back):
-            if equipment is not None and equipment.host == slot:
+            if equipment is not None and equipment.host == slot and not equipment.on_opponent:
                 duelist.back[back] = None
                 duelist.graveyard += 1
+        if self._switch("T-AMB-31") == "true":
+            other = self.duelists[1 - p]
+            for back, equipment in enumerate(other.back):
+                if equipment is not None and equipment.host == slot and equipment.on_opponent:
+                    other.back[back] = None
+                    other.graveyard += 1
 
     def _remove_equipment(self, p: int, back: int) -> None:
         """T-EQUIP-7: spent equipment goes to the graveyard; an Armour's HP leaves by T-AMB-33."""
@@ -334,7 +388,8 @@ class Match:
         equipment = duelist.back[back]
         duelist.back[back] = None
         duelist.graveyard += 1
-        host = duelist.front[equipment.host]
+        host_seat = 1 - p if equipment.on_opponent else p  # T-AMB-31 "true"
+        host = self.duelists[host_seat].front[equipment.host]
         host.equips -= 1
         value = int(self.pool[equipment.kind, F_HP])
         if self.pool[equipment.kind, F_CATEGORY] == CAT_BLADE:
@@ -345,16 +400,23 @@ class Match:
                 host.hp = min(host.hp, self.max_hp(host))
             else:  # (b) the bonus comes off the current HP, which may defeat the character
                 host.hp -= value
-                self._defeat_if_down(p, equipment.host)
+                self._defeat_if_down(host_seat, equipment.host)
 
     def _spend_durability(self, p: int, slot: int) -> None:
         """T-EQUIP-5, T-AMB-34: each equipment of the character loses 1; T-AMB-81 (b) removes spent ones now."""
         duelist = self.duelists[p]
         for back, equipment in enumerate(duelist.back):
-            if equipment is not None and equipment.host == slot:
+            if equipment is not None and equipment.host == slot and not equipment.on_opponent:
                 equipment.durability -= 1
+        opponents = self._switch("T-AMB-31") == "true"
+        if opponents:  # equipment the opponent put on this character, in the opponent's back row
+            for equipment in self.duelists[1 - p].back:
+                if equipment is not None and equipment.host == slot and equipment.on_opponent:
+                    equipment.durability -= 1
         if self._switch("T-AMB-81") == "no":
             self._remove_spent(p)
+            if opponents:
+                self._remove_spent(1 - p)
 
     def _remove_spent(self, p: int) -> None:
         for back, equipment in enumerate(self.duelists[p].back):
@@ -375,22 +437,24 @@ class Match:
             duelist.weapon, duelist.weapon_durability = L.NONE, 0
             duelist.graveyard += 1
 
-    def _equip_legal(self, p: int, kind: int, target: int) -> bool:
-        """T-EQUIP-1/2/3, T-AMB-15/31/36/73."""
+    def _equip_legal(self, p: int, kind: int, target: int, on_opponent: bool = False) -> bool:
+        """T-EQUIP-1/2/3, T-AMB-15/31/36/73; `on_opponent`: a host in the opposing front row (T-AMB-31 "true")."""
         duelist = self.duelists[p]
         category = self.pool[kind, F_CATEGORY]
         if category == CAT_WEAPON:
-            return target == A.PERSON
+            return target == A.PERSON and not on_opponent
         if target == A.PERSON or duelist.free_back_slot() == L.NONE:
             return False
-        host = duelist.front[target] if target < len(duelist.front) else None
+        row = self.duelists[1 - p].front if on_opponent else duelist.front
+        host = row[target] if target < len(row) else None
         if host is None:
             return False
         if self._switch("T-AMB-36") == "one" and host.equips:
             return False
         return not (self._switch("T-AMB-73") == "face_up_attack_only" and host.position != L.POS_ATTACK)
 
-    def _equip(self, p: int, kind: int, target: int) -> None:
+    def _equip(self, p: int, kind: int, target: int, on_opponent: bool = False) -> None:
+        """T-EQUIP-1..3; T-AMB-31 "true" (`on_opponent`): the card takes our back-row slot, its host is theirs."""
         duelist = self.duelists[p]
         if self._switch("T-AMB-23") == "summon_set_activate":
             self.summons_used |= L.ORDER_ACTIVATE
@@ -403,8 +467,8 @@ class Match:
                 duelist.graveyard += 1
             duelist.weapon, duelist.weapon_durability = kind, durability
             return
-        duelist.back[duelist.free_back_slot()] = Equipment(kind, target, durability)
-        host = duelist.front[target]
+        duelist.back[duelist.free_back_slot()] = Equipment(kind, target, durability, on_opponent)
+        host = self.duelists[1 - p if on_opponent else p].front[target]
         host.equips += 1
         if self.pool[kind, F_CATEGORY] == CAT_BLADE:
             host.atk_bonus += value
@@ -528,6 +592,8 @@ class Match:
                               and self._switch("T-AMB-58") == "yes")
         self._defeat_if_down(p, slot)
         self._remove_spent(p)
+        if self._switch("T-AMB-31") == "true":
+            self._remove_spent(q)  # the attacker's equipment from the opponent
 
     def _person_attacks_character(self, p: int, target: int) -> None:
         """T-BATTLE-13, T-AMB-64: no star modifier; the character hits back; its overflow unless in defense."""
@@ -548,6 +614,8 @@ class Match:
         self._defeat_if_down(q, target)
         self._remove_spent_weapon(p)
         self._remove_spent(q)
+        if self._switch("T-AMB-31") == "true":
+            self._remove_spent(p)  # the defender's equipment from the opponent (T-AMB-34 "also_when_attacked")
 
     def _person_attacks_person(self, p: int) -> None:
         """T-AMB-64, T-AMB-86: the attacked person hits back with its own ATK ("no": it does not)."""
@@ -618,6 +686,10 @@ class Match:
                     for target in list(range(len(duelist.front))) + [A.PERSON]:
                         if self._equip_legal(p, kind, target):
                             out.append(A.equip(kind, target))
+                    if self._switch("T-AMB-31") == "true":
+                        for target in range(len(duelist.front)):
+                            if self._equip_legal(p, kind, target, on_opponent=True):
+                                out.append(A.equip_opponent(kind, target))
             self._list_changes(duelist, out)
         elif self.phase == L.PH_BATTLE:
             n = self.rules.numbers
@@ -675,6 +747,8 @@ class Match:
             self._summon(p, a, b, family == A.A_ADVANCE)
         elif family == A.A_EQUIP:
             self._equip(p, a, b)
+        elif family == A.A_EQUIP_OPPONENT:
+            self._equip(p, a, b, on_opponent=True)
         elif family == A.A_CHANGE:
             self._change(p, a, b)
         elif family == A.A_ATTACK:
@@ -716,6 +790,7 @@ class Match:
                                                          c.attacked, c.atk_bonus, c.hp_bonus, c.equips]
             for slot in range(L.MAX_BACK):
                 e = d.back[slot] if slot < len(d.back) else None
-                values += [L.NONE, 0, 0] if e is None else [e.kind, e.host, e.durability]
+                values += [L.NONE, 0, 0] if e is None else [e.kind, e.host + L.HOST_OPPONENT * e.on_opponent,
+                                                            e.durability]
         assert len(values) == L.STATE_SIZE
         return np.array(values, dtype=np.int64)

@@ -41,10 +41,12 @@ AMBIGUITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "T-AMB-23": ("action_order", ("any_order", "summon_set_activate")),
     "T-AMB-24": ("summon_outside_action", ("action_phase_only", "sets_also_in_battle")),
     "T-AMB-26": ("char_damage_persists", ("persists", "reset_each_turn")),
+    "T-AMB-31": ("equip_opponent_chars", ("false", "true")),
     "T-AMB-33": ("equip_hp_loss", ("cap_at_new_max", "subtract")),
     "T-AMB-34": ("durability_spend", ("attack_only", "also_when_attacked")),
     "T-AMB-36": ("equip_per_character", ("unlimited", "one")),
     "T-AMB-37": ("tribute_rule", ("exact_sum", "sum_at_least", "count_only")),
+    "T-AMB-39": ("bases_from", ("front_row", "also_hand")),
     "T-AMB-41": ("normal_summon_positions", ("attack_or_set", "also_defense")),
     "T-AMB-46": ("summon_limit", ("on", "off")),  # the offset L itself is the number summon_limit_offset
     "T-AMB-47": ("limit_applies_to", ("all_entries", "summons_only")),
@@ -92,9 +94,6 @@ FIXED_IN_V1: dict[str, str] = {
     "T-AMB-04": "the first player is a sweep dimension and a sweep plays both seats equally; a weighted coin "
                 "is a weighting of the two seats' results, done when reading a run",
     "T-AMB-25": "the pool holds stars 1 to 20 (the layout's card kinds); an open-ended range is not built",
-    "T-AMB-31": "equipment goes on the own characters only; every v1 equipment is a bonus, so equipping an "
-                "opposing character would only help it",
-    "T-AMB-39": "bases come from the own front row only; bases from the hand are not built",
     "T-AMB-53": "rank and stars share one scale: the summon limit compares them directly",
 }
 
@@ -350,17 +349,20 @@ R_TURN_CAP, R_PERSON_BASE_ATK, R_P1_SKIP_DRAW, R_P1_NO_ATTACK, R_OVERFLOW, R_DEF
 assert [R_HP_PER_RANK, R_TURN_CAP, R_DEFENSE_BLOCKS] == [NUMBER_SLOTS["hp_per_rank"], NUMBER_SLOTS["turn_cap"],
                                                         NUMBER_SLOTS["defense_blocks_overflow"]]
 _A = len(NUMBERS)
-(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_ACTION_ORDER, R_SETS_IN_BATTLE, R_DAMAGE_PERSISTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND,
- R_EQUIP_PER_CHAR, R_TRIBUTE_RULE, R_SUMMON_POSITIONS, R_SUMMON_LIMIT, R_LIMIT_APPLIES, R_OVER_LIMIT,
+(R_EMPTY_DECK, R_SET_USES_SUMMON, R_SET_ADVANCE, R_ACTION_ORDER, R_SETS_IN_BATTLE, R_DAMAGE_PERSISTS,
+ R_EQUIP_OPPONENTS, R_EQUIP_HP_LOSS, R_DURABILITY_SPEND, R_EQUIP_PER_CHAR, R_TRIBUTE_RULE, R_BASES_FROM,
+ R_SUMMON_POSITIONS, R_SUMMON_LIMIT, R_LIMIT_APPLIES, R_OVER_LIMIT,
  R_STAR_READING, R_DAMAGE_FLOOR, R_MOD_ZERO_ATK, R_MOD_VS_DEFENSE, R_ATTACKER_OVERFLOW, R_DOUBLE_KO,
  R_DEFENSE_HITS_BACK, R_SICKNESS, R_ATTACK_TARGETS, R_FACEDOWN_BLOCKS, R_PERSON_ATTACKS, R_HP_CHECK,
  R_FLIP_USES_CHANGE, R_CHANGE_PHASE, R_NONATTACK_USE, R_FREE_IGNORES_LIMIT, R_LAST_DURABILITY, R_ADVANCE_FULL_ROW,
- R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 36)
-assert len(AMBIGUITIES) == 36 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
+ R_PERSON_HITS_PERSON, R_HITBACK_OVERFLOW, R_CHANGE_TO_FACEDOWN, R_ADVANCE_BASES) = range(_A, _A + 38)
+assert len(AMBIGUITIES) == 38 and R_ADVANCE_BASES == AMB_SLOTS["T-AMB-89"] and R_STAR_READING == AMB_SLOTS["T-AMB-54"]
 assert R_HITBACK_OVERFLOW == AMB_SLOTS["T-AMB-87"] and R_EMPTY_DECK == AMB_SLOTS["T-AMB-07"]
 assert R_CHANGE_PHASE == AMB_SLOTS["T-AMB-71"] and R_NONATTACK_USE == AMB_SLOTS["T-AMB-73"]
 assert R_SETS_IN_BATTLE == AMB_SLOTS["T-AMB-24"] and R_DAMAGE_PERSISTS == AMB_SLOTS["T-AMB-26"]
 assert R_ACTION_ORDER == AMB_SLOTS["T-AMB-23"]
+assert R_EQUIP_OPPONENTS == AMB_SLOTS["T-AMB-31"] and R_BASES_FROM == AMB_SLOTS["T-AMB-39"]
+assert R_TRIBUTE_RULE == AMB_SLOTS["T-AMB-37"] and R_SUMMON_POSITIONS == AMB_SLOTS["T-AMB-41"]
 
 
 # ---- validation ---------------------------------------------------------------------------

@@ -70,9 +70,10 @@ def _rebuild_face_down(world, rules_array, q: int, slot: int, kind: int) -> None
     """Kind `kind` at q's face-down `slot`: full HP, its public equipment's bonuses."""
     i = L.SEAT_BASE + q * L.SEAT_SIZE + L.P_FRONT + slot * L.FRONT_FIELDS
     atk_bonus = hp_bonus = equips = 0
-    for back in range(L.MAX_BACK):
-        b = seat_at(q, L.P_BACK + back * L.BACK_FIELDS)
-        if world[b + L.B_KIND] != L.NONE and world[b + L.B_HOST] == slot:
+    for back in range(2 * L.MAX_BACK):  # its own back row, then (T-AMB-31 "true") the opponent's
+        side, host = (q, slot) if back < L.MAX_BACK else (1 - q, L.HOST_OPPONENT + slot)
+        b = seat_at(side, L.P_BACK + back % L.MAX_BACK * L.BACK_FIELDS)
+        if world[b + L.B_KIND] != L.NONE and world[b + L.B_HOST] == host:
             equips += 1
             category = pool_value(rules_array, int(world[b + L.B_KIND]), F_CATEGORY)
             value = pool_value(rules_array, int(world[b + L.B_KIND]), F_HP)

@@ -47,13 +47,16 @@ def replay_log(rules, cell, match_seed, data=None) -> list[str]:
             text = "  p%d %s %s in %s position" % (p, "advance-summons" if family == A.A_ADVANCE else "summons",
                                                    _name(match, a), L.POSITION_NAMES[b])
             if family == A.A_ADVANCE:
-                bases = match.canonical_bases(p, match.star(a))
-                text += " with bases " + " + ".join("%d★ (slot %d)" % (match.star(match.duelists[p].front[s].kind), s)
-                                                     for s in bases)
+                bases, hand_bases = match.canonical_base_set(p, match.star(a), a)
+                text += " with bases " + " + ".join(
+                    ["%d★ (slot %d)" % (match.star(match.duelists[p].front[s].kind), s) for s in bases]
+                    + ["%d★ (from the hand, T-AMB-39)" % match.star(k) for k in hand_bases])
             lines.append(text)
         elif family == A.A_EQUIP:
             where = "the person" if b == A.PERSON else "slot %d" % b
             lines.append("  p%d equips %s on %s" % (p, _name(match, a), where))
+        elif family == A.A_EQUIP_OPPONENT:
+            lines.append("  p%d equips %s on the opponent's slot %d (T-AMB-31)" % (p, _name(match, a), b))
         elif family == A.A_CHANGE:
             lines.append("  p%d changes slot %d to %s" % (p, a, L.POSITION_NAMES[b]))
         elif family == A.A_DISCARD:
