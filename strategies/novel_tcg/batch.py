@@ -21,8 +21,8 @@ from sim.novel_tcg import layout as L
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import STRATEGY_IDS, STRATEGY_RANDOM, is_strategy_id
-from strategies.novel_tcg.policies import choose, nb_view
+from strategies.novel_tcg import STRATEGY_IDS, is_strategy_id
+from strategies.novel_tcg.policies import choose, nb_view, policy_view
 
 engine_cache.install()
 
@@ -73,8 +73,7 @@ def decide(rules, cell, state, legal, n, view, policy):
     if n <= 1:
         return 0
     seat = state[L.S_ACTIVE]
-    if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
-        nb_view(state, seat, view)
+    policy_view(cell[C_STRATEGY0 + seat], state, seat, view)
     return choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
 
 

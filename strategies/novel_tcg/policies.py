@@ -5,7 +5,9 @@ The view (`nb_view`) is the state with what the seat cannot see hidden
 opponent's hand by kind (its size stays public) and every field of an
 opposing face-down character but its slot being occupied (kind = HIDDEN);
 each side's unseen cards are listed as a multiset in its deck slots (the
-sampler, `sim/novel_tcg/sampler.py`, redeals them).
+sampler, `sim/novel_tcg/sampler.py`, redeals them). The match loops give the
+scripted policies `nb_field_view`, the same view without those lists (they
+never read a deck slot; building the lists was most of a greedy step).
 
 Policies return an index into the legal list (ascending action integers).
 Greedy (§18.4), in this order of preference:
@@ -38,6 +40,7 @@ from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_EQ
 from sim.novel_tcg.card_pool import CAT_WEAPON, F_ATK, F_CATEGORY, F_HP, F_STAR
 from sim.novel_tcg.kernel import atk_of, fs, person_atk, pool, seat_at
 from sim.rng import nb_below
+from strategies.novel_tcg import STRATEGY_DEFENSIVE, STRATEGY_RANDOM
 
 engine_cache.install()  # before any cached kernel is defined: rules.py constants are frozen in
 
@@ -85,6 +88,41 @@ def nb_view(state, seat, view):
 
 
 @nb.njit(cache=True)
+def nb_field_view(state, seat, view):
+    """`nb_view` without the unseen-card lists: every slot as `nb_view` writes it, but both
+    decks' slots are 0. The scripted policies (greedy, defensive) read only the field, the
+    persons and the phase, never a deck slot, so they decide the same on either view
+    (tests/test_tcg_agents.py holds them to it); this view costs a copy, where listing the
+    unseen cards walks both decks and every kind (most of a greedy step's time)."""
+    q = 1 - seat
+    for i in range(L.STATE_SIZE):  # one plain loop (a vectorised copy); numba's slice copies cost more
+        view[i] = state[i]
+    view[L.S_RNG] = 0
+    for p in (0, 1):
+        deck = seat_at(p, L.P_DECK)
+        for i in range(L.MAX_DECK):
+            view[deck + i] = 0
+    hand = seat_at(q, L.P_HAND)
+    for kind in range(R.N_KINDS):
+        view[hand + kind] = HIDDEN_COUNT
+    for slot in range(L.MAX_FRONT):
+        i = fs(q, slot)
+        if state[i + L.F_KIND] != L.NONE and state[i + L.F_POS] == L.POS_FACEDOWN:
+            for f in range(L.FRONT_FIELDS):
+                view[i + f] = 0
+            view[i + L.F_KIND] = HIDDEN
+            view[i + L.F_POS] = L.POS_FACEDOWN
+
+
+@nb.njit(cache=True)
+def policy_view(strategy, state, seat, view):
+    """Fill `view` with what `strategy` reads of seat's view before `choose`: nothing for random,
+    the field view (`nb_field_view`) for the scripted policies."""
+    if strategy != STRATEGY_RANDOM:
+        nb_field_view(state, seat, view)
+
+
+@nb.njit(cache=True, inline="always")
 def _star(view, rules, seat, slot):
     kind = view[fs(seat, slot) + L.F_KIND]
     if kind == HIDDEN:
@@ -92,7 +130,7 @@ def _star(view, rules, seat, slot):
     return pool(rules, kind, F_STAR)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _atk(view, rules, seat, slot):
     kind = view[fs(seat, slot) + L.F_KIND]
     if kind == HIDDEN:
@@ -100,7 +138,7 @@ def _atk(view, rules, seat, slot):
     return atk_of(view, rules, seat, slot)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _hp(view, rules, seat, slot):
     kind = view[fs(seat, slot) + L.F_KIND]
     if kind == HIDDEN:
@@ -109,27 +147,32 @@ def _hp(view, rules, seat, slot):
 
 
 @nb.njit(cache=True)
-def _threatened(view, rules, seat, star, cautious):
-    """Does the opponent hold a face-up attack-position character of higher star (cautious: of at
-    least the same star, which trades it)?"""
+def _threat_star(view, rules, seat):
+    """The highest star among the opponent's face-up attack-position characters (-1: none)."""
     q = 1 - seat
+    top = -1
     for slot in range(rules[R.R_FRONT_SLOTS]):
         i = fs(q, slot)
         kind = view[i + L.F_KIND]
         if kind >= 0 and view[i + L.F_POS] == L.POS_ATTACK:
-            other = pool(rules, kind, F_STAR)
-            if other > star or (cautious and other == star):
-                return True
-    return False
+            top = max(top, pool(rules, kind, F_STAR))
+    return top
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def _threatened(threat_star, star, cautious):
+    """Does the opponent hold a face-up attack-position character of higher star (cautious: of at
+    least the same star, which trades it)? `threat_star` from `_threat_star`."""
+    return threat_star > star or (cautious and threat_star == star)
+
+
+@nb.njit(cache=True, inline="always")
 def _damage(rules, atk, bonus):
     d = atk + bonus
     return d if d > 0 else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def attack_value(view, rules, seat, attacker, target, need_survival):
     """Trade value of ATTACK attacker target for `seat` (see the module docstring)."""
     q = 1 - seat
@@ -149,25 +192,100 @@ def attack_value(view, rules, seat, attacker, target, need_survival):
     my_atk = atk_of(view, rules, seat, attacker)
     my_hp = view[fs(seat, attacker) + L.F_HP_NOW]
     my_star = pool(rules, view[fs(seat, attacker) + L.F_KIND], F_STAR)
+    return character_attack_value(view, rules, seat, my_atk, my_hp, my_star, target, need_survival)
+
+
+@nb.njit(cache=True, inline="always")
+def character_attack_value(view, rules, seat, my_atk, my_hp, my_star, target, need_survival):
+    """attack_value of a character attacker, given its ATK, current HP and star."""
+    q = 1 - seat
     if target == PERSON:
         return my_atk * 10
-    their_star = _star(view, rules, q, target)
+    return trade_value(rules, my_atk, my_hp, my_star, _star(view, rules, q, target), _atk(view, rules, q, target),
+                       _hp(view, rules, q, target), view[fs(q, target) + L.F_POS] == L.POS_ATTACK, need_survival)
+
+
+@nb.njit(cache=True, inline="always")
+def trade_value(rules, my_atk, my_hp, my_star, their_star, their_atk, their_hp, their_attack_position, need_survival):
+    """The trade value of a character battle, from both characters' numbers."""
     delta = my_star - their_star
     m = rules[R.R_STAR_MOD]
     to_them = _damage(rules, my_atk, m * delta)
     bonus_back = -m * delta if rules[R.R_STAR_READING] == 0 else 0
-    to_me = _damage(rules, _atk(view, rules, q, target), bonus_back)
-    their_hp = _hp(view, rules, q, target)
+    to_me = _damage(rules, their_atk, bonus_back)
     value = 0
     if to_them >= their_hp:
         value += their_star * 10
-        if view[fs(q, target) + L.F_POS] == L.POS_ATTACK:
+        if their_attack_position:
             value += to_them - their_hp
     if to_me >= my_hp:
         if need_survival:
             return VALUE_NONE
         value -= my_star * 10 + (to_me - my_hp)
     return value
+
+
+TARGET_TABLE_FROM = 12  # legal actions from which the battle choice reads each target once into a table
+# (measured: with fewer, the table's allocation costs more than it saves)
+
+
+@nb.njit(cache=True, inline="always")
+def best_attack(view, rules, legal, n, seat, defensive):
+    """Battle phase: the index of the attack of the best positive value (the first of equals), else 0 (END).
+    The list is ascending: END, then each attacker's attacks together, so an attacker's numbers are
+    read once per attacker (and each target's once, `best_attack_by_table`, when there are many)."""
+    if n >= TARGET_TABLE_FROM:
+        return best_attack_by_table(view, rules, legal, n, seat, defensive)
+    best, best_value = 0, 0
+    attacker, my_atk, my_hp, my_star = -1, 0, 0, 0
+    for i in range(1, n):  # legal[0] is END
+        rest = legal[i] - A_ATTACK
+        target = rest & 15
+        if rest >> 4 == PERSON:
+            value = attack_value(view, rules, seat, PERSON, target, defensive)
+        else:
+            if rest >> 4 != attacker:
+                attacker = rest >> 4
+                my_atk = atk_of(view, rules, seat, attacker)
+                my_hp = view[fs(seat, attacker) + L.F_HP_NOW]
+                my_star = pool(rules, view[fs(seat, attacker) + L.F_KIND], F_STAR)
+            value = character_attack_value(view, rules, seat, my_atk, my_hp, my_star, target, defensive)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@nb.njit(cache=True)
+def best_attack_by_table(view, rules, legal, n, seat, defensive):
+    """best_attack with each target's star, ATK, HP and attack position read once into a table."""
+    q = 1 - seat
+    targets = np.empty((PERSON + 1) * 4, dtype=np.int64)
+    known = 0
+    best, best_value = 0, 0
+    attacker, my_atk, my_hp, my_star = -1, 0, 0, 0
+    for i in range(1, n):  # legal[0] is END
+        rest = legal[i] - A_ATTACK
+        target = rest & 15
+        if rest >> 4 == PERSON or target == PERSON:
+            value = attack_value(view, rules, seat, rest >> 4, target, defensive)
+        else:
+            if rest >> 4 != attacker:
+                attacker = rest >> 4
+                my_atk = atk_of(view, rules, seat, attacker)
+                my_hp = view[fs(seat, attacker) + L.F_HP_NOW]
+                my_star = pool(rules, view[fs(seat, attacker) + L.F_KIND], F_STAR)
+            t = target * 4
+            if not known >> target & 1:
+                known |= 1 << target
+                targets[t] = _star(view, rules, q, target)
+                targets[t + 1] = _atk(view, rules, q, target)
+                targets[t + 2] = _hp(view, rules, q, target)
+                targets[t + 3] = view[fs(q, target) + L.F_POS] == L.POS_ATTACK
+            value = trade_value(rules, my_atk, my_hp, my_star, targets[t], targets[t + 1], targets[t + 2],
+                                targets[t + 3] == 1, defensive)
+        if value > best_value:
+            best, best_value = i, value
+    return best
 
 
 @nb.njit(cache=True)
@@ -182,17 +300,9 @@ def scripted_index(view, rules, legal, n, seat, defensive):
     if phase == L.PH_DISCARD:
         return 0
     if phase == L.PH_BATTLE:
-        best, best_value = 0, 0
-        for i in range(n):
-            action = legal[i]
-            if action // 10000 * 10000 != A_ATTACK:
-                continue
-            rest = action - A_ATTACK
-            value = attack_value(view, rules, seat, rest // 16, rest % 16, defensive)
-            if value > best_value:
-                best, best_value = i, value
-        return best
+        return best_attack(view, rules, legal, n, seat, defensive)
     # Action phase
+    threat_star = _threat_star(view, rules, seat)
     best, best_star = -1, -1
     for i in range(n):
         family = legal[i] // 10000 * 10000
@@ -200,7 +310,7 @@ def scripted_index(view, rules, legal, n, seat, defensive):
             rest = legal[i] - family
             star = pool(rules, rest // 4, F_STAR)
             position = rest % 4
-            wanted = L.POS_FACEDOWN if _threatened(view, rules, seat, star, defensive) else L.POS_ATTACK
+            wanted = L.POS_FACEDOWN if _threatened(threat_star, star, defensive) else L.POS_ATTACK
             if position != wanted and position != L.POS_ATTACK:
                 continue
             if star > best_star or (star == best_star and position == wanted):
@@ -229,7 +339,7 @@ def scripted_index(view, rules, legal, n, seat, defensive):
         rest = legal[i] - A_CHANGE
         slot, position = rest // 4, rest % 4
         current = view[fs(seat, slot) + L.F_POS]
-        threatened = _threatened(view, rules, seat, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR), defensive)
+        threatened = _threatened(threat_star, pool(rules, view[fs(seat, slot) + L.F_KIND], F_STAR), defensive)
         if current == L.POS_ATTACK and position == L.POS_DEFENSE and threatened:
             return i
         if current != L.POS_ATTACK and position == L.POS_ATTACK and not threatened:
@@ -240,6 +350,6 @@ def scripted_index(view, rules, legal, n, seat, defensive):
 @nb.njit(cache=True)
 def choose(strategy, view, rules, legal, n, policy, seat):
     """Strategy id -> index into the legal list."""
-    if strategy == 1:
+    if strategy == STRATEGY_RANDOM:
         return random_index(view, rules, legal, n, policy, seat)
-    return scripted_index(view, rules, legal, n, seat, strategy == 2)
+    return scripted_index(view, rules, legal, n, seat, strategy == STRATEGY_DEFENSIVE)
