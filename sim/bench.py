@@ -72,7 +72,11 @@ def _rate_numba(game, rules_array, cell_array, seconds: float) -> tuple[float, i
 
 
 def _rate_reference(reference, rules, cell_array, seconds: float) -> tuple[float, int]:
+    """(matches/s, matches) of the reference engine on this core, one match per call, after one
+    untimed match, as `_rate_numba` does: a reference loop may call compiled code (the Novel TCG's
+    reference loop asks the numba policies), whose first call loads or compiles it."""
     from sim.rng import match_seed
+    reference(rules, cell_array, match_seed(ROOT_SEED, 0))
     played, started = 0, time.process_time()
     while True:
         reference(rules, cell_array, match_seed(ROOT_SEED, played))

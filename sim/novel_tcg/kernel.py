@@ -343,14 +343,14 @@ def spend_weapon(s, r, p):
 
 
 # ---- summoning ----
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def allowance_bit(r, position):
     if position == L.POS_FACEDOWN and r[R.R_SET_USES_SUMMON] == 1:
         return L.USED_SET
     return L.USED_SUMMON
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def over_limit(s, r, p, kind, position, advance):
     if pool(r, kind, F_STAR) <= star_ceiling(r, s[seat_at(p, L.P_RANK)]):
         return False
@@ -417,40 +417,80 @@ def canonical_bases(s, r, p, target_star):
     return best_mask
 
 
+SUMS_MASK = np.int64((1 << 63) - 1) # subset sums 0..62: one bit each, the sign bit never set
+
+
+@nb.njit(cache=True, inline="always")
+def _add_base(sums, star):
+    """The subset sums `sums` (bits) with one more base of `star` stars added to each."""
+    return (sums << star) & SUMS_MASK
+
+
 @nb.njit(cache=True)
 def advance_reach(s, r, p):
-    """The targets some base set reaches, as bits 1..60 of one word (bit 0: count_only holds), so that
-    listing actions enumerates the base subsets once (canonical_bases exists iff the bit is set)."""
-    slots = np.empty(L.MAX_FRONT, dtype=np.int64)
+    """The targets some base set reaches, as bits 1..62 of one word (-1: every target), so that
+    listing actions finds the base subsets once (canonical_bases exists iff the bit is set).
+
+    The sums of the subsets of at least min_bases (1..6) bases, by a subset-sum table over the
+    base count (`by_count_c`: the sums of subsets of exactly c bases, c = min_bases holding every
+    larger count too): linear in the front row where enumerating the subsets is 2^n; a sum above
+    62 never comes back down (stars are positive), so dropping it is exact."""
+    need = r[R.R_MIN_BASES]
+    rule = r[R.R_TRIBUTE_RULE]
     n = 0
+    total = 0
+    by_count_0, by_count_1, by_count_2, by_count_3 = np.int64(1), np.int64(0), np.int64(0), np.int64(0)
+    by_count_4, by_count_5, by_count_6 = np.int64(0), np.int64(0), np.int64(0)
     for slot in range(r[R.R_FRONT_SLOTS]):
         i = fs(p, slot)
         if s[i + L.F_KIND] != NONE and (r[R.R_NONATTACK_USE] == 0 or s[i + L.F_POS] == L.POS_ATTACK):
-            slots[n] = pool(r, s[i + L.F_KIND], F_STAR)
+            star = pool(r, s[i + L.F_KIND], F_STAR)
             n += 1
-    rule = r[R.R_TRIBUTE_RULE]
-    if n < r[R.R_MIN_BASES]:
+            total += star
+            if rule == 0:  # counts from the top down, so each base joins a subset once
+                if need == 6:
+                    by_count_6 |= _add_base(by_count_6, star)
+                if need >= 6:
+                    by_count_6 |= _add_base(by_count_5, star)
+                if need == 5:
+                    by_count_5 |= _add_base(by_count_5, star)
+                if need >= 5:
+                    by_count_5 |= _add_base(by_count_4, star)
+                if need == 4:
+                    by_count_4 |= _add_base(by_count_4, star)
+                if need >= 4:
+                    by_count_4 |= _add_base(by_count_3, star)
+                if need == 3:
+                    by_count_3 |= _add_base(by_count_3, star)
+                if need >= 3:
+                    by_count_3 |= _add_base(by_count_2, star)
+                if need == 2:
+                    by_count_2 |= _add_base(by_count_2, star)
+                if need >= 2:
+                    by_count_2 |= _add_base(by_count_1, star)
+                if need == 1:
+                    by_count_1 |= _add_base(by_count_1, star)
+                by_count_1 |= _add_base(by_count_0, star)
+    if n < need:
         return np.int64(0)
     if rule == 2:
         return np.int64(-1)  # every target
     reach = np.int64(0)
     if rule == 1:
-        total = 0
-        for k in range(n):
-            total += slots[k]
         for t in range(1, min(total, 62) + 1):
             reach |= np.int64(1) << t
         return reach
-    for mask in range(1, 1 << n):
-        count = 0
-        total = 0
-        for k in range(n):
-            if mask >> k & 1:
-                count += 1
-                total += slots[k]
-        if count >= r[R.R_MIN_BASES] and total <= 62:
-            reach |= np.int64(1) << total
-    return reach
+    if need == 1:
+        return by_count_1
+    if need == 2:
+        return by_count_2
+    if need == 3:
+        return by_count_3
+    if need == 4:
+        return by_count_4
+    if need == 5:
+        return by_count_5
+    return by_count_6
 
 
 HAND_KEY = 6  # hand_bases key: 6 leading entries, then the hand's copies per star from 20 down to 1
@@ -569,7 +609,7 @@ def hand_bases_to_graveyard(s, r, p, hand_take):
     return moved
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
@@ -634,7 +674,7 @@ def summon(s, r, p, kind, position, advance):
 
 
 # ---- equipment, positions ----
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def equip_legal(s, r, p, kind, target, back_free, host_seat):
     """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once); host_seat 1 - p: T-AMB-31 "true"."""
     category = pool(r, kind, F_CATEGORY)
@@ -830,21 +870,45 @@ def attack(s, r, p, attacker, target):
 
 # ---- legal actions and apply ----
 @nb.njit(cache=True)
-def attack_targets(s, r, q, out):
-    n = 0
+def attack_targets(s, r, q):
+    """The front slots of seat q an attack may target, as bits, and bit PERSON when nothing blocks."""
+    targets = 0
     blockers = 0
     for slot in range(r[R.R_FRONT_SLOTS]):
         i = fs(q, slot)
         if s[i + L.F_KIND] == NONE:
             continue
         if r[R.R_ATTACK_TARGETS] == 0 or s[i + L.F_POS] == L.POS_ATTACK:
-            out[n] = slot
-            n += 1
+            targets |= 1 << slot
         if r[R.R_FACEDOWN_BLOCKS] == 0 or s[i + L.F_POS] != L.POS_FACEDOWN:
             blockers += 1
     if blockers == 0:
-        out[n] = PERSON
-        n += 1
+        targets |= 1 << PERSON
+    return targets
+
+
+@nb.njit(cache=True, inline="always")
+def list_attacks(out, n, attacker, targets):
+    """Append ATTACK attacker t for each target bit t, ascending."""
+    for target in range(PERSON + 1):
+        if targets >> target & 1:
+            out[n] = A_ATTACK + attacker * 16 + target
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def list_summons(s, r, p, kind, advance, reach, front_free, out, n):
+    """Append the legal summons of `kind` (its positions ascending)."""
+    base = A_ADVANCE if advance else A_SUMMON
+    for position in range(3):
+        if position == L.POS_DEFENSE and r[R.R_SUMMON_POSITIONS] == 0:
+            continue
+        if position == L.POS_FACEDOWN and advance and r[R.R_SET_ADVANCE] == 1:
+            continue
+        if summon_legal(s, r, p, kind, position, advance, reach, front_free):
+            out[n] = base + kind * 4 + position
+            n += 1
     return n
 
 
@@ -903,14 +967,22 @@ def sort_ascending(out, n):
 
 @nb.njit(cache=True)
 def legal_actions(s, r, out):
-    """Match.legal_actions: the turn player's choices in ascending order -> count."""
+    """Match.legal_actions: the turn player's choices in ascending order -> count.
+
+    Each family is listed in its own pass, mostly in the order of the action integers, and one
+    insertion sort at the end puts the families some switches add out of place (T-AMB-24's
+    sets and T-AMB-71's changes in the Battle phase, T-AMB-31's equipment on opposing
+    characters) in order; on an already ascending list it is one comparison per action. The
+    advance targets (the only costly part) are found only when the hand holds a character
+    above the free cap."""
     if s[L.S_PHASE] == L.PH_OVER:
         return 0
     p = s[L.S_ACTIVE]
+    hand = seat_at(p, L.P_HAND)
     n = 0
     if s[L.S_PHASE] == L.PH_DISCARD:
         for kind in range(N_KINDS):
-            if s[seat_at(p, L.P_HAND + kind)] > 0:
+            if s[hand + kind] > 0:
                 out[n] = A_DISCARD + kind
                 n += 1
         return n
@@ -919,24 +991,29 @@ def legal_actions(s, r, out):
     turn = s[L.S_TURN]
     if s[L.S_PHASE] == L.PH_ACTION:
         free_max = r[R.R_FREE_MAX]
-        reach = advance_reach(s, r, p)
         front_free = free_front(s, r, p)
-        back_free = free_back(s, r, p)
+        has_advance = False
+        has_equipment = False
         for kind in range(N_KINDS):
-            if s[seat_at(p, L.P_HAND + kind)] == 0:
+            if s[hand + kind] == 0:
                 continue
-            if pool(r, kind, F_CATEGORY) == CAT_CHARACTER:
-                advance = pool(r, kind, F_STAR) > free_max
-                base = A_ADVANCE if advance else A_SUMMON
-                for position in range(3):
-                    if position == L.POS_DEFENSE and r[R.R_SUMMON_POSITIONS] == 0:
-                        continue
-                    if position == L.POS_FACEDOWN and advance and r[R.R_SET_ADVANCE] == 1:
-                        continue
-                    if summon_legal(s, r, p, kind, position, advance, reach, front_free):
-                        out[n] = base + kind * 4 + position
-                        n += 1
+            if pool(r, kind, F_CATEGORY) != CAT_CHARACTER:
+                has_equipment = True
+            elif pool(r, kind, F_STAR) > free_max:
+                has_advance = True
             else:
+                n = list_summons(s, r, p, kind, False, np.int64(0), front_free, out, n)
+        if has_advance:
+            reach = advance_reach(s, r, p)
+            for kind in range(N_KINDS):
+                if (s[hand + kind] > 0 and pool(r, kind, F_CATEGORY) == CAT_CHARACTER
+                        and pool(r, kind, F_STAR) > free_max):
+                    n = list_summons(s, r, p, kind, True, reach, front_free, out, n)
+        if has_equipment:
+            back_free = free_back(s, r, p)
+            for kind in range(N_KINDS):
+                if s[hand + kind] == 0 or pool(r, kind, F_CATEGORY) == CAT_CHARACTER:
+                    continue
                 if pool(r, kind, F_CATEGORY) != CAT_WEAPON:
                     for target in range(r[R.R_FRONT_SLOTS]):
                         if equip_legal(s, r, p, kind, target, back_free, p):
@@ -958,22 +1035,17 @@ def legal_actions(s, r, out):
             n = list_changes(s, r, p, turn, out, n)
         if turn == 1 and r[R.R_P1_NO_ATTACK] == 1:
             return sort_ascending(out, n)
-        targets = np.empty(L.MAX_FRONT + 1, dtype=np.int64)
-        n_targets = attack_targets(s, r, 1 - p, targets)
+        targets = attack_targets(s, r, 1 - p)
         for slot in range(r[R.R_FRONT_SLOTS]):
             i = fs(p, slot)
             if s[i + L.F_KIND] == NONE or s[i + L.F_POS] != L.POS_ATTACK or s[i + L.F_ATTACKED] == turn:
                 continue
             if r[R.R_SICKNESS] == 1 and s[i + L.F_SUMMONED] == turn:
                 continue
-            for k in range(n_targets):
-                out[n] = A_ATTACK + slot * 16 + targets[k]
-                n += 1
+            n = list_attacks(out, n, slot, targets)
         if (r[R.R_PERSON_ATTACKS] == 0 and person_atk(s, r, p) > 0
                 and s[seat_at(p, L.P_PERSON_ATTACKED)] != turn):
-            for k in range(n_targets):
-                out[n] = A_ATTACK + PERSON * 16 + targets[k]
-                n += 1
+            n = list_attacks(out, n, PERSON, targets)
     return sort_ascending(out, n)
 
 

@@ -22,8 +22,8 @@ from sim.novel_tcg import pool_data
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import TABLE, STRATEGY_RANDOM, is_strategy_id
-from strategies.novel_tcg.policies import choose, nb_view
+from strategies.novel_tcg import TABLE, is_strategy_id
+from strategies.novel_tcg.policies import choose, nb_view, policy_view
 from strategies.novel_tcg.weights import POLICY_RULES_SIZE, with_policy
 
 engine_cache.install()
@@ -90,8 +90,7 @@ def decide(rules, cell, state, legal, n, view, policy):
     if n <= 1:
         return 0
     seat = state[L.S_ACTIVE]
-    if cell[C_STRATEGY0 + seat] != STRATEGY_RANDOM:  # random reads no view
-        nb_view(state, seat, view)
+    policy_view(cell[C_STRATEGY0 + seat], state, seat, view)
     return choose(cell[C_STRATEGY0 + seat], view, rules, legal, n, policy, seat)
 
 

@@ -5,7 +5,9 @@ The view (`nb_view`) is the state with what the seat cannot see hidden
 opponent's hand by kind (its size stays public) and every field of an
 opposing face-down character but its slot being occupied (kind = HIDDEN);
 each side's unseen cards are listed as a multiset in its deck slots (the
-sampler, `sim/novel_tcg/sampler.py`, redeals them).
+sampler, `sim/novel_tcg/sampler.py`, redeals them). The match loops give the
+scripted policies `nb_field_view`, the same view without those lists (they
+never read a deck slot; building the lists was most of a greedy step).
 
 Policies return an index into the legal list (ascending action integers).
 Greedy (§18.4), in this order of preference:
@@ -88,6 +90,41 @@ def nb_view(state, seat, view):
                 at += 1
         view[deck + at:deck + L.MAX_DECK] = 0
     view[hand:hand + R.N_KINDS] = HIDDEN_COUNT
+
+
+@nb.njit(cache=True)
+def nb_field_view(state, seat, view):
+    """`nb_view` without the unseen-card lists: every slot as `nb_view` writes it, but both
+    decks' slots are 0. The scripted policies (greedy, defensive) read only the field, the
+    persons and the phase, never a deck slot, so they decide the same on either view
+    (tests/test_tcg_agents.py holds them to it); this view costs a copy, where listing the
+    unseen cards walks both decks and every kind (most of a greedy step's time)."""
+    q = 1 - seat
+    for i in range(L.STATE_SIZE):  # one plain loop (a vectorised copy); numba's slice copies cost more
+        view[i] = state[i]
+    view[L.S_RNG] = 0
+    for p in (0, 1):
+        deck = seat_at(p, L.P_DECK)
+        for i in range(L.MAX_DECK):
+            view[deck + i] = 0
+    hand = seat_at(q, L.P_HAND)
+    for kind in range(R.N_KINDS):
+        view[hand + kind] = HIDDEN_COUNT
+    for slot in range(L.MAX_FRONT):
+        i = fs(q, slot)
+        if state[i + L.F_KIND] != L.NONE and state[i + L.F_POS] == L.POS_FACEDOWN:
+            for f in range(L.FRONT_FIELDS):
+                view[i + f] = 0
+            view[i + L.F_KIND] = HIDDEN
+            view[i + L.F_POS] = L.POS_FACEDOWN
+
+
+@nb.njit(cache=True)
+def policy_view(strategy, state, seat, view):
+    """Fill `view` with what `strategy` reads of seat's view before `choose`: nothing for random,
+    the field view (`nb_field_view`) for the scripted policies."""
+    if strategy != STRATEGY_RANDOM:
+        nb_field_view(state, seat, view)
 
 
 @nb.njit(cache=True)
