@@ -26,7 +26,7 @@ from strategies.novel_tcg.batch import play_batch
 MATCHES = 10
 DECKS = ["swarm", "advance", "curve", "swarm/advance", "advance/swarm", "swarm/curve", "curve/advance"]
 SECTIONS = ("tcg_first_player", "tcg_deck_out", "tcg_rank_gap", "tcg_star_modifier", "tcg_advance_economy",
-            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_limits", "tcg_matrix", "tcg_card_pool")
+            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_person", "tcg_limits", "tcg_matrix", "tcg_card_pool")
 
 
 def run_cli(*args, cwd=None):
@@ -177,6 +177,63 @@ def test_limit_offset_section_compares_the_two_offsets(tcg_run):
     section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_limit_offset"]
     assert set(section.table["L"]) == {2, 3}
     assert "smallest template spread comes with L" in section.lines[0]
+
+
+def test_person_section_without_weapon_arms_says_what_it_cannot_answer(tcg_run):
+    run = load_run(tcg_run)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    assert set(section.table["weapon_atk"]) == {3}
+    assert "Only weapon_atk = 3 was played" in section.lines[0]
+    assert "Not counted by the kernel" in section.caption and "clustered by chunk" in section.caption
+    # one row per (other rules, deck, equal rank): the two offsets stay apart
+    assert len(section.table) == 2 * len(DECKS) * 2
+    assert not section.table.duplicated(["other rules", "deck", "rank"]).any()
+
+
+def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp_path):
+    """Q8 over [vary] weapon_atk = [0, 3]: with person_base_atk 0 a Weapon of ATK 0 leaves the
+    person at ATK 0, and a person with ATK 0 never attacks (T-AMB-64): exactly 0 attacks."""
+    sweep = tmp_path / "weapon.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = ["curve", "swarm/advance"]\nrank = [10]\n'
+                     'strategies = ["greedy:greedy"]\nmatches = %d\nchunk_size = %d\nseed = 3\n'
+                     '[vary]\nweapon_atk = [0, 3]\n' % (MATCHES, MATCHES))
+    folder = tmp_path / "run"
+    assert main(["sweep", str(sweep), "--out", str(folder), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    run = load_run(folder)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    table = section.table
+    assert sorted(set(table["weapon_atk"])) == [0, 3] and len(table) == 2 * 2
+    zero = table[table["weapon_atk"] == 0]
+    assert zero["person attacks / match [95% CI]"].str.startswith("0.00").all()
+    assert (zero["vs weapon_atk = 3 [95% CI]"] != "-").all()
+    assert (table.loc[table["weapon_atk"] == 3, "vs weapon_atk = 3 [95% CI]"] == "-").all()
+    assert "From weapon_atk = 0 to 3 the person's share of duelist damage goes 0.0 %" in section.lines[0]
+    section.figure()  # draws with both arms
+
+
+# ---- the report's δ reaches the game's sections --------------------------------------------
+
+def test_delta_reaches_the_tcg_verdicts(tcg_run):
+    from analysis.game_sections import family_verdicts
+    run = load_run(tcg_run)
+    default = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_first_player"]
+    wide = {s.id: s for s in game_sections(run, all_tables(run, 0.45))}["tcg_first_player"]
+    assert "δ = 0.02," in default.caption and "δ = 0.45," in wide.caption
+    # the verdicts are the family's at δ = 0.45, from the table's own counts
+    table = wide.table
+    wins = table["first player wins [95% CI]"].str.split("%").str[0].astype(float) / 100 * table["decided"]
+    assert list(table["verdict"]) == family_verdicts(wins.round().to_numpy(), table["decided"].to_numpy(), 0.45)
+    # 20 matches a cell: nothing is within ½ ± 0.02, while a share near ½ is within ½ ± 0.45
+    assert "balanced" not in set(default.table["verdict"]) and "balanced" in set(table["verdict"])
+    # an explicit δ wins over the tables'
+    assert "δ = 0.3," in {s.id: s for s in game_sections(run, all_tables(run), delta=0.3)}["tcg_first_player"].caption
+
+
+def test_report_delta_option_reaches_the_tcg_sections(tcg_run, tmp_path):
+    out = tmp_path / "report"
+    assert main(["report", str(tcg_run), "--out", str(out), "--delta", "0.25", "--quiet", "--no-csv"]) == 0
+    html = (out / "report.html").read_text()
+    assert "δ = 0.25, Holm over this table" in html
 
 
 # ---- bad input -------------------------------------------------------------------------------
