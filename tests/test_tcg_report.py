@@ -211,6 +211,20 @@ def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp
     section.figure()  # draws with both arms
 
 
+def test_findings_read_the_strongest_skill_the_sweep_lists():
+    """A skill sweep lists its levels weakest first (analysis/skill.py); a finding reads the last,
+    as the shared report's headline verdicts do, not the first one in the results."""
+    from types import SimpleNamespace
+    from analysis.game_sections import Kit
+    from sim.novel_tcg.report_sections import _baseline
+    frame = pd.DataFrame({"variant": ["random", "defensive", "greedy"], "rules": ["default"] * 3,
+                          "skill": ["random", "defensive", "greedy"]})
+    run = SimpleNamespace(meta={"rules": {}, "strategies": ["random:random", "defensive:defensive", "greedy:greedy"]})
+    assert _baseline(run, frame, Kit()) == "greedy"
+    run.meta["strategies"] = ["greedy:greedy", "random:random", "defensive:defensive"]
+    assert _baseline(run, frame, Kit()) == "defensive"
+
+
 # ---- the report's δ reaches the game's sections --------------------------------------------
 
 def test_delta_reaches_the_tcg_verdicts(tcg_run):
