@@ -291,3 +291,12 @@ def test_the_rank_split_sweep_file_expands_to_its_four_arms():
     assert sorted(values.values()) == [(1, 2), (1, 10), (15, 2), (15, 10)]
     assert {cell.columns["rank_gap"] for cell in plan.cells} == {0, 1, 2, 3, 5}
     assert {cell.values["deck"] for cell in plan.cells} == {"swarm", "advance", "curve"}
+
+
+def test_the_weapon_sweep_file_expands_to_its_three_arms():
+    """Q8's example (docs/examples/tcg-weapon/): weapon_atk 0 / 3 / 6, nothing else changed."""
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep("docs/examples/tcg-weapon-sweep.toml"))
+    assert sorted(rules.numbers["weapon_atk"] for rules in plan.rules.values()) == [0, 3, 6]
+    assert all(rules.numbers["person_base_atk"] == 0 for rules in plan.rules.values())  # ATK 0 arm: no attacks
+    assert {cell.values["rank"] for cell in plan.cells} == {(10, 10)}
