@@ -17,6 +17,7 @@ flattened to key -> value, and the pairs of rules that differ in exactly one key
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import numpy as np
@@ -118,12 +119,22 @@ class Kit:
     delta: float = verdict.DEFAULT_DELTA
 
 
-def game_sections(run, tables: dict) -> list[Section]:
-    """The sections the run's game declares (none for a game that declares none)."""
+def kit_for(delta: float | None = None) -> Kit:
+    """The kit whose verdicts and bands use `delta` (the report's --delta; None: the default)."""
+    delta = verdict.DEFAULT_DELTA if delta is None else verdict.check_delta(delta)
+    return Kit(verdicts=partial(family_verdicts, delta=delta), delta=delta)
+
+
+def game_sections(run, tables: dict, delta: float | None = None) -> list[Section]:
+    """The sections the run's game declares (none for a game that declares none), deciding
+    with `delta`, else the δ the shared tables were built with (`all_tables(run, delta)`
+    records it), so `cardbalance report --delta` reaches the game's own verdicts too."""
     from sim.errors import CardbalanceError
     from sim.registry import get_game
     try:
         builder = get_game(run.game).extra.get("report_sections")
     except CardbalanceError:
         return []
-    return list(builder(run, tables, Kit())) if builder else []
+    if delta is None:
+        delta = next((t.attrs["delta"] for t in tables.values() if "delta" in getattr(t, "attrs", {})), None)
+    return list(builder(run, tables, kit_for(delta))) if builder else []

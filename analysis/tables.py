@@ -473,6 +473,7 @@ def all_tables(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJ
         out[DERIVED_TABLE] = derived_win_rates(run)
     for table in out.values():  # the run's words for the roles, for figures and pages (reports/figures.py)
         table.attrs["labels"] = run.labels
+        table.attrs["delta"] = delta  # the band the verdicts used: a game's own sections decide with it too
     return out
 
 

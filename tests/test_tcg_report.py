@@ -26,7 +26,7 @@ from strategies.novel_tcg.batch import play_batch
 MATCHES = 10
 DECKS = ["swarm", "advance", "curve", "swarm/advance", "advance/swarm", "swarm/curve", "curve/advance"]
 SECTIONS = ("tcg_first_player", "tcg_deck_out", "tcg_rank_gap", "tcg_star_modifier", "tcg_advance_economy",
-            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_limits", "tcg_matrix", "tcg_card_pool")
+            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_person", "tcg_limits", "tcg_matrix", "tcg_card_pool")
 
 
 def run_cli(*args, cwd=None):
@@ -179,6 +179,77 @@ def test_limit_offset_section_compares_the_two_offsets(tcg_run):
     assert "smallest template spread comes with L" in section.lines[0]
 
 
+def test_person_section_without_weapon_arms_says_what_it_cannot_answer(tcg_run):
+    run = load_run(tcg_run)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    assert set(section.table["weapon_atk"]) == {3}
+    assert "Only weapon_atk = 3 was played" in section.lines[0]
+    assert "Not counted by the kernel" in section.caption and "clustered by chunk" in section.caption
+    # one row per (other rules, deck, equal rank): the two offsets stay apart
+    assert len(section.table) == 2 * len(DECKS) * 2
+    assert not section.table.duplicated(["other rules", "deck", "rank"]).any()
+
+
+def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp_path):
+    """Q8 over [vary] weapon_atk = [0, 3]: with person_base_atk 0 a Weapon of ATK 0 leaves the
+    person at ATK 0, and a person with ATK 0 never attacks (T-AMB-64): exactly 0 attacks."""
+    sweep = tmp_path / "weapon.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = ["curve", "swarm/advance"]\nrank = [10]\n'
+                     'strategies = ["greedy:greedy"]\nmatches = %d\nchunk_size = %d\nseed = 3\n'
+                     '[vary]\nweapon_atk = [0, 3]\n' % (MATCHES, MATCHES))
+    folder = tmp_path / "run"
+    assert main(["sweep", str(sweep), "--out", str(folder), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    run = load_run(folder)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    table = section.table
+    assert sorted(set(table["weapon_atk"])) == [0, 3] and len(table) == 2 * 2
+    zero = table[table["weapon_atk"] == 0]
+    assert zero["person attacks / match [95% CI]"].str.startswith("0.00").all()
+    assert (zero["vs weapon_atk = 3 [95% CI]"] != "-").all()
+    assert (table.loc[table["weapon_atk"] == 3, "vs weapon_atk = 3 [95% CI]"] == "-").all()
+    assert "From weapon_atk = 0 to 3 the person's share of duelist damage goes 0.0 %" in section.lines[0]
+    section.figure()  # draws with both arms
+
+
+def test_findings_read_the_strongest_skill_the_sweep_lists():
+    """A skill sweep lists its levels weakest first (analysis/skill.py); a finding reads the last,
+    as the shared report's headline verdicts do, not the first one in the results."""
+    from types import SimpleNamespace
+    from analysis.game_sections import Kit
+    from sim.novel_tcg.report_sections import _baseline
+    frame = pd.DataFrame({"variant": ["random", "defensive", "greedy"], "rules": ["default"] * 3,
+                          "skill": ["random", "defensive", "greedy"]})
+    run = SimpleNamespace(meta={"rules": {}, "strategies": ["random:random", "defensive:defensive", "greedy:greedy"]})
+    assert _baseline(run, frame, Kit()) == "greedy"
+    run.meta["strategies"] = ["greedy:greedy", "random:random", "defensive:defensive"]
+    assert _baseline(run, frame, Kit()) == "defensive"
+
+
+# ---- the report's δ reaches the game's sections --------------------------------------------
+
+def test_delta_reaches_the_tcg_verdicts(tcg_run):
+    from analysis.game_sections import family_verdicts
+    run = load_run(tcg_run)
+    default = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_first_player"]
+    wide = {s.id: s for s in game_sections(run, all_tables(run, 0.45))}["tcg_first_player"]
+    assert "δ = 0.02," in default.caption and "δ = 0.45," in wide.caption
+    # the verdicts are the family's at δ = 0.45, from the table's own counts
+    table = wide.table
+    wins = table["first player wins [95% CI]"].str.split("%").str[0].astype(float) / 100 * table["decided"]
+    assert list(table["verdict"]) == family_verdicts(wins.round().to_numpy(), table["decided"].to_numpy(), 0.45)
+    # 20 matches a cell: nothing is within ½ ± 0.02, while a share near ½ is within ½ ± 0.45
+    assert "balanced" not in set(default.table["verdict"]) and "balanced" in set(table["verdict"])
+    # an explicit δ wins over the tables'
+    assert "δ = 0.3," in {s.id: s for s in game_sections(run, all_tables(run), delta=0.3)}["tcg_first_player"].caption
+
+
+def test_report_delta_option_reaches_the_tcg_sections(tcg_run, tmp_path):
+    out = tmp_path / "report"
+    assert main(["report", str(tcg_run), "--out", str(out), "--delta", "0.25", "--quiet", "--no-csv"]) == 0
+    html = (out / "report.html").read_text()
+    assert "δ = 0.25, Holm over this table" in html
+
+
 # ---- bad input -------------------------------------------------------------------------------
 
 def test_an_unknown_template_in_a_per_seat_list_is_one_line_and_exit_2(tmp_path):
@@ -220,3 +291,12 @@ def test_the_rank_split_sweep_file_expands_to_its_four_arms():
     assert sorted(values.values()) == [(1, 2), (1, 10), (15, 2), (15, 10)]
     assert {cell.columns["rank_gap"] for cell in plan.cells} == {0, 1, 2, 3, 5}
     assert {cell.values["deck"] for cell in plan.cells} == {"swarm", "advance", "curve"}
+
+
+def test_the_weapon_sweep_file_expands_to_its_three_arms():
+    """Q8's example (docs/examples/tcg-weapon/): weapon_atk 0 / 3 / 6, nothing else changed."""
+    from sim.sweep.grid import build_plan, load_sweep
+    plan = build_plan(load_sweep("docs/examples/tcg-weapon-sweep.toml"))
+    assert sorted(rules.numbers["weapon_atk"] for rules in plan.rules.values()) == [0, 3, 6]
+    assert all(rules.numbers["person_base_atk"] == 0 for rules in plan.rules.values())  # ATK 0 arm: no attacks
+    assert {cell.values["rank"] for cell in plan.cells} == {(10, 10)}

@@ -18,6 +18,8 @@ one figure and one finding, a sentence computed from the run's numbers:
       and the matchups one more star of ceiling flips;
 - Q6  `tcg_length`: turns and end types against rank;
 - Q7  `tcg_damage`: where duelist damage comes from (overflow, direct attacks, the person);
+- Q8  `tcg_person`: the person as a fighter: its attacks and its share of duelist damage, and a
+      Weapon's worth in wins between rules arms that differ in weapon_atk only;
 - Q9  `tcg_limits`: how often the front row, the back row and the hand limit bind;
 - Q10 `tcg_matrix`: the template x template matrix with a rock-paper-scissors flag.
 
@@ -34,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from sim.novel_tcg.card_pool import TEMPLATES
-from sim.novel_tcg.rules import NUMBERS, STAR_MAX
+from sim.novel_tcg.rules import DEFAULT_RANK, NUMBERS, STAR_MAX
 
 DAMAGE = (("overflow", "ct_dmg_overflow"), ("direct attacks", "ct_dmg_direct"), ("person vs person", "ct_dmg_person"),
           ("hit back on a person", "ct_dmg_hitback"), ("fatigue", "ct_dmg_fatigue"))
@@ -51,8 +53,10 @@ def _default(key):
 
 # ---- the frame every section reads --------------------------------------------------------
 
-def _frame(run) -> pd.DataFrame:
-    frame = run.results.copy()
+def _frame(run, results: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The run's results (or another frame with their columns: a chunk frame) with the
+    derived columns every section groups by."""
+    frame = (run.results if results is None else results).copy()
     ends = list(run.end_types)
     frame["wins0"] = frame[["seat0_%s" % e for e in ends]].sum(axis=1)
     frame["wins1"] = frame[["seat1_%s" % e for e in ends]].sum(axis=1)
@@ -80,20 +84,34 @@ def _values(run, kit) -> dict:
 
 def _baseline(run, frame, kit) -> str:
     """The variant a finding reads when a run has several: the rules closest to the defaults
-    (fewest numbers changed), then the first strategy pair."""
+    (fewest numbers changed), then the strongest skill level (the last of the sweep's
+    `skills`, weakest first, as the shared report's headline verdicts read it), then the
+    first strategy pair."""
     values = _values(run, kit)
+    listed = [entry.partition(":")[0] for entry in (run.meta.get("strategies") or ())
+              if entry.partition(":")[0] == entry.partition(":")[2]]
 
     def distance(variant):
         rules = frame.loc[frame["variant"] == variant, "rules"].iloc[0]
         return sum(1 for key in NUMBERS if key in values.get(rules, {}) and values[rules][key] != _default(key))
+
+    def strength(variant):
+        skill = frame.loc[frame["variant"] == variant, "skill"].iloc[0]
+        return listed.index(skill) if skill in listed else -1
     variants = list(dict.fromkeys(frame["variant"]))
-    return min(variants, key=lambda v: (distance(v), variants.index(v)))
+    return min(variants, key=lambda v: (distance(v), -strength(v), variants.index(v)))
 
 
 def _at(run, frame, kit) -> tuple[str, str]:
     """(baseline variant, " (variant)" for a finding when the run has several, else "")."""
     base = _baseline(run, frame, kit)
     return base, (" (%s)" % base if _several(frame) else "")
+
+
+def _finding_skill(run, frame, kit) -> str:
+    """The skill level a finding reads: the baseline variant's (the strongest the sweep lists)."""
+    base = _baseline(run, frame, kit)
+    return frame.loc[frame["variant"] == base, "skill"].iloc[0]
 
 
 def _several(frame) -> bool:
@@ -159,9 +177,10 @@ def _first_player(run, frame, kit):
 
     return kit.Section("tcg_first_player", "Q1 First-player advantage by template and rank",
                        "Mirror matches (same template and rank in both seats), both first-player orders: the first "
-                       "player's share of decided matches with its 95 % Wilson interval and the product's verdict "
-                       "(balanced / undecided / imbalanced against ½ ± δ, Holm over this table). The first player "
-                       "skips the turn-1 draw and may not attack on turn 1 (T-SETUP-3/4). Finding: " + finding,
+                       "player's share of decided matches with its 95 %% Wilson interval and the product's verdict "
+                       "(balanced / undecided / imbalanced against ½ ± δ, δ = %g, Holm over this table). The first "
+                       "player skips the turn-1 draw and may not attack on turn 1 (T-SETUP-3/4). Finding: %s"
+                       % (kit.delta, finding),
                        table, figure, ["Q1 " + finding])
 
 
@@ -347,8 +366,9 @@ def _star_modifier(run, frame, kit):
         shares[skill, other, m, rank] = _rate(k, n)
     table = pd.DataFrame(rows)
     ms = sorted(set(part["m"]))
-    # the finding reads the default of everything else (the first skill, the default offset) where played
-    skill = sorted(set(part["skill"]))[0]
+    # the finding reads the default of everything else (the strongest skill, the default offset) where played
+    skill = _finding_skill(run, frame, kit)
+    skill = skill if skill in set(part["skill"]) else sorted(set(part["skill"]))[0]
     baseline = next((o for o in sorted(set(part["other"])) if "summon_limit_offset=%d" % _default("summon_limit_offset")
                      in o or o == ""), sorted(set(part["other"]))[0])
     ranks = sorted(set(part["rank0"]))
@@ -659,6 +679,165 @@ def _damage(run, frame, kit):
                        table, figure, ["Q7 " + finding])
 
 
+# ---- Q8 the person as a fighter ------------------------------------------------------------
+
+WEAPON_KEY = "weapon_atk"  # the person's ATK with a Weapon (§18.1): the rules arms Q8 compares
+# What Q8 would need and the kernel does not count (sim/novel_tcg/layout.py COUNTER_NAMES): said in the caption.
+PERSON_NOT_COUNTED = ("Weapons equipped apart from Blades and Armours, the damage a person deals to characters and "
+                      "the characters it defeats (attacking, or hitting back a direct attacker: the 'blocking'), the "
+                      "overflow of a person's attacks (counted with all overflow), any counter per seat, and which "
+                      "source dealt a match's last point")
+
+
+def _ratio(part, numerator: list[str], denominator: list[str]) -> tuple[float, float, float]:
+    """sum(numerator) / sum(denominator) over the rows of `part` (chunks, or cells), with a 95 %
+    interval clustered by row (the ratio estimator's linearised variance); no interval from
+    fewer than two rows."""
+    y = part[numerator].sum(axis=1).to_numpy(float)
+    x = part[denominator].sum(axis=1).to_numpy(float)
+    if x.sum() <= 0:
+        return (float("nan"),) * 3
+    ratio = y.sum() / x.sum()
+    if len(y) < 2:
+        return ratio, float("nan"), float("nan")
+    half = 1.96 * np.sqrt(np.sum((y - ratio * x) ** 2) / (len(y) * (len(y) - 1))) / x.mean()
+    return ratio, ratio - half, ratio + half
+
+
+def _shown(estimate, scale: float = 1.0, digits: int = 2, unit: str = "") -> str:
+    value, low, high = (scale * v for v in estimate)
+    if value != value:
+        return "-"
+    text = "%.*f%s" % (digits, value, unit)
+    return text + (" [%.*f, %.*f]" % (digits, low, digits, high) if low == low else "")
+
+
+def _person(run, frame, kit):
+    damage = [c for _, c in DAMAGE]
+    if not all(c in frame for c in damage + ["ct_person_attacks", "ct_attacks"]):
+        return None
+    chunks = kit.chunk_frame(run)  # intervals clustered by chunk where the run keeps them, else by cell
+    rows_frame = _frame(run, chunks) if chunks is not None else frame
+    part = rows_frame[rows_frame["even"]]
+    if not len(part):
+        return None
+    values = _values(run, kit)
+    weapon_of = {r: int(values.get(r, {}).get(WEAPON_KEY, _default(WEAPON_KEY))) for r in set(part["rules"])}
+    others = _others(values, WEAPON_KEY)
+    part = part.assign(weapon=[weapon_of[r] for r in part["rules"]], other=[others.get(r, "") for r in part["rules"]])
+    weapons = sorted(set(part["weapon"]))
+    reference = _default(WEAPON_KEY) if _default(WEAPON_KEY) in weapons else weapons[0]
+    several_skills, several_others = part["skill"].nunique() > 1, part["other"].nunique() > 1
+    wins = {}  # (skill, other, deck, rank, weapon) -> (seat 0 wins, decided)
+    estimates = {}
+    for key, g in part.groupby(["skill", "other", "deck", "rank0", "weapon"], sort=True):
+        wins[key] = (int(g["wins0"].sum()), int(g["decided"].sum()))
+        estimates[key] = {"attacks": _ratio(g, ["ct_person_attacks"], ["matches"]),
+                          "attack share": _ratio(g, ["ct_person_attacks"], ["ct_attacks"]),
+                          "damage": _ratio(g, ["ct_dmg_person"], ["matches"]),
+                          "damage share": _ratio(g, ["ct_dmg_person"], damage),
+                          "hit back": _ratio(g, ["ct_dmg_hitback"], ["matches"])}
+    rows = []
+    for key, est in estimates.items():
+        skill, other, deck, rank, weapon = key
+        base = wins.get((skill, other, deck, rank, reference))
+        effect = kit.difference(*base, *wins[key]) if base and weapon != reference else (float("nan"),) * 3
+        rows.append({**({"skill": skill} if several_skills else {}), **({"other rules": other} if several_others else {}),
+                     WEAPON_KEY: weapon, "deck": deck, "rank": int(rank),
+                     "person attacks / match [95% CI]": _shown(est["attacks"]),
+                     "% of attacks [95% CI]": _shown(est["attack share"], 100, 1, " %"),
+                     "person vs person damage / match [95% CI]": _shown(est["damage"]),
+                     "% of duelist damage [95% CI]": _shown(est["damage share"], 100, 1, " %"),
+                     "hit back on the attacking person / match [95% CI]": _shown(est["hit back"]),
+                     "seat 0's template wins [95% CI]": kit.percent(*wins[key]),
+                     "vs %s = %d [95%% CI]" % (WEAPON_KEY, reference): kit.points(*effect)})
+    table = pd.DataFrame(rows)
+    # the finding reads the strongest skill and the default of everything else, at the reference Weapon
+    skill = _finding_skill(run, frame, kit)
+    skill = skill if skill in set(part["skill"]) else sorted(set(part["skill"]))[0]
+    other = "" if "" in set(part["other"]) else sorted(set(part["other"]))[0]
+    where = (" (%s)" % ", ".join(x for x in (skill if several_skills else "", other) if x)) if several_skills or other \
+        else ""
+    base_part = part[(part["skill"] == skill) & (part["other"] == other) & (part["weapon"] == reference)]
+    ranks = set(base_part["rank0"])  # the §18.2 baseline rank where played, else the highest
+    rank = DEFAULT_RANK if DEFAULT_RANK in ranks else int(max(ranks))
+    at_rank = base_part[base_part["rank0"] == rank]
+    pooled_share, pooled_attacks = _ratio(at_rank, ["ct_dmg_person"], damage), _ratio(at_rank, ["ct_person_attacks"],
+                                                                                     ["ct_attacks"])
+    by_deck = {deck: estimates[skill, other, deck, rank, reference]["damage share"][0]
+               for deck in sorted(set(at_rank["deck"]))}
+    low_deck, high_deck = min(by_deck, key=by_deck.get), max(by_deck, key=by_deck.get)
+    finding = ("At %s = %d and rank %d%s the person makes %s of attacks and deals %s of duelist damage (decks "
+               "pooled; from %.1f %% in %s to %.1f %% in %s), and the characters it attacks hit back %.2f HP a match."
+               % (WEAPON_KEY, reference, rank, where, _shown(pooled_attacks, 100, 1, " %"), _shown(pooled_share, 100, 1, " %"),
+                  100 * by_deck[low_deck], low_deck, 100 * by_deck[high_deck], high_deck,
+                  _ratio(at_rank, ["ct_dmg_hitback"], ["matches"])[0]))
+    if len(weapons) > 1:
+        low_w, high_w = weapons[0], weapons[-1]
+        moves = []
+        for deck in sorted(set(at_rank["deck"])):
+            a, b = wins.get((skill, other, deck, rank, low_w)), wins.get((skill, other, deck, rank, high_w))
+            if a and b:
+                moves.append((deck, kit.difference(*a, *b)))
+        top = max(moves, key=lambda m: abs(m[1][0]) if m[1][0] == m[1][0] else -1)
+        beyond = sum(1 for _, d in moves if d[1] > 0 or d[2] < 0)
+        low_share = _ratio(part[(part["skill"] == skill) & (part["other"] == other) & (part["weapon"] == low_w) &
+                                (part["rank0"] == rank)], ["ct_dmg_person"], damage)[0]
+        high_share = _ratio(part[(part["skill"] == skill) & (part["other"] == other) & (part["weapon"] == high_w) &
+                                 (part["rank0"] == rank)], ["ct_dmg_person"], damage)[0]
+        finding += (" From %s = %d to %d the person's share of duelist damage goes %.1f %% -> %.1f %%, and seat 0's "
+                    "template share moves most in %s (%s); %d of %d deck pairings move beyond their interval."
+                    % (WEAPON_KEY, low_w, high_w, 100 * low_share, 100 * high_share, top[0], kit.points(*top[1]),
+                       beyond, len(moves)))
+    else:
+        finding += (" Only %s = %d was played, so the run cannot say how many wins the person is worth; "
+                    "docs/examples/tcg-weapon-sweep.toml varies it ([vary] %s = [0, 3, 6])."
+                    % (WEAPON_KEY, reference, WEAPON_KEY))
+
+    def figure():
+        fig, panels = _figure(2, 5.0, 3.8)
+        decks = sorted(set(at_rank["deck"]))
+        x = np.arange(len(decks))
+        width = 0.8 / len(weapons)
+        for i, weapon in enumerate(weapons):
+            est = [estimates.get((skill, other, deck, rank, weapon), {}).get("damage share", (np.nan,) * 3)
+                   for deck in decks]
+            y = np.array([e[0] for e in est])
+            err = np.nan_to_num(np.abs(np.array([(e[1], e[2]) for e in est]).T - y))
+            panels[0].bar(x + (i - (len(weapons) - 1) / 2) * width, 100 * y, width, yerr=100 * err, capsize=2,
+                          label="%s = %d" % (WEAPON_KEY, weapon))
+        panels[0].set_xticks(x, decks, rotation=45, ha="right", fontsize=8)
+        panels[0].set_ylabel("person vs person, % of duelist damage")
+        panels[0].legend(fontsize="x-small")
+        for deck in decks:
+            pts = [(w, wins[skill, other, deck, rank, w]) for w in weapons if (skill, other, deck, rank, w) in wins]
+            y = np.array([_rate(k, n) for _, (k, n) in pts])
+            err = np.abs(np.array([kit.wilson(k, n) if n else (np.nan, np.nan) for _, (k, n) in pts]).T - y)
+            seat1 = deck.split("/")[-1]  # colour: seat 0's template; marker: seat 1's
+            panels[1].errorbar([w for w, _ in pts], 100 * y, yerr=100 * err, capsize=3,
+                               marker={"swarm": "v", "advance": "^", "curve": "s"}.get(seat1, "o"),
+                               color=COLOURS.get(deck.split("/")[0]), ls="-" if "/" in deck else ":", label=deck)
+        panels[1].axhline(50, color="0.6", lw=0.8)
+        panels[1].set_xticks(weapons)
+        panels[1].set_xlabel("%s (the person's ATK with a Weapon)" % WEAPON_KEY)
+        panels[1].set_ylabel("seat 0's template wins, % of decided")
+        panels[1].legend(fontsize="x-small", ncols=2)
+        fig.suptitle("rank %d%s" % (rank, where), fontsize=9)
+        return fig
+
+    return kit.Section("tcg_person", "Q8 The person as a fighter: its attacks, its damage and what a Weapon is worth",
+                       "Equal ranks: the person's attacks per match (both seats) and their share of all attacks, the "
+                       "duelist damage of person-vs-person attacks (T-AMB-64/86) per match and as a share of all "
+                       "duelist damage, and the HP the attacking person's duelist loses to characters hitting back; "
+                       "95 %% intervals clustered by %s. The person's ATK without a Weapon is person_base_atk (0 by "
+                       "default, and a person with ATK 0 never attacks), so by default every person attack is a "
+                       "Weapon attack and %s = 0 is the game without the person as a fighter: seat 0's win share "
+                       "against the %s = %d arm (same deck, rank and other rules) is what a Weapon's value is worth in "
+                       "wins. Not counted by the kernel, so not answered here: %s. Finding: %s"
+                       % ("chunk" if chunks is not None else "cell", WEAPON_KEY, WEAPON_KEY, reference,
+                          PERSON_NOT_COUNTED, finding), table, figure, ["Q8 " + finding])
+
+
 # ---- Q9 how often the limits bind ---------------------------------------------------------
 
 def _limits(run, frame, kit):
@@ -793,6 +972,6 @@ def report_sections(run, tables, kit):
     """`GameSpec.extra["report_sections"]`: the TCG's sections, in the order of §18.3."""
     frame = _frame(run)
     builders = (_first_player, _deck_out, _rank_gap, _star_modifier, _advance_economy, _limit_offset, _length,
-                _damage, _limits, _template_matrix, _card_pool)
+                _damage, _person, _limits, _template_matrix, _card_pool)
     sections = [builder(run, frame, kit) for builder in builders]
     return [section for section in sections if section is not None]
