@@ -191,9 +191,9 @@ def gap_interval(gap, gap_samples) -> tuple[np.ndarray, np.ndarray]:
     gap (`gap_samples`, resamples on the first axis).
 
     Not the percentiles of the resamples: at the shipped 200 resamples the 2.5 % and 97.5 %
-    points are the 5th and 195th of 200, noisy enough to cover 93.2-93.9 % on synthetic ladders
+    points are the 5th and 195th of 200, noisy enough to cover 92.2-94.0 % on synthetic ladders
     with a known gap, and a skewed gap (a 600-Elo rung) misses mostly on one side. The normal
-    interval on the bootstrap standard deviation covers 94.9-95.9 % on the same ladders
+    interval on the bootstrap standard deviation covers 94.2-95.9 % on the same ladders
     (tests/test_calibration_ladder_gap.py)."""
     spread = np.std(np.asarray(gap_samples, dtype=float), axis=0, ddof=1)
     gap = np.asarray(gap, dtype=float)
