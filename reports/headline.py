@@ -206,7 +206,7 @@ def decision_rule(verdicts: pd.DataFrame) -> str:
         return str(rule)
     return ("each verdict is a test against the band ½ ± %g — balanced when the evidence puts the share inside it, "
             "imbalanced when outside — and all %d verdicts of the table (balance and first player) are decided "
-            "together with %s at 5 %%; the intervals shown are each row's own 95 %%, so one just outside the band "
+            "together with %s at 5 %% for each kind of label (some 'balanced' label wrong, some 'imbalanced' label wrong); the intervals shown are each row's own 95 %%, so one just outside the band "
             "can stay undecided" % (delta, m, correction))
 
 

