@@ -295,8 +295,11 @@ METHOD_TEXT = {
 
 def _sensitivity(settings: dict, result: dict, folder: Path) -> dict:
     from sim.fair.metrics import DESCRIPTIONS
+    from sim.fair.metrics import METRICS
     method = settings["method"]
-    results = result["results"]
+    order = list(METRICS) + ["spread"]  # seat 0's share first, as the command ranks it
+    results = dict(sorted(result["results"].items(), key=lambda item: order.index(item[0])
+                          if item[0] in order else len(order)))
     key = "mu_star" if method == "morris" else "ST"
     headline = []
     for metric, found in results.items():
