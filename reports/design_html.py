@@ -15,6 +15,7 @@ import math
 import time
 from pathlib import Path
 
+from reports import html as html_report
 from sim.errors import CardbalanceError
 from sim.safe_output import write_text_atomic
 
@@ -22,20 +23,12 @@ DESIGN_COMMANDS = {"fair": "fair.png", "sensitivity": "sensitivity.png", "map": 
 REPORT_NAME = "report.html"
 
 
-class _Table:
-    """A display table: column names and rows of (text, css class) cells (as reports/html.py's)."""
+class _Table(html_report._Table):
+    """The sweep report's display table, with a caption above it."""
 
-    def __init__(self, name: str, columns: list[str], caption: str = ""):
-        self.name, self.columns, self.caption = name, columns, caption
-        self.rows: list[list[tuple[str, str]]] = []
-
-    def add(self, cells: list) -> None:
-        self.rows.append([cell if isinstance(cell, tuple) else (str(cell), "num" if _numeric(cell) else "")
-                          for cell in cells])
-
-
-def _numeric(cell) -> bool:
-    return isinstance(cell, (int, float)) or (isinstance(cell, str) and cell[:1].isdigit())
+    def __init__(self, name: str, columns: list[str], caption: str = "", numeric: set[int] | None = None):
+        super().__init__(name, columns, numeric)
+        self.caption = caption
 
 
 def design_command(folder) -> str | None:
@@ -152,7 +145,8 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
         warnings.append("Stopped at the match budget before the interval reached --precision %g; a larger "
                         "--max-matches with the same --out resumes from the stored chunks." % settings["precision"])
     table = _Table("points", ["stage", name, "estimate", "low", "high", "side of the target"],
-                   "Every measured point (search: 95 %% intervals; confirmation: at z = %.3f)" % result["z"])
+                   "Every measured point (search: 95 %% intervals; confirmation: at z = %.3f)" % result["z"],
+                   numeric={1, 2, 3, 4})
     for stage, points, z_side in (("search", result["search"], False), ("confirmation", result["points"], True)):
         for value, estimate, low, high in points:
             side = ""
@@ -326,13 +320,13 @@ def _sensitivity(settings: dict, result: dict, folder: Path) -> dict:
                 warnings.append("%s: the surrogate explains little (leave-one-out R² %.2f); its indices are weak."
                                 % (title, r2))
         if method == "morris":
-            table = _Table(metric, ["rank", "parameter", "μ*", "95 % interval", "σ"], caption)
+            table = _Table(metric, ["rank", "parameter", "μ*", "95 % interval", "σ"], caption, numeric={0, 2, 4})
             for rank, row in enumerate(found["rows"], 1):
                 table.add([str(rank), row["name"], "%.4f" % row["mu_star"], "[%.4f, %.4f]" % (
                     row["mu_star"] - row["mu_star_conf"], row["mu_star"] + row["mu_star_conf"]), "%.4f" % row["sigma"]])
         else:
             table = _Table(metric, ["rank", "parameter", "total ST", "95 % interval", "first-order S1",
-                                    "95 % interval"], caption)
+                                    "95 % interval"], caption, numeric={0, 2, 4})
             for rank, row in enumerate(found["rows"], 1):
                 table.add([str(rank), row["name"], "%.3f" % row["ST"], "[%.3f, %.3f]" % (
                     row["ST"] - row["ST_conf"], row["ST"] + row["ST_conf"]), "%.3f" % row["S1"],
@@ -367,7 +361,6 @@ BUILDERS = {"fair": _fair, "map": _map, "sensitivity": _sensitivity}
 
 def render_design_report(folder) -> str:
     """The page's HTML for the design run in `folder` (reads settings.json, result.json, the figure)."""
-    from reports.html import _environment, data_uri
     folder = Path(folder)
     command, settings, result = load_design_run(folder)
     try:
@@ -377,11 +370,11 @@ def render_design_report(folder) -> str:
                                % (folder / "result.json", command, error)) from None
     figure = folder / DESIGN_COMMANDS[command]
     section = page["section"]
-    section["image"] = data_uri(figure) if figure.is_file() else ""
+    section["image"] = html_report.data_uri(figure) if figure.is_file() else ""
     lead = ("Game %s, rules %s, skill %s, grid %s. Every rate carries its interval; every design point plays the same "
             "deals, under both first-player orders unless one is named." % (settings["game"], settings["rules"],
                                                                           settings["skill"], _grid(settings)))
-    return _environment().get_template("design.html").render(
+    return html_report._environment().get_template("design.html").render(
         title=page["title"], headline=page["headline"], lead=lead, warnings=page["warnings"], sections=[section],
         method=page["method"], budget=_budget(result["cost"]), metadata=_metadata(settings),
         reproduce=page["reproduce"], generated=time.strftime("%Y-%m-%d %H:%M:%S"))
