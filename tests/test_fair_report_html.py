@@ -30,6 +30,8 @@ def runs(tmp_path_factory):
                  "--precision", "1", "--out", str(root / "fair")] + TOY) == 0
     assert main(["map", "--x", "life0=4:16:4", "--y", "life1=4:16:4", "--matches", "100", "--out", str(root / "map")]
                 + TOY) == 0
+    assert main(["map", "--x", "life0=4:16:4", "--y", "life1=4:16:4", "--matches", "100", "--delta", "0.05",
+                 "--out", str(root / "map05")] + TOY) == 0
     assert main(["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "morris", "--n", "4",
                  "--matches", "50", "--life", "10", "--out", str(root / "sens")] + TOY) == 0
     return root
@@ -55,6 +57,13 @@ def test_map_report_states_family_band_and_its_cost_per_point(runs):
     assert "verdict-" in html and "at most 5 %" in html
     summary = (runs / "map" / "summary.md").read_text(encoding="utf-8")
     assert "band cost: a point at exactly ½ is called balanced with 80 % chance at about 10,080 matches" in summary
+    # a band other than the sweep's says what the sweep's would cost (the same deals: the same estimates)
+    wider = (runs / "map05" / "report.html").read_text(encoding="utf-8")
+    assert "½ ± 0.05 — wider than the sweep&#39;s ½ ± 0.02, which would need about 10,080 matches per point" in wider
+    assert "the sweep's band ½ ± 0.02 would need about 10,080 per point" in \
+        (runs / "map05" / "summary.md").read_text(encoding="utf-8")
+    same = json.loads((runs / "map" / "result.json").read_text())
+    assert json.loads((runs / "map05" / "result.json").read_text())["estimate"] == same["estimate"]
 
 
 def test_sensitivity_report_ranks_with_intervals_and_states_the_design(runs):
