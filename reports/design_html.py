@@ -74,7 +74,9 @@ def _budget(cost: dict) -> list[tuple[str, str]]:
     rows = [("matches used", format(cost["matches"], ",")),
             ("played by the last invocation", format(cost["matches_played_now"], ",")),
             ("wall time (last invocation)", "%.1f s" % cost["wall_s"]),
-            ("CPU time (last invocation)", "%.1f s in the workers + %.1f s in the main process"
+            ("worker and main-process time (last invocation)",
+             "%.1f s of worker task time (wall time summed over the chunks, so on a loaded machine it counts waiting "
+             "for a CPU: an upper bound on the workers' CPU) + %.1f s main-process CPU"
              % (cost["worker_cpu_s"], cost["main_cpu_s"]))]
     if "design_points" in cost:
         rows.append(("design points", "%d (%d distinct)" % (cost["design_points"], cost["distinct_points"])))

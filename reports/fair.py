@@ -49,7 +49,10 @@ def grid_text(settings: dict) -> str:
 
 
 def cost_line(cost: dict) -> str:
-    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s worker CPU + %.1f s main-process CPU"
+    # worker_s sums each chunk's time inside its worker (sim/executor._play: a perf_counter, not a CPU clock), so on
+    # a loaded machine it counts waiting for a CPU too; it is an upper bound on the workers' CPU time.
+    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s of worker task time (wall time summed over "
+            "the chunks; an upper bound on their CPU) + %.1f s main-process CPU"
             % (format(cost["matches"], ","), format(cost["matches_played_now"], ","), cost["wall_s"],
                cost["worker_cpu_s"], cost["main_cpu_s"]))
 
