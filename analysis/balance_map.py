@@ -41,3 +41,21 @@ def family_verdicts(share, n_eff, delta: float = DEFAULT_DELTA, adjust: str = DE
     share = np.asarray(share, dtype=float)
     p_imbalanced, p_balanced = score_p_values(share.ravel(), np.asarray(n_eff, dtype=float).ravel(), delta)
     return decide_family(p_imbalanced, p_balanced, adjust).reshape(share.shape)
+
+
+def matches_to_call_fair_point_balanced(points: int, delta: float = DEFAULT_DELTA, power: float = 0.80) -> int:
+    """Decided matches a point at exactly ½ needs (both first-player orders together) to be called
+    balanced with `power` chance when its claim meets Holm's first step over a map of `points`
+    points (α/points, the equivalence test's both edges): the cost per point of a band ½ ± delta.
+    A worst case, as analysis.verdict_design states its sizes: other rejected claims ease Holm's step."""
+    from analysis.verdict_design import power_balanced
+    low, high = 1, 2
+    while power_balanced(high, points, 0.5, delta) < power:
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        if power_balanced(middle, points, 0.5, delta) >= power:
+            high = middle
+        else:
+            low = middle
+    return high

@@ -13,9 +13,10 @@ Designs (`design`):
             resamples of the points. For when a full Sobol' design costs more than the
             budget; valid as far as the surrogate fits (its leave-one-out R² is reported).
 
-Parameters are integers or categorical readings: SALib samples the unit-free box
+Parameters are integers, reals or categorical readings: SALib samples the unit-free box
 [low, high + 1) (integers) or [0, k) (k readings) and `to_values` floors each coordinate,
-so every integer and every reading is equally likely. Indices are of the metric as
+so every integer and every reading is equally likely; a real parameter is sampled on
+[low, high] and kept (rounded to 6 decimals, so equal design rows share one point). Indices are of the metric as
 measured: the match noise of each point adds variance no parameter explains (reported as
 `noise_share`, its estimated fraction of Var(Y)).
 """
@@ -28,6 +29,7 @@ import warnings
 import numpy as np
 
 from sim.errors import CardbalanceError
+from sim.fair.params import REAL
 
 METHODS = ("sobol", "morris", "lhs")
 MIN_SOBOL_BASE = 16      # Saltelli base samples below which an index's bootstrap interval means little
@@ -43,7 +45,8 @@ def check_method(method: str) -> str:
 
 def problem(params) -> dict:
     """SALib's problem dict for `sim.fair.params.Param`s."""
-    bounds = [[p.low, p.high + 1] if p.numeric else [0, len(p.levels)] for p in params]
+    bounds = [[p.low, p.high] if p.kind == REAL else [p.low, p.high + 1] if p.numeric else [0, len(p.levels)]
+              for p in params]
     return {"num_vars": len(params), "names": [p.name for p in params], "bounds": bounds}
 
 
@@ -53,7 +56,9 @@ def to_values(params, X) -> list[tuple]:
     for row in np.atleast_2d(X):
         values = []
         for p, x in zip(params, row):
-            if p.numeric:
+            if p.kind == REAL:
+                values.append(round(float(min(max(x, p.low), p.high)), 6))  # rounded: a stable design key
+            elif p.numeric:
                 values.append(int(min(max(math.floor(x), p.low), p.high)))
             else:
                 values.append(p.levels[int(min(max(math.floor(x), 0), len(p.levels) - 1))])

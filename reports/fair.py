@@ -1,5 +1,6 @@
-"""The reports of `cardbalance fair`, `sensitivity` and `map`: summary.md, result.json and
-figures (Agg canvas, no display), written atomically into the run folder."""
+"""The reports of `cardbalance fair`, `sensitivity` and `map`: summary.md, result.json,
+figures (Agg canvas, no display) and the self-contained report.html (reports/design_html.py),
+written atomically into the run folder."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from reports.design_html import write_design_report
 from sim.safe_output import write_bytes_atomic, write_text_atomic
 
 DPI = 100
@@ -47,7 +49,10 @@ def grid_text(settings: dict) -> str:
 
 
 def cost_line(cost: dict) -> str:
-    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s worker CPU + %.1f s main-process CPU"
+    # worker_s sums each chunk's time inside its worker (sim/executor._play: a perf_counter, not a CPU clock), so on
+    # a loaded machine it counts waiting for a CPU too; it is an upper bound on the workers' CPU time.
+    return ("%s matches (%s played by this invocation), %.1f s wall, %.1f s of worker task time (wall time summed over "
+            "the chunks; an upper bound on their CPU) + %.1f s main-process CPU"
             % (format(cost["matches"], ","), format(cost["matches_played_now"], ","), cost["wall_s"],
                cost["worker_cpu_s"], cost["main_cpu_s"]))
 
@@ -115,6 +120,7 @@ def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) ->
     write_json(folder / "result.json", data)
     save(fair_figure(param, found, settings["metric"]), folder / "fair.png")
     write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
+    write_design_report(folder)
 
 
 # ---- map ----------------------------------------------------------------------------------
@@ -162,6 +168,7 @@ def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
         lines.append("- **balanced** (family-level: analysis.verdict.score_p_values + decide_family, %s over all %d "
                      "points, band ½ ± %g): %s" % (found.adjust, found.estimate.size, found.delta,
                                                   ", ".join("(%d, %d)" % p for p in balanced) or "none"))
+        lines.append("- %s" % band_cost_text(found.delta, found.estimate.size, settings))
     lines += ["", "Rows: %s; columns: %s. Each cell: estimate [95 %% interval]%s." % (
         py.name, px.name, ", verdict" if found.verdict is not None else ""), "",
         "| %s \\ %s | %s |" % (py.name, px.name, " | ".join(str(v) for v in found.x_values)),
@@ -178,6 +185,21 @@ def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
     return "\n".join(lines)
 
 
+def band_cost_text(delta: float, points: int, settings: dict) -> str:
+    """What the map's band costs per point, against the sweep's band (analysis.balance_map)."""
+    from analysis.balance_map import matches_to_call_fair_point_balanced
+    from analysis.verdict import DEFAULT_DELTA
+    orders = 1 if settings.get("first_player_orders", "both") != "both" else 2
+    need = matches_to_call_fair_point_balanced(points, delta)
+    text = ("band cost: a point at exactly ½ is called balanced with 80 %% chance at about %s matches per point "
+            "(Holm's first step over %d points); this map played %s per point"
+            % (format(need, ","), points, format(settings["matches"] * orders, ",")))
+    if delta != DEFAULT_DELTA:
+        text += ("; the sweep's band ½ ± %g would need about %s per point"
+                 % (DEFAULT_DELTA, format(matches_to_call_fair_point_balanced(points, DEFAULT_DELTA), ",")))
+    return text
+
+
 def write_map_report(folder: Path, settings: dict, px, py, found, cost: dict) -> None:
     folder = Path(folder)
     data = {"settings": settings, "cost": cost, "x": found.x_values, "y": found.y_values,
@@ -186,6 +208,7 @@ def write_map_report(folder: Path, settings: dict, px, py, found, cost: dict) ->
     write_json(folder / "result.json", data)
     save(map_figure(px, py, found, settings["target"], settings["metric"]), folder / "map.png")
     write_text_atomic(folder / "summary.md", map_markdown(settings, px, py, found, cost))
+    write_design_report(folder)
 
 
 # ---- sensitivity ---------------------------------------------------------------------------
@@ -260,6 +283,7 @@ def write_sensitivity_report(folder: Path, settings: dict, params, method: str, 
     write_json(folder / "result.json", {"settings": settings, "cost": cost, "results": results})
     save(sensitivity_figure(results, method), folder / "sensitivity.png")
     write_text_atomic(folder / "summary.md", sensitivity_markdown(settings, params, method, results, cost))
+    write_design_report(folder)
 
 
 def rewrite_fair_report(folder: Path) -> None:

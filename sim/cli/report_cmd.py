@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 ORDER = 15
 
@@ -20,6 +21,8 @@ EPILOG = """examples:
                                   elsewhere, calling a cell balanced within ±3 points
   cardbalance report RUN --no-csv --quiet
                                   page and figures only, print only the report's path
+  cardbalance report runs/20260101-130000-fair
+                                  a fair/sensitivity/map run: RUN/report/report.html
   cardbalance report RUN --ladder runs/20260101-110000-ladder
                                   a skill sweep's levels ordered and placed by the ladder's ratings
 """
@@ -30,7 +33,8 @@ def add_parser(subparsers):
         "report", help="write the balance report (HTML, PNG, CSV) of a stored run",
         description="Read a run folder written by `cardbalance sweep` and write its balance report: "
                     "report.html (self-contained, readable offline), one PNG per figure and the tables as CSV. "
-                    "Prints a summary table and the report's path.",
+                    "Prints a summary table and the report's path. A `fair`, `sensitivity` or `map` run folder "
+                    "gets its own self-contained report.html (the method, its guarantee, the budget spent).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("run", metavar="RUN", help="run folder (holds meta.json, results.parquet, lengths.parquet)")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: RUN/report)")
@@ -54,6 +58,10 @@ def run(args) -> int:
     import analysis
     from analysis.verdict import DEFAULT_DELTA, check_delta
     from reports import build_report
+    from reports.design_html import design_command
+
+    if design_command(args.run) is not None:
+        return run_design(args)
 
     delta = check_delta(DEFAULT_DELTA if args.delta is None else args.delta)
     if args.game is not None:
@@ -74,6 +82,33 @@ def run(args) -> int:
 if __name__ == "__main__":  # pragma: no cover
     from sim.cli import main
     sys.exit(main(["report", *sys.argv[1:]]))
+
+
+def run_design(args) -> int:
+    """The HTML report of a `fair`, `sensitivity` or `map` run folder (its result as stored)."""
+    from reports.design_html import load_design_run, write_design_report
+    from sim.errors import CardbalanceError
+    from sim.registry import get_game
+    from sim.safe_output import check_output_folder
+    command, settings, _ = load_design_run(args.run)
+    for option, given in (("--delta", args.delta is not None), ("--ladder", args.ladder is not None),
+                          ("--adjust", args.adjust != "holm"), ("--no-csv", not args.csv)):
+        if given:
+            raise CardbalanceError("%s applies to sweep runs; '%s' is a `cardbalance %s` run, whose band and "
+                                   "family are fixed when it runs (see its settings)." % (option, args.run, command))
+    if args.game is not None:
+        get_game(args.game)
+        if settings.get("game") != args.game:
+            raise CardbalanceError("--game %s: run '%s' is of game %s." % (args.game, args.run, settings.get("game")))
+    out = args.out if args.out is not None else str(Path(args.run) / "report")
+    check_output_folder(Path(out), "--out")
+    started = time.perf_counter()
+    path = write_design_report(args.run, out)
+    if args.quiet:
+        print(path)
+    else:
+        print("report (%s run): %s  (%.1f s)" % (command, path, time.perf_counter() - started))
+    return 0
 
 
 def _check_game(run_dir, game: str) -> None:

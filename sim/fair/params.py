@@ -5,32 +5,39 @@ A parameter is one of:
   seat 1 keeps the base), `life1`, or `life` (both seats); range: the dimension's
   declared low..high;
 - a rules number: a top-level integer of `rules.as_dict()`, range from the rules
-  module's `NUMBERS` table (name -> (description, low, high)) when it declares one;
-- a rules switch (true/false) or an ambiguity reading by its ID (`D-AMB-42`): a
-  categorical factor over the readings the rules accept (sensitivity only).
+  module's `NUMBERS` table (name -> (description, low, high, ...)) when it declares one;
+- a real rules number (sensitivity only): a top-level float of `rules.as_dict()` the rules
+  module declares in its `REALS` table (name -> (description, low, high, ...)), e.g. the
+  Novel TCG's card-pool curve a0/a1/gamma; sampled continuously, never floored;
+- a rules switch (true/false), an ambiguity reading by its ID (`D-AMB-42`), or a named
+  choice the rules module declares in its `CHOICES` table (name -> levels, e.g. the
+  Novel TCG's `deck_shape`): a categorical factor over the readings the rules accept
+  (sensitivity only).
 
 `Setting` is one design point: rules object + grid values; `apply` builds it.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 
 from sim.errors import CardbalanceError
 from sim.registry import PER_SEAT, GameSpec
 
-NUMBER, SEAT_VALUE, FACTOR = "number", "seat_value", "factor"
+NUMBER, SEAT_VALUE, FACTOR, REAL = "number", "seat_value", "factor", "real"
 
 
 @dataclass(frozen=True)
 class Param:
-    """One varied parameter: name, kind, integer range (NUMBER / SEAT_VALUE) or levels (FACTOR)."""
+    """One varied parameter: name, kind, integer range (NUMBER / SEAT_VALUE), real range (REAL)
+    or levels (FACTOR)."""
 
     name: str
     kind: str
-    low: int = 0
-    high: int = 0
+    low: float = 0
+    high: float = 0
     levels: tuple = ()
     dimension: str | None = None  # SEAT_VALUE: the dimension's name
     seats: tuple = ()             # SEAT_VALUE: which seats take the value
@@ -42,6 +49,8 @@ class Param:
     def describe(self) -> str:
         if self.kind == FACTOR:
             return "%s in {%s}" % (self.name, ", ".join(map(str, self.levels)))
+        if self.kind == REAL:
+            return "%s in [%g, %g]" % (self.name, self.low, self.high)
         return "%s in %d..%d" % (self.name, self.low, self.high)
 
 
@@ -62,15 +71,27 @@ def declared_numbers(rules) -> dict:
     return out
 
 
+def declared_reals(rules) -> dict:
+    """{real number name: (low, high)} the rules module declares in `REALS` (a float of `as_dict()`)."""
+    table = getattr(_rules_module(rules), "REALS", {}) or {}
+    values = rules.as_dict()
+    return {key: (float(entry[1]), float(entry[2])) for key, entry in table.items()
+            if isinstance(values.get(key), float)}
+
+
 def declared_factors(rules) -> dict:
-    """{switch or ambiguity ID: playable readings}: booleans, then the ambiguity readings."""
+    """{switch, choice or ambiguity ID: playable readings}: booleans, the module's `CHOICES`, then
+    the ambiguity readings."""
     module = _rules_module(rules)
     playable = getattr(module, "IMPLEMENTED", None) or {}
     table = getattr(module, "AMBIGUITIES", {}) or {}
+    choices = getattr(module, "CHOICES", {}) or {}
     out = {}
     for key, value in rules.as_dict().items():
         if isinstance(value, bool):
             out[key] = (False, True)
+        elif key in choices:
+            out[key] = tuple(choices[key])
     for key in rules.as_dict().get("ambiguities", {}):
         readings = playable.get(key) or (table[key][1] if key in table else ())
         out[key] = tuple(readings)
@@ -84,13 +105,16 @@ def known_names(game: GameSpec, rules, factors: bool) -> list[str]:
             names += [dimension.name + "0", dimension.name + "1", dimension.name]
     names += list(declared_numbers(rules))
     if factors:
+        names += list(declared_reals(rules))
         factor_names = list(declared_factors(rules))
         names += factor_names[:3] + (["..."] if len(factor_names) > 3 else [])
     return names
 
 
 def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, factors: bool = False) -> Param:
-    """The parameter `name` with the range asked for, checked against what the game declares."""
+    """The parameter `name` with the range asked for, checked against what the game declares.
+    `factors`: also real numbers and categorical factors (sensitivity designs); the finder and the
+    map take integers only and name the real/categorical parameter as such."""
     for dimension in game.dimensions:
         if dimension.kind != PER_SEAT:
             continue
@@ -106,8 +130,23 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
                                        "(e.g. %s=LOW:HIGH)." % (name, name))
             return Param(name, NUMBER, int(low), int(high))
         return _ranged(name, NUMBER, numbers[name][0], numbers[name][1], low, high, "the rules")
+    reals = declared_reals(rules)
+    if name in reals:
+        if not factors:
+            raise CardbalanceError("parameter '%s' is a real number; this command takes an integer parameter "
+                                   "(`cardbalance sensitivity` takes real ones)." % name)
+        declared_low, declared_high = reals[name]
+        low = declared_low if low is None else float(low)
+        high = declared_high if high is None else float(high)
+        if not declared_low <= low < high <= declared_high:
+            raise CardbalanceError("parameter '%s': range %g..%g is outside the range the rules declare (%g..%g, "
+                                   "low < high)." % (name, low, high, declared_low, declared_high))
+        return Param(name, REAL, low, high)
+    table = declared_factors(rules)
+    if name in table and not factors:
+        raise CardbalanceError("parameter '%s' is categorical (readings %s); this command takes an integer parameter "
+                               "(`cardbalance sensitivity` takes categorical ones)." % (name, ", ".join(map(str, table[name]))))
     if factors:
-        table = declared_factors(rules)
         if name in table:
             chosen = tuple(levels) if levels else table[name]
             for level in chosen:
@@ -122,6 +161,10 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
 
 
 def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) -> Param:
+    for end in (low, high):
+        if end is not None and end != int(end):
+            raise CardbalanceError("parameter '%s' is an integer; its range must be LOW:HIGH integers (got %g)."
+                                   % (name, end))
     low = declared_low if low is None else int(low)
     high = declared_high if high is None else int(high)
     if not declared_low <= low < high <= declared_high:
@@ -141,7 +184,14 @@ def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
         try:
             return name, int(low), int(high), None
         except ValueError:
-            raise CardbalanceError("parameter '%s': a range must be LOW:HIGH integers (got %r)." % (name, rest)) from None
+            pass
+        try:
+            low_real, high_real = float(low), float(high)
+        except ValueError:
+            raise CardbalanceError("parameter '%s': a range must be LOW:HIGH numbers (got %r)." % (name, rest)) from None
+        if not (math.isfinite(low_real) and math.isfinite(high_real)):
+            raise CardbalanceError("parameter '%s': a range must be finite numbers (got %r)." % (name, rest))
+        return name, low_real, high_real, None
     levels = tuple(_level(item) for item in rest.split(",") if item)
     return name, None, None, levels
 
@@ -170,6 +220,6 @@ def apply(base_rules, base_values: dict, params, point) -> Setting:
                 pair[seat] = int(value)
             values[param.dimension] = tuple(pair)
         else:
-            changes[param.name] = int(value) if param.kind == NUMBER else value
+            changes[param.name] = {NUMBER: int, REAL: float}.get(param.kind, lambda v: v)(value)
     rules = vary.apply(base_rules, changes, "design") if changes else base_rules
     return Setting(rules, values)

@@ -246,6 +246,9 @@ REALS: dict[str, tuple[str, float, float, float]] = {
     "shape_k": ("k of the aggressive/defensive shapes, ATK x (1 +- k) (§18.1)", 0.0, 0.95, 0.4),
 }
 DECK_SHAPES = ("balanced", "aggressive", "defensive")
+# Named choices of the rules, declared for designs over them (`cardbalance sensitivity` reads them as
+# categorical factors, as it reads switches and ambiguity readings): name -> levels.
+CHOICES: dict[str, tuple[str, ...]] = {"deck_shape": DECK_SHAPES}
 RANK_MIN, RANK_MAX = 1, 20  # T-RANK-1, T-AMB-50
 STAR_MIN, STAR_MAX = 1, 20  # T-AMB-25
 DEFAULT_RANK = 10           # §18.2 baseline
