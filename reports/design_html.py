@@ -111,7 +111,7 @@ def _common_options(settings: dict, folder: Path) -> str:
 
 
 def _param_spec(described: str) -> str:
-    """'life0 in 40..120' -> 'life0=40:120'; 'D-AMB-42 in {a, b}' -> 'D-AMB-42=a,b'; '[x, y]' reals."""
+    """'x0 in 40..120' -> 'x0=40:120'; 'D-AMB-42 in {a, b}' -> 'D-AMB-42=a,b'; '[x, y]' reals."""
     name, _, rest = described.partition(" in ")
     if rest.startswith("{"):
         return "%s=%s" % (name, rest.strip("{}").replace(", ", ","))

@@ -56,29 +56,32 @@ class PolicyData:
             return rules_array
         return self.with_policy(rules_array, self._block(data[self.name]))
 
-    def batch(self, function: Callable, arrays: int = 1) -> Callable:
+    def batch(self, function: Callable, arrays: int = 1, pass_data: bool = False) -> Callable:
         """`function(*rules_arrays, *rest)` taking keyword `data` (its first `arrays` arguments
-        get the run's weights)."""
-        return _Batch(self, function, arrays)
+        get the run's weights); `pass_data`: the game has other data too (the Novel TCG's card
+        pool), so `function` gets the run's data as well."""
+        return _Batch(self, function, arrays, pass_data)
 
-    def one_match(self, function: Callable) -> Callable:
+    def one_match(self, function: Callable, pass_data: bool = False) -> Callable:
         """`function(rules, cell, seed)` taking keyword `data`: it plays the shipped weights, so a
-        run that stored other weights is refused with one clear line."""
-        return _OneMatch(self, function)
+        run that stored other weights is refused with one clear line (`pass_data` as in `batch`)."""
+        return _OneMatch(self, function, pass_data)
 
 
 class _Batch:  # a class, not a closure: chunks pickle it to their workers
-    def __init__(self, policy: PolicyData, function: Callable, arrays: int):
-        self.policy, self.function, self.arrays = policy, function, arrays
+    def __init__(self, policy: PolicyData, function: Callable, arrays: int, pass_data: bool):
+        self.policy, self.function, self.arrays, self.pass_data = policy, function, arrays, pass_data
 
     def __call__(self, *args, data=None):
         arrays = [self.policy.rules_with(a, data) for a in args[:self.arrays]]
+        if self.pass_data:
+            return self.function(*arrays, *args[self.arrays:], data=data)
         return self.function(*arrays, *args[self.arrays:])
 
 
 class _OneMatch:
-    def __init__(self, policy: PolicyData, function: Callable):
-        self.policy, self.function = policy, function
+    def __init__(self, policy: PolicyData, function: Callable, pass_data: bool):
+        self.policy, self.function, self.pass_data = policy, function, pass_data
 
     def __call__(self, *args, data=None):
         name = self.policy.name
@@ -86,4 +89,6 @@ class _OneMatch:
             raise CardbalanceError("this run played tuned weights other than the shipped %s/%s (its copy: data/%s); "
                                    "a single match replays only with the shipped weights."
                                    % (self.policy.package.replace(".", "/"), name, name))
+        if self.pass_data:
+            return self.function(*args, data=data)
         return self.function(*args)

@@ -98,8 +98,8 @@ def test_scripted_policies_decide_the_same_on_the_field_view():
     for preset in sorted(PRESETS):
         rules = load_rules(preset)
         rules_array = rules.to_array()
-        for seed, decks in enumerate(("swarm-swarm", "advance-curve", "curve-swarm")):
-            cell = cell_of({"rank": (10, 12), "decks": decks, "first": seed % 2}, STRATEGY_RANDOM, STRATEGY_RANDOM)
+        for seed, deck in enumerate(("swarm", "advance/curve", "curve/swarm")):
+            cell = cell_of({"rank": (10, 12), "deck": deck, "first": seed % 2}, STRATEGY_RANDOM, STRATEGY_RANDOM)
             play_match(rules, cell, seed, on_step=compare)
     assert decisions > 1000
 

@@ -33,7 +33,7 @@ def _odd():
 
 
 def _cell(strategy0, strategy1, decks="curve-swarm", first=0):
-    return cell_of({"rank": (10, 10), "decks": decks, "first": first}, strategy0, strategy1)
+    return cell_of({"rank": (10, 10), "deck": decks.replace("-", "/"), "first": first}, strategy0, strategy1)
 
 
 def test_tuned_is_registered_with_a_weight_table():

@@ -217,8 +217,9 @@ def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches
 
 
 def play_match(rules_array, cell, seed, record, state) -> None:
-    """One match into `record` and `state`, buffers of its own (tests, replay)."""
-    rules_array, cell = checked_rules(rules_array), _checked_cell(cell)
+    """One match into `record` and `state`, buffers of its own (tests, replay). The rules array
+    is played as given: without a policy block `tuned` plays greedy (the batches add the block)."""
+    rules_array, cell = np.ascontiguousarray(rules_array, dtype=np.int64), _checked_cell(cell)
     play = play_match_search if searches(cell) else play_match_scripted
     play(rules_array, cell, np.uint64(seed), record, state, np.zeros(LEGAL_CAPACITY, dtype=np.int64),
          np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), cell_workspace(cell))

@@ -35,7 +35,7 @@ def paired_result(rules_array, tuned_template: str, opponent_template: str, chun
     def play(strategies, tuned_seat, first):
         decks = [opponent_template, opponent_template]
         decks[tuned_seat] = tuned_template
-        cell = B.cell_of({"rank": (rank, rank), "decks": "%s-%s" % tuple(decks), "first": first},
+        cell = B.cell_of({"rank": (rank, rank), "deck": "%s/%s" % tuple(decks), "first": first},
                          strategies[0], strategies[1])
         return B.play_batch(rules_array, cell, chunk_seed, 0, deals)
     return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
@@ -45,7 +45,8 @@ def pairing_result(rules_array, decks: str, chunk_seed: int, deals: int, rank: i
     """The tuned agent against greedy with the seats' templates `decks` ("swarm-advance": seat 0's
     first), each deal played four ways (the agents swap seats, so tuned plays both templates)."""
     def play(strategies, tuned_seat, first):
-        cell = B.cell_of({"rank": (rank, rank), "decks": decks, "first": first}, strategies[0], strategies[1])
+        cell = B.cell_of({"rank": (rank, rank), "deck": decks.replace("-", "/"), "first": first},
+                         strategies[0], strategies[1])
         return B.play_batch(rules_array, cell, chunk_seed, 0, deals)
     return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
 
