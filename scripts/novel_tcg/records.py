@@ -52,14 +52,14 @@ def records(matches: int) -> dict[str, str]:
         for index, (deck0, deck1) in enumerate((a, b) for a in TEMPLATES for b in TEMPLATES):
             for rank in RANKS:
                 for s0, s1 in STRATEGY_PAIRS:
-                    values = {"rank": rank, "decks": "%s-%s" % (deck0, deck1), "first": index % 2}
+                    values = {"rank": rank, "deck": "%s/%s" % (deck0, deck1), "first": index % 2}
                     cell = batch.cell_of(values, strategy_id(s0), strategy_id(s1))
                     vector = batch.play_batch(array, cell, SEED, 0, matches)
                     out["%s/%s-%s/%d-%d/%s-%s" % (preset, deck0, deck1, rank[0], rank[1], s0, s1)] = _digest(vector)
-        cell = batch.cell_of({"rank": (10, 10), "decks": "swarm-advance", "first": 0}, 0, 0)
+        cell = batch.cell_of({"rank": (10, 10), "deck": "swarm/advance", "first": 0}, 0, 0)
         default = batch.checked_rules(load_rules("default").to_array())
         out["%s/paired-with-default" % preset] = _digest(batch.play_paired_batch(default, array, cell, SEED, 0, matches))
-        rollout = batch.cell_of({"rank": (10, 10), "decks": "curve-curve", "first": 0}, 1, 1)
+        rollout = batch.cell_of({"rank": (10, 10), "deck": "curve", "first": 0}, 1, 1)
         deck0, deck1 = batch.decks_of(array, rollout)
         out["%s/rollout-actions" % preset] = str(int(speed._agent_batch(array, rollout, deck0, deck1, np.uint64(SEED),
                                                                       0, matches, -1)))
