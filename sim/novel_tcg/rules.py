@@ -18,7 +18,6 @@ and docs/novel-tcg.md lists them.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field

@@ -34,12 +34,11 @@ block (`weights.py`; greedy and defensive pass `weights.DEFAULTS`).
 """
 
 import numba as nb
-import numpy as np
 
 from sim.novel_tcg import engine_cache
 from sim.novel_tcg import layout as L
 from sim.novel_tcg import rules as R
-from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_EQUIP, A_SUMMON, PERSON
+from sim.novel_tcg.actions import A_ADVANCE, A_ATTACK, A_CHANGE, A_EQUIP, A_SUMMON, PERSON
 from sim.novel_tcg.card_pool import CAT_WEAPON, F_ATK, F_CATEGORY, F_HP, F_STAR
 from sim.novel_tcg.kernel import atk_of, fs, person_atk, pool, seat_at
 from sim.rng import nb_below

@@ -19,7 +19,7 @@ import numba as nb
 from sim import rng
 from strategies import search_tree as T
 from strategies.poker_duel import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
-                                   STRATEGY_GREEDY, STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_RANDOM,
+                                   STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_RANDOM,
                                    STRATEGY_RANDOM, STRATEGY_TUNED)
 from strategies.poker_duel.kernel_policies import greedy_index, tuned_index
 from strategies.poker_duel.search import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_ismcts, choose_pimc, new_workspace
