@@ -24,8 +24,8 @@ from strategies.novel_tcg import weights as W
 LOG_NAME, SETTINGS_NAME, RESULT_NAME = shared.LOG_NAME, shared.SETTINGS_NAME, W.TUNED_FILE
 TUNING_RULES = "default"
 TEMPLATE_PAIRS = tuple((a, b) for a in TEMPLATES for b in TEMPLATES)  # (tuned's template, greedy's)
-# the re-check's settings beyond every template pairing at the default rank: (decks, rank of both seats)
-RECHECK_RANKS = (("curve-curve", 5), ("curve-curve", 20))
+# the re-check's settings beyond every template pairing at the default rank: (templates, rank of both seats)
+RECHECK_RANKS = ((("curve", "curve"), 5), (("curve", "curve"), 20))
 
 
 def paired_result(rules_array, tuned_template: str, opponent_template: str, chunk_seed: int, deals: int,
@@ -41,11 +41,12 @@ def paired_result(rules_array, tuned_template: str, opponent_template: str, chun
     return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
 
 
-def pairing_result(rules_array, decks: str, chunk_seed: int, deals: int, rank: int = DEFAULT_RANK) -> dict:
-    """The tuned agent against greedy with the seats' templates `decks` ("swarm-advance": seat 0's
-    first), each deal played four ways (the agents swap seats, so tuned plays both templates)."""
+def pairing_result(rules_array, templates: tuple[str, str], chunk_seed: int, deals: int,
+                   rank: int = DEFAULT_RANK) -> dict:
+    """The tuned agent against greedy with the seats' `templates` (seat 0's, seat 1's), each deal
+    played four ways (the agents swap seats, so tuned plays both templates)."""
     def play(strategies, tuned_seat, first):
-        cell = B.cell_of({"rank": (rank, rank), "deck": decks.replace("-", "/"), "first": first},
+        cell = B.cell_of({"rank": (rank, rank), "deck": "%s/%s" % templates, "first": first},
                          strategies[0], strategies[1])
         return B.play_batch(rules_array, cell, chunk_seed, 0, deals)
     return shared.four_ways(play, STRATEGY_TUNED, STRATEGY_GREEDY, N_END_TYPES)
@@ -69,10 +70,11 @@ def candidate_value(group, vector, chunk_seed: int, deals: int) -> dict:
 def recheck(vectors: dict, chunk_seed: int, deals: int) -> list[dict]:
     """`tuned` with the winner against greedy on fresh deals in every re-check setting."""
     rules_array = _rules_with(vectors[None])
-    settings = [("%s-%s" % pair, DEFAULT_RANK) for pair in TEMPLATE_PAIRS] + list(RECHECK_RANKS)
-    return [{"setting": "%s rank %d" % (decks, rank), "decks": decks, "rank": rank,
-             **shared.share_row(pairing_result(rules_array, decks, chunk_seed, deals, rank))}
-            for decks, rank in settings]
+    settings = [(pair, DEFAULT_RANK) for pair in TEMPLATE_PAIRS] + list(RECHECK_RANKS)
+    # rows keep the shipped weights file's "seat0-seat1" labels
+    return [{"setting": "%s-%s rank %d" % (*templates, rank), "decks": "%s-%s" % templates, "rank": rank,
+             **shared.share_row(pairing_result(rules_array, templates, chunk_seed, deals, rank))}
+            for templates, rank in settings]
 
 
 STUDY = shared.Study(
