@@ -208,6 +208,16 @@ def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp
     assert (zero["vs weapon_atk = 3 [95% CI]"] != "-").all()
     assert (table.loc[table["weapon_atk"] == 3, "vs weapon_atk = 3 [95% CI]"] == "-").all()
     assert "From weapon_atk = 0 to 3 the person's share of duelist damage goes 0.0 %" in section.lines[0]
+    # Q8's own counters: an ATK-0 person equips Weapons but neither defeats nor blocks anything
+    assert (zero["defeated attacking / match [95% CI]"].str.startswith("0.00")).all()
+    assert (zero["defeated blocking / match [95% CI]"].str.startswith("0.00")).all()
+    assert (zero["damage to characters / match, attacking / blocking"] == "0.00 / 0.00").all()
+    armed = table[table["weapon_atk"] == 3]
+    assert not armed["defeated attacking / match [95% CI]"].str.startswith("0.00").all()
+    assert not table["Weapons equipped / match [95% CI]"].str.startswith("0.00").any()
+    assert "Each Weapon equipped defeats" in section.lines[0] and "The characters a person defeats go 0.00 ->" \
+        in section.lines[0]
+    assert "Weapons equipped apart from" not in section.caption  # counted now
     section.figure()  # draws with both arms
 
 

@@ -682,11 +682,19 @@ def _damage(run, frame, kit):
 # ---- Q8 the person as a fighter ------------------------------------------------------------
 
 WEAPON_KEY = "weapon_atk"  # the person's ATK with a Weapon (§18.1): the rules arms Q8 compares
-# What Q8 would need and the kernel does not count (sim/novel_tcg/layout.py COUNTER_NAMES): said in the caption.
-PERSON_NOT_COUNTED = ("Weapons equipped apart from Blades and Armours, the damage a person deals to characters and "
-                      "the characters it defeats (attacking, or hitting back a direct attacker: the 'blocking'), the "
-                      "overflow of a person's attacks (counted with all overflow), any counter per seat, and which "
-                      "source dealt a match's last point")
+# Q8's own counters (sim/novel_tcg/layout.py COUNTER_NAMES, appended for it); a run made before them has none
+FIGHTER = ("ct_weapon_equips", "ct_person_char_dmg", "ct_person_kills", "ct_person_block_dmg", "ct_person_block_kills",
+           "ct_person_kill_stars", "ct_hp_lost0", "ct_hp_lost1")
+# What Q8 would need and the kernel does not count: said in the caption.
+PERSON_NOT_COUNTED = ("the overflow of a person's attacks (counted with all overflow), the counters other than duelist "
+                      "HP by seat (a person's attacks, damage and defeats are both seats' together), the star "
+                      "distribution of the characters a person defeats (only their sum), and which source dealt a "
+                      "match's last point")
+PERSON_NOT_COUNTED_BEFORE = ("Weapons equipped apart from Blades and Armours, the damage a person deals to characters "
+                             "and the characters it defeats (attacking, or hitting back a direct attacker: the "
+                             "'blocking'), the overflow of a person's attacks (counted with all overflow), any counter "
+                             "per seat, and which source dealt a match's last point (this run was made before the "
+                             "kernel counted the first three and the duelist HP lost by seat)")
 
 
 def _ratio(part, numerator: list[str], denominator: list[str]) -> tuple[float, float, float]:
@@ -712,6 +720,25 @@ def _shown(estimate, scale: float = 1.0, digits: int = 2, unit: str = "") -> str
     return text + (" [%.*f, %.*f]" % (digits, low, digits, high) if low == low else "")
 
 
+def _point(estimate, digits: int = 2) -> str:
+    """An estimate's value without its interval (table cells that hold two numbers)."""
+    return _shown((estimate[0], float("nan"), float("nan")), digits=digits)
+
+
+def _fighter(part) -> dict:
+    """Q8's fighter estimates over the rows of `part` (its FIGHTER counters, first_lost and second_lost)."""
+    kills = ["ct_person_kills", "ct_person_block_kills"]
+    return {"weapons": _ratio(part, ["ct_weapon_equips"], ["matches"]),
+            "char damage": _ratio(part, ["ct_person_char_dmg"], ["matches"]),
+            "block damage": _ratio(part, ["ct_person_block_dmg"], ["matches"]),
+            "kills": _ratio(part, ["ct_person_kills"], ["matches"]),
+            "block kills": _ratio(part, ["ct_person_block_kills"], ["matches"]),
+            "stars": _ratio(part, ["ct_person_kill_stars"], kills),
+            "per weapon": _ratio(part, kills, ["ct_weapon_equips"]),
+            "first lost": _ratio(part, ["first_lost"], ["matches"]),
+            "second lost": _ratio(part, ["second_lost"], ["matches"])}
+
+
 def _person(run, frame, kit):
     damage = [c for _, c in DAMAGE]
     if not all(c in frame for c in damage + ["ct_person_attacks", "ct_attacks"]):
@@ -728,6 +755,11 @@ def _person(run, frame, kit):
     weapons = sorted(set(part["weapon"]))
     reference = _default(WEAPON_KEY) if _default(WEAPON_KEY) in weapons else weapons[0]
     several_skills, several_others = part["skill"].nunique() > 1, part["other"].nunique() > 1
+    fighter = all(c in part for c in FIGHTER)
+    if fighter:  # duelist HP lost by the first and the second player
+        first0 = part["first"] == 0
+        part = part.assign(first_lost=np.where(first0, part["ct_hp_lost0"], part["ct_hp_lost1"]),
+                           second_lost=np.where(first0, part["ct_hp_lost1"], part["ct_hp_lost0"]))
     wins = {}  # (skill, other, deck, rank, weapon) -> (seat 0 wins, decided)
     estimates = {}
     for key, g in part.groupby(["skill", "other", "deck", "rank0", "weapon"], sort=True):
@@ -737,6 +769,8 @@ def _person(run, frame, kit):
                           "damage": _ratio(g, ["ct_dmg_person"], ["matches"]),
                           "damage share": _ratio(g, ["ct_dmg_person"], damage),
                           "hit back": _ratio(g, ["ct_dmg_hitback"], ["matches"])}
+        if fighter:
+            estimates[key].update(_fighter(g))
     rows = []
     for key, est in estimates.items():
         skill, other, deck, rank, weapon = key
@@ -749,6 +783,15 @@ def _person(run, frame, kit):
                      "person vs person damage / match [95% CI]": _shown(est["damage"]),
                      "% of duelist damage [95% CI]": _shown(est["damage share"], 100, 1, " %"),
                      "hit back on the attacking person / match [95% CI]": _shown(est["hit back"]),
+                     **({"Weapons equipped / match [95% CI]": _shown(est["weapons"]),
+                         "damage to characters / match, attacking / blocking": "%s / %s" % (
+                             _point(est["char damage"]), _point(est["block damage"])),
+                         "defeated attacking / match [95% CI]": _shown(est["kills"]),
+                         "defeated blocking / match [95% CI]": _shown(est["block kills"]),
+                         "★ of a defeated character": _point(est["stars"], 1),
+                         "defeats per Weapon [95% CI]": _shown(est["per weapon"]),
+                         "HP lost / match, first / second player": "%s / %s" % (
+                             _point(est["first lost"], 1), _point(est["second lost"], 1))} if fighter else {}),
                      "seat 0's template wins [95% CI]": kit.percent(*wins[key]),
                      "vs %s = %d [95%% CI]" % (WEAPON_KEY, reference): kit.points(*effect)})
     table = pd.DataFrame(rows)
@@ -772,6 +815,14 @@ def _person(run, frame, kit):
                % (WEAPON_KEY, reference, rank, where, _shown(pooled_attacks, 100, 1, " %"), _shown(pooled_share, 100, 1, " %"),
                   100 * by_deck[low_deck], low_deck, 100 * by_deck[high_deck], high_deck,
                   _ratio(at_rank, ["ct_dmg_hitback"], ["matches"])[0]))
+    if fighter:
+        est = _fighter(at_rank)
+        finding += (" Each Weapon equipped defeats %s characters (%s a match attacking, %s blocking a direct "
+                    "attacker, %s★ on average), the person deals %s damage a match to the characters it attacks and "
+                    "%s to direct attackers, and the first player loses %s HP a match against the second's %s."
+                    % (_shown(est["per weapon"]), _point(est["kills"]), _point(est["block kills"]),
+                       _point(est["stars"], 1), _point(est["char damage"], 1), _point(est["block damage"], 1),
+                       _point(est["first lost"], 1), _point(est["second lost"], 1)))
     if len(weapons) > 1:
         low_w, high_w = weapons[0], weapons[-1]
         moves = []
@@ -789,6 +840,15 @@ def _person(run, frame, kit):
                     "template share moves most in %s (%s); %d of %d deck pairings move beyond their interval."
                     % (WEAPON_KEY, low_w, high_w, 100 * low_share, 100 * high_share, top[0], kit.points(*top[1]),
                        beyond, len(moves)))
+        if fighter:
+            arm = {w: _fighter(part[(part["skill"] == skill) & (part["other"] == other) & (part["weapon"] == w) &
+                                    (part["rank0"] == rank)]) for w in (low_w, high_w)}
+            defeats = {w: _point((a["kills"][0] + a["block kills"][0],)) for w, a in arm.items()}
+            finding += (" The characters a person defeats go %s -> %s a match (attacking and blocking), the first "
+                        "player's HP lost %s -> %s and the second's %s -> %s."
+                        % (defeats[low_w], defeats[high_w], _point(arm[low_w]["first lost"], 1),
+                           _point(arm[high_w]["first lost"], 1), _point(arm[low_w]["second lost"], 1),
+                           _point(arm[high_w]["second lost"], 1)))
     else:
         finding += (" Only %s = %d was played, so the run cannot say how many wins the person is worth; "
                     "docs/examples/tcg-weapon-sweep.toml varies it ([vary] %s = [0, 3, 6])."
@@ -828,14 +888,19 @@ def _person(run, frame, kit):
     return kit.Section("tcg_person", "Q8 The person as a fighter: its attacks, its damage and what a Weapon is worth",
                        "Equal ranks: the person's attacks per match (both seats) and their share of all attacks, the "
                        "duelist damage of person-vs-person attacks (T-AMB-64/86) per match and as a share of all "
-                       "duelist damage, and the HP the attacking person's duelist loses to characters hitting back; "
+                       "duelist damage, and the HP the attacking person's duelist loses to characters hitting back%s; "
                        "95 %% intervals clustered by %s. The person's ATK without a Weapon is person_base_atk (0 by "
                        "default, and a person with ATK 0 never attacks), so by default every person attack is a "
                        "Weapon attack and %s = 0 is the game without the person as a fighter: seat 0's win share "
                        "against the %s = %d arm (same deck, rank and other rules) is what a Weapon's value is worth in "
                        "wins. Not counted by the kernel, so not answered here: %s. Finding: %s"
-                       % ("chunk" if chunks is not None else "cell", WEAPON_KEY, WEAPON_KEY, reference,
-                          PERSON_NOT_COUNTED, finding), table, figure, ["Q8 " + finding])
+                       % ("; then the Weapons equipped per match, the damage a person deals to the characters it "
+                          "attacks and to characters attacking it directly (its hit back, T-BATTLE-12: blocking), the "
+                          "characters it defeats each way, their mean stars, the defeats per Weapon equipped, and the "
+                          "duelist HP the first and the second player lose per match" if fighter else "",
+                          "chunk" if chunks is not None else "cell", WEAPON_KEY, WEAPON_KEY, reference,
+                          PERSON_NOT_COUNTED if fighter else PERSON_NOT_COUNTED_BEFORE, finding),
+                       table, figure, ["Q8 " + finding])
 
 
 # ---- Q9 how often the limits bind ---------------------------------------------------------
