@@ -21,7 +21,8 @@ one figure and one finding, a sentence computed from the run's numbers:
 - Q8  `tcg_person`: the person as a fighter: its attacks and its share of duelist damage, and a
       Weapon's worth in wins between rules arms that differ in weapon_atk only;
 - Q9  `tcg_limits`: how often the front row, the back row and the hand limit bind;
-- Q10 `tcg_matrix`: the template x template matrix with a rock-paper-scissors flag.
+- Q10 `tcg_matrix`: the template x template matrix with a rock-paper-scissors flag;
+- Q11 `tcg_sensitivity`: no numbers, the command that answers it (`cardbalance sensitivity`).
 
 Nothing is summed across a dimension: every grouping keeps the rules variant and the
 strategy pair ("variant"), the deck per seat and both ranks apart; only the first player
@@ -1014,6 +1015,25 @@ def _template_matrix(run, frame, kit):
                        table, figure, ["Q10 " + finding])
 
 
+# ---- Q11 the sensitivity ranking: another command's question --------------------------------
+
+SENSITIVITY_COMMAND = ("cardbalance sensitivity --game novel_tcg --deck swarm/advance --rank 10 --skill greedy "
+                       "--param star_mod=2:8 --param free_summon_max_star=4:8 --param T-AMB-54 --param T-AMB-07 "
+                       "--method sobol --n 32")
+
+
+def _sensitivity(run, frame, kit):
+    """Q11 is not a sweep's question (a grid of cells ranks no parameter): say which command answers it."""
+    return kit.Section("tcg_sensitivity", "Q11 Sensitivity ranking: answered by cardbalance sensitivity",
+                       "Which parameters and open readings (§15) move the headline metrics most is answered by a "
+                       "design over the parameters, not by a sweep's grid: `cardbalance sensitivity --game "
+                       "novel_tcg` (Sobol', Morris or a surrogate over rules numbers, card-pool reals, deck-template "
+                       "ratios and readings as factors), for example `%s`. docs/examples/tcg-sensitivity/ holds such "
+                       "a run over 15 parameters and docs/novel-tcg.md says what it found." % SENSITIVITY_COMMAND,
+                       None, None, ["Q11 is answered by `cardbalance sensitivity --game novel_tcg` "
+                                    "(docs/examples/tcg-sensitivity/)."])
+
+
 # ---- the card pool and deck lists the run played (game data) --------------------------------
 
 def _card_pool(run, frame, kit):
@@ -1037,6 +1057,6 @@ def report_sections(run, tables, kit):
     """`GameSpec.extra["report_sections"]`: the TCG's sections, in the order of §18.3."""
     frame = _frame(run)
     builders = (_first_player, _deck_out, _rank_gap, _star_modifier, _advance_economy, _limit_offset, _length,
-                _damage, _person, _limits, _template_matrix, _card_pool)
+                _damage, _person, _limits, _template_matrix, _sensitivity, _card_pool)
     sections = [builder(run, frame, kit) for builder in builders]
     return [section for section in sections if section is not None]
