@@ -197,6 +197,19 @@ def test_person_section_without_weapon_arms_says_what_it_cannot_answer(tcg_run):
     assert not section.table.duplicated(["other rules", "deck", "rank"]).any()
 
 
+def test_person_section_of_a_run_without_the_q8_counters_keeps_the_old_table(tcg_run, monkeypatch):
+    """A run folder made before the Q8 counters has no ct_weapon_equips (...) column: the section
+    still renders, without the new columns and sentence, and says what it could not count."""
+    from sim.novel_tcg import report_sections
+    monkeypatch.setattr(report_sections, "FIGHTER", report_sections.FIGHTER + ("ct_not_in_this_run",))
+    run = load_run(tcg_run)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    assert "Weapons equipped / match [95% CI]" not in section.table.columns
+    assert "Each Weapon equipped" not in section.lines[0]
+    assert report_sections.PERSON_NOT_COUNTED_BEFORE in section.caption
+    assert "Only weapon_atk = 3 was played" in section.lines[0]
+
+
 def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp_path):
     """Q8 over [vary] weapon_atk = [0, 3]: with person_base_atk 0 a Weapon of ATK 0 leaves the
     person at ATK 0, and a person with ATK 0 never attacks (T-AMB-64): exactly 0 attacks."""
