@@ -133,3 +133,83 @@ def test_every_joker_q_and_k_effect_line_names_its_clause():
         if len(seen) == len(EFFECT_LINES):
             break
     assert set(seen) == set(EFFECT_LINES), sorted(set(EFFECT_LINES) - set(seen))
+
+
+# ---- Polymorph and Split Rebirth say why (issue 29 leftover) -------------------------------------------
+
+def test_F_HUJ_1_F_HUC_1_polymorph_names_the_cards_it_turns_to_1_and_the_largest_it_spares():
+    # p0's ♦J joins row 1 (♦3, ♦9 and p1's ♦5): all but the ♦9 count 1; a ♦8 placed later counts 1 too (FA-26)
+    events = _events({"turn": 3, "active": 0, "phase": "placement", "players": [
+        {"faction": "human", "hand": ["DJ", "D8"], "rows": [["D3", "D9"], [], []]}, {"rows": [["D5"], [], []]}]},
+        ["face DJ", "place D8 row1"])
+    assert events[-2] == ("p0 places face card DJ in row1 (Polymorph: every normal card of both players' row1 but "
+                          "the single largest counts 1: D3, p1:D5 -> 1; D9 keeps 9, the largest by original number, "
+                          "F-HUJ-1; FA-26 \"continuous\")")
+    assert events[-1] == ("p0 places D8 in row1 (sum 11) (Polymorph: counts 1, D9 of both players' row1 being the "
+                          "largest, F-HUJ-1)")                                  # 1 + 9 + 1
+    on_arrival = _events({"rules": {"ambiguities": {"FA-26": "on_arrival"}}, "turn": 3, "active": 0,
+                          "phase": "placement", "players": [
+                              {"faction": "human", "hand": ["DJ", "D8"], "rows": [["D3", "D9"], [], []]},
+                              {"rows": [[], [], []]}]}, ["face DJ", "place D8 row1"])
+    assert on_arrival[-1] == "p0 places D8 in row1 (sum 18) (placed after the J: keeps its number, FA-26 \"on_arrival\")"
+    # a J joining a Q makes the pair J+Q instead (F-HUC-1); a J in an empty row polymorphs what comes later
+    events = _events({"turn": 3, "active": 0, "phase": "placement", "players": [
+        {"faction": "human", "hand": ["DJ", "SJ"], "rows": [[{"card": "DQ", "arrival": 1}], [], []]},
+        {"rows": [[], [], []]}]}, ["face DJ", "face SJ"])
+    assert events[-2] == "p0 places face card DJ in row1 (J+Q: the pair replaces both effects from the next own turn, F-HUC-1)"
+    assert events[-1].startswith("p0 places face card SJ in row2 (Polymorph: no normal card in either player's row2 yet")
+
+
+def test_F_ALJ_1_to_F_ALJ_4_split_rebirth_says_what_it_moved_pushed_out_and_placed():
+    events = _events({"turn": 3, "active": 0, "phase": "placement", "extra": {"D": "p1:D4"}, "players": [
+        {"faction": "alien", "hand": ["SA", "S2", "C3"], "rows": [[{"card": "DJ", "arrival": 1}, "D6"], [], []]},
+        {"faction": "alien", "rows": [[], [], []]}]}, ["rebirth D6", "special SA row2", "special S2 row2",
+                                                        "special C3 row3"])
+    assert events[-9:] == [
+        "p0 Split Rebirth moves D6 into the extra zone (J in row1 since turn 1: a normal card of the row's suit, "
+        "original number 6 within 3-10, once each own turn, F-ALJ-1; FA-35 \"separate\")",
+        "  pushes out p1's D4 (the J overrides the opponent's zone: to its graveyard, and p1 takes its number 4, "
+        "F-ALJ-2)",
+        "  p1 takes 4: life 50 / 46",
+        "p0 special-places SA in row2 (card 1 of the special placement for the moved card's 6: 5 still to reach, at "
+        "least 3 cards, F-ALJ-4; from the hand, 1 life, F-ALN-1)",
+        "  p0 takes 1: life 49 / 46",
+        "p0 special-places S2 in row2 (card 2 of the special placement for the moved card's 6: 3 still to reach, at "
+        "least 3 cards, F-ALJ-4; from the hand, 1 life, F-ALN-1)",
+        "  p0 takes 1: life 48 / 46",
+        "p0 special-places C3 in row3 (card 3 of the special placement for the moved card's 6: the sum is exact, at "
+        "least 3 cards, F-ALJ-4; from the hand, 1 life, F-ALN-1)",
+        "  p0 takes 1: life 47 / 46"]
+    own = _events({"turn": 3, "active": 0, "phase": "placement", "extra": {"D": "D4"}, "players": [
+        {"faction": "alien", "hand": ["SA"], "rows": [[{"card": "DJ", "arrival": 1}, "D6"], [], []]},
+        {"rows": [[], [], []]}]}, ["rebirth D6", "end"])
+    assert own[-2:] == ["  D4 is pushed out of the extra zone (its own card there is exiled, F-ALJ-3)",
+                        "p0 makes no special placement (declined before the first card: allowed again only after "
+                        "another card is moved into an extra zone, F-ALJ-4; FA-15 \"at_once\")"]
+
+
+ALIEN_J_LINES = ("Polymorph:", "Split Rebirth moves", "special-places", "makes no special placement")
+
+
+def test_every_polymorph_and_split_rebirth_line_names_its_clause():
+    """Random matches on the reference engine until each kind of Polymorph / Split Rebirth line has shown up:
+    each ends in a reason with a clause ID."""
+    import random
+
+    from sim.faction_war.reference import Match
+    from sim.faction_war.rules import load_rules
+    seen = {}
+    for k in range(300):
+        chooser = random.Random(k)
+        match = Match.new(load_rules("default"), k % 2, (k // 2) % 2, 30, 30, k % 2, k + 11)
+        while not match.is_over():
+            legal = match.legal_actions()
+            match.apply(legal[chooser.randrange(len(legal))])
+        for line in match.events:
+            for kind in ALIEN_J_LINES:
+                if kind in line:
+                    seen.setdefault(kind, line)
+                    assert line.endswith(")") and "F-" in line.rsplit("(", 1)[-1], line
+        if len(seen) == len(ALIEN_J_LINES):
+            break
+    assert set(seen) == set(ALIEN_J_LINES), sorted(set(ALIEN_J_LINES) - set(seen))

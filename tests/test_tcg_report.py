@@ -26,7 +26,8 @@ from strategies.novel_tcg.batch import play_batch
 MATCHES = 10
 DECKS = ["swarm", "advance", "curve", "swarm/advance", "advance/swarm", "swarm/curve", "curve/advance"]
 SECTIONS = ("tcg_first_player", "tcg_deck_out", "tcg_rank_gap", "tcg_star_modifier", "tcg_advance_economy",
-            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_person", "tcg_limits", "tcg_matrix", "tcg_card_pool")
+            "tcg_limit_offset", "tcg_length", "tcg_damage", "tcg_person", "tcg_limits", "tcg_matrix", "tcg_sensitivity",
+            "tcg_card_pool")
 
 
 def run_cli(*args, cwd=None):
@@ -154,6 +155,12 @@ def test_every_section_renders_with_a_table_a_figure_and_a_finding(tcg_run):
     sections = {s.id: s for s in game_sections(run, all_tables(run))}
     assert tuple(sections) == SECTIONS
     for name, section in sections.items():
+        if name == "tcg_sensitivity":  # Q11: the command that answers it, no numbers of this run
+            assert section.table is None and section.figure is None and "Finding: " not in section.caption
+            assert "`cardbalance sensitivity --game novel_tcg --deck swarm/advance" in section.caption
+            assert section.lines == ["Q11 is answered by `cardbalance sensitivity --game novel_tcg` "
+                                     "(docs/examples/tcg-sensitivity/)."]
+            continue
         assert section.table is not None and len(section.table), name
         if name != "tcg_card_pool":
             assert section.figure is not None and section.lines and section.lines[0].startswith("Q"), name
@@ -190,6 +197,19 @@ def test_person_section_without_weapon_arms_says_what_it_cannot_answer(tcg_run):
     assert not section.table.duplicated(["other rules", "deck", "rank"]).any()
 
 
+def test_person_section_of_a_run_without_the_q8_counters_keeps_the_old_table(tcg_run, monkeypatch):
+    """A run folder made before the Q8 counters has no ct_weapon_equips (...) column: the section
+    still renders, without the new columns and sentence, and says what it could not count."""
+    from sim.novel_tcg import report_sections
+    monkeypatch.setattr(report_sections, "FIGHTER", report_sections.FIGHTER + ("ct_not_in_this_run",))
+    run = load_run(tcg_run)
+    section = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_person"]
+    assert "Weapons equipped / match [95% CI]" not in section.table.columns
+    assert "Each Weapon equipped" not in section.lines[0]
+    assert report_sections.PERSON_NOT_COUNTED_BEFORE in section.caption
+    assert "Only weapon_atk = 3 was played" in section.lines[0]
+
+
 def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp_path):
     """Q8 over [vary] weapon_atk = [0, 3]: with person_base_atk 0 a Weapon of ATK 0 leaves the
     person at ATK 0, and a person with ATK 0 never attacks (T-AMB-64): exactly 0 attacks."""
@@ -208,6 +228,16 @@ def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp
     assert (zero["vs weapon_atk = 3 [95% CI]"] != "-").all()
     assert (table.loc[table["weapon_atk"] == 3, "vs weapon_atk = 3 [95% CI]"] == "-").all()
     assert "From weapon_atk = 0 to 3 the person's share of duelist damage goes 0.0 %" in section.lines[0]
+    # Q8's own counters: an ATK-0 person equips Weapons but neither defeats nor blocks anything
+    assert (zero["defeated attacking / match [95% CI]"].str.startswith("0.00")).all()
+    assert (zero["defeated blocking / match [95% CI]"].str.startswith("0.00")).all()
+    assert (zero["damage to characters / match, attacking / blocking"] == "0.00 / 0.00").all()
+    armed = table[table["weapon_atk"] == 3]
+    assert not armed["defeated attacking / match [95% CI]"].str.startswith("0.00").all()
+    assert not table["Weapons equipped / match [95% CI]"].str.startswith("0.00").any()
+    assert "Each Weapon equipped defeats" in section.lines[0] and "The characters a person defeats go 0.00 ->" \
+        in section.lines[0]
+    assert "Weapons equipped apart from" not in section.caption  # counted now
     section.figure()  # draws with both arms
 
 

@@ -13,6 +13,13 @@ per preset, so the rollout count the bench divides by cannot drift either.
 differing cell). A rule or strategy change is expected to move it; then save
 a new record. `records_baseline.json` beside this script was saved at
 f4fc2ed (before issue 26's speed work) with the default 200 matches per cell.
+
+A record keeps how many effect counters it digested ("counters"; a record
+without the key has the 19 of before §18.3 Q8's counters): `--check` digests
+only that many, so counters appended to `layout.COUNTER_NAMES` (which count
+and change no play) leave an older record comparable on the ones it has.
+`--check` and `--save` together check the old record and save the new one
+from the same play.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ if str(REPO) not in sys.path:
 
 import numpy as np  # noqa: E402
 
+from sim import aggregate as agg  # noqa: E402
+from sim.novel_tcg import layout as L  # noqa: E402
 from sim.novel_tcg.card_pool import TEMPLATES  # noqa: E402
 from sim.novel_tcg.rules import PRESETS, load_rules  # noqa: E402
 from strategies.novel_tcg import strategy_id  # noqa: E402
@@ -39,13 +48,27 @@ from strategies.novel_tcg import speed  # noqa: E402
 RANKS = ((2, 2), (10, 10), (15, 10))
 STRATEGY_PAIRS = (("random", "random"), ("greedy", "greedy"), ("defensive", "greedy"))
 SEED = 20261202
+COUNTERS_BEFORE_Q8 = 19  # the effect counters of a record saved without a "counters" key
 
 
 def _digest(vector) -> str:
     return hashlib.sha256(np.ascontiguousarray(vector, dtype=np.int64).tobytes()).hexdigest()[:16]
 
 
-def records(matches: int) -> dict[str, str]:
+def _first_counters(vector, counters: int):
+    """An aggregate vector with only the first `counters` effect counters (the later ones cut out)."""
+    start = agg.counters_slot(L.N_END_TYPES)
+    return np.delete(vector, np.arange(start + counters, start + L.N_COUNTERS))
+
+
+def digests(played: dict, counters: int) -> dict[str, str]:
+    """{cell: digest} of `vectors`' output, the aggregate vectors cut to their first `counters` counters."""
+    return {name: value if isinstance(value, str) else
+            _digest(_first_counters(value[0], counters) if value[1] else value[0]) for name, value in played.items()}
+
+
+def vectors(matches: int) -> dict:
+    """{cell: (vector, whether it holds the effect counters)}, or the rollout's action count (text)."""
     out = {}
     for preset in PRESETS:
         array = batch.checked_rules(load_rules(preset).to_array())
@@ -55,10 +78,10 @@ def records(matches: int) -> dict[str, str]:
                     values = {"rank": rank, "deck": "%s/%s" % (deck0, deck1), "first": index % 2}
                     cell = batch.cell_of(values, strategy_id(s0), strategy_id(s1))
                     vector = batch.play_batch(array, cell, SEED, 0, matches)
-                    out["%s/%s-%s/%d-%d/%s-%s" % (preset, deck0, deck1, rank[0], rank[1], s0, s1)] = _digest(vector)
+                    out["%s/%s-%s/%d-%d/%s-%s" % (preset, deck0, deck1, rank[0], rank[1], s0, s1)] = (vector, True)
         cell = batch.cell_of({"rank": (10, 10), "deck": "swarm/advance", "first": 0}, 0, 0)
         default = batch.checked_rules(load_rules("default").to_array())
-        out["%s/paired-with-default" % preset] = _digest(batch.play_paired_batch(default, array, cell, SEED, 0, matches))
+        out["%s/paired-with-default" % preset] = (batch.play_paired_batch(default, array, cell, SEED, 0, matches), False)
         rollout = batch.cell_of({"rank": (10, 10), "deck": "curve", "first": 0}, 1, 1)
         deck0, deck1 = batch.decks_of(array, rollout)
         out["%s/rollout-actions" % preset] = str(int(speed._agent_batch(array, rollout, deck0, deck1, np.uint64(SEED),
@@ -73,23 +96,30 @@ def main() -> int:
     parser.add_argument("--check")
     args = parser.parse_args()
     started = time.process_time()
-    found = records(args.matches)
+    played = vectors(args.matches)
+    found = digests(played, L.N_COUNTERS)
     total = hashlib.sha256(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
-    print("records %s over %d cells x %d matches (%.1f CPU s)" % (total, len(found), args.matches,
-                                                                  time.process_time() - started))
-    if args.save:
-        Path(args.save).write_text(json.dumps({"matches": args.matches, "digest": total, "cells": found}, indent=1) + "\n")
+    print("records %s over %d cells x %d matches, %d counters (%.1f CPU s)"
+          % (total, len(found), args.matches, L.N_COUNTERS, time.process_time() - started))
     if args.check:
         saved = json.loads(Path(args.check).read_text())
         if saved["matches"] != args.matches:
             print("the saved record has %d matches per cell; run with --matches %d" % (saved["matches"], saved["matches"]))
             return 1
+        counters = saved.get("counters", COUNTERS_BEFORE_Q8)
+        if counters != L.N_COUNTERS:
+            print("the saved record digests the first %d of the %d counters; compared on those" % (counters, L.N_COUNTERS))
+        found = digests(played, counters)
         differing = [name for name, digest in saved["cells"].items() if found.get(name) != digest]
         for name in differing:
             print("DIFFERS: %s" % name)
         if differing or set(found) != set(saved["cells"]):
             return 1
         print("same as %s" % args.check)
+    if args.save:
+        found = digests(played, L.N_COUNTERS)
+        Path(args.save).write_text(json.dumps({"matches": args.matches, "counters": L.N_COUNTERS, "digest": total,
+                                               "cells": found}, indent=1) + "\n")
     return 0
 
 

@@ -416,8 +416,9 @@ class Match(HumanRules, AlienRules, JokerRules, ChoiceRules):
         player = self.decider
         self._enter_row(card, player, row)
         self.normal_placed.add(row)
-        self.events.append("p%d places %s in %s (sum %d)" % (
-            player, A.card_text(card, player), A.row_text(row), self.row_sum(player, row)))
+        self.events.append("p%d places %s in %s (sum %d)%s" % (
+            player, A.card_text(card, player), A.row_text(row), self.row_sum(player, row),
+            self._placed_under_polymorph(player, card, row)))
         self._check_destiny(player)
 
     def _place_face(self, card: int, displaced: int) -> None:
@@ -430,8 +431,10 @@ class Match(HumanRules, AlienRules, JokerRules, ChoiceRules):
             self._leave_field(displaced)
         self._enter_row(card, player, row)
         self.face_placed.add(row)
-        self.events.append("p%d places face card %s in %s" % (player, A.card_text(card, player), A.row_text(row)))
-        if rank_of(L.card_code(card)) == JACK and self.is_human(player):
+        human_jack = rank_of(L.card_code(card)) == JACK and self.is_human(player)
+        self.events.append("p%d places face card %s in %s%s" % (player, A.card_text(card, player), A.row_text(row),
+                                                               self._polymorph_reason(player, row) if human_jack else ""))
+        if human_jack:
             self.counters[L.CT_POLYMORPH_PLACED] += 1
         self._check_destiny(player)
 

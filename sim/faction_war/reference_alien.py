@@ -20,6 +20,8 @@ from sim.faction_war import actions as A
 from sim.faction_war import layout as L
 
 MIN_SPECIAL_CARDS = 3  # "any number greater than 2" (F-ALJ-4)
+ZONE_NAMES = {L.Z_HAND: "hand", L.Z_DECK: "deck", L.Z_GRAVE: "graveyard", L.Z_EXILE: "exile zone",
+              L.Z_EXTRA: "extra zone"}  # a special placement's sources, for the play log (FA-33)
 
 
 def max_cards_for_sum(numbers: list[int], total: int) -> int:
@@ -224,8 +226,8 @@ class AlienRules:
             self._push_out_own(holder, self.rules.reading("FA-12") == "exile")
         self._enter_zone(card, player)
 
-    def _push_out_own(self, card: int, to_exile: bool) -> None:
-        self.events.append("  %s is pushed out of the extra zone" % A.card_text(card, self.ctrl[card]))
+    def _push_out_own(self, card: int, to_exile: bool, reason: str = "") -> None:
+        self.events.append("  %s is pushed out of the extra zone%s" % (A.card_text(card, self.ctrl[card]), reason))
         if to_exile:
             self._exile(card, L.Z_EXTRA, self.ctrl[card])
         else:
@@ -260,15 +262,21 @@ class AlienRules:
         if self.rules.reading("FA-35") == "uses_it":
             self.extra_used = 1
         self.counters[L.CT_SPLIT_REBIRTH] += 1
-        self.events.append("p%d Split Rebirth moves %s into the extra zone" % (player, A.card_text(card, player)))
+        jack = self.alien_face(player, row, JACK)
+        self.events.append("p%d Split Rebirth moves %s into the extra zone (J in %s since turn %d: a normal card of "
+                           "the row's suit, original number %d within 3-10, once each own turn, F-ALJ-1; FA-35 \"%s\")"
+                           % (player, A.card_text(card, player), A.row_text(row), self.arrival[jack],
+                              self.original_number(card), self.rules.reading("FA-35")))
         holder = self.zone_card(row)
         if holder is not None and self.ctrl[holder] != player:  # F-ALJ-2
             damage = self.original_number(holder)
-            self.events.append("  pushes out p%d's %s" % (self.ctrl[holder], A.card_text(holder, player)))
+            owner = self.ctrl[holder]
+            self.events.append("  pushes out p%d's %s (the J overrides the opponent's zone: to its graveyard, and "
+                               "p%d takes its number %d, F-ALJ-2)" % (owner, A.card_text(holder, owner), owner, damage))
             self._move(holder, L.Z_GRAVE, L.card_owner(holder))
             self._damage(1 - player, damage)
         elif holder is not None:  # F-ALJ-3
-            self._push_out_own(holder, True)
+            self._push_out_own(holder, True, " (its own card there is exiled, F-ALJ-3)")
         self._enter_zone(card, player)
         target = self.original_number(card)
         if self.rules.reading("FA-15") == "kept":
@@ -330,8 +338,15 @@ class AlienRules:
         self._enter_row(card, player, row)
         self.pending[L.P_TARGET] -= self.original_number(card)
         self.pending[L.P_COUNT] += 1
-        self.events.append("p%d special-places %s in %s" % (player, A.card_text(card, player), A.row_text(row)))
         free = source == L.Z_EXTRA and self.rules.reading("FA-33") == "zones_free"
+        left = self.pending[L.P_TARGET]
+        self.events.append("p%d special-places %s in %s (card %d of the special placement for the moved card's %d: "
+                           "%s, at least 3 cards, F-ALJ-4; from the %s, %s)"
+                           % (player, A.card_text(card, player), A.row_text(row), self.pending[L.P_COUNT],
+                              self.original_number(self.pending[L.P_EXCLUDED]),
+                              "%d still to reach" % left if left else "the sum is exact",
+                              ZONE_NAMES.get(source, "zone %d" % source),
+                              "free under FA-33 \"zones_free\"" if free else "1 life, F-ALN-1"))
         self._special_placement_cost(player, 0 if free else 1)
         if self.pending[L.P_TARGET] == 0:
             self._close_special(player)
@@ -350,7 +365,11 @@ class AlienRules:
 
     def _decline_special(self) -> None:
         """END before the first pick: the special placement is not made (FA-15)."""
-        self.events.append("p%d makes no special placement" % self.decider)
+        kept = self.rules.reading("FA-15") == "kept"
+        self.events.append("p%d makes no special placement (declined before the first card: %s, F-ALJ-4; FA-15 \"%s\")"
+                           % (self.decider, "the right is kept for a later window" if kept else
+                              "allowed again only after another card is moved into an extra zone",
+                              self.rules.reading("FA-15")))
         self._close_special(self.decider)
 
     # ---- F-ALK-2 Outer Charge ---------------------------------------------------------------------------

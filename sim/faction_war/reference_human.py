@@ -70,16 +70,53 @@ class HumanRules:
 
     def _polymorph_targets(self, row: int) -> frozenset:
         """The cards of this row index that Polymorph turns into 1s (maybe none)."""
+        affected, largest = self._polymorph_split(row)
+        return frozenset(c for c in affected if c != largest)
+
+    def _polymorph_split(self, row: int) -> tuple[list[int], int | None]:
+        """(the normal cards Polymorph reaches in this row index, the largest of them: spared), or ([], None)."""
         j_order = self.polymorph_j_order(row)
         if not j_order:
-            return frozenset()
+            return [], None
         on_arrival = self.rules.reading("FA-26") == "on_arrival"
         affected = [c for p in (0, 1) for c in self.normals_in_row(p, row)
                     if not on_arrival or self.order[c] < j_order]
         if not affected:
-            return frozenset()
-        largest = min(affected, key=lambda c: (-self.original_number(c), self.order[c]))
-        return frozenset(c for c in affected if c != largest)
+            return [], None
+        return affected, min(affected, key=lambda c: (-self.original_number(c), self.order[c]))
+
+    def _polymorph_reason(self, player: int, row: int) -> str:
+        """Why a Human J just placed in `row` does what it does (F-HUJ-1, F-HUC-1), for the play log."""
+        ranks, _ = self.row_effect(player, row)
+        names = "+".join("JQK"[r - JACK] for r in ranks)
+        if JACK not in ranks:
+            return " (the row's %s stays its effect: the two earliest different face cards act, F-HUC-1)" % names
+        if ranks != (JACK,):
+            return " (%s: the pair replaces both effects from the next own turn, F-HUC-1)" % names
+        affected, largest = self._polymorph_split(row)
+        reading = "FA-26 \"%s\"" % self.rules.reading("FA-26")
+        if largest is None:
+            return (" (Polymorph: no normal card in either player's %s yet; cards placed later count 1 unless the "
+                    "largest, F-HUJ-1; %s)" % (A.row_text(row), reading))
+        ones = [A.card_text(c, player) for c in affected if c != largest]
+        return (" (Polymorph: every normal card of both players' %s but the single largest counts 1: %s; %s keeps %d, "
+                "the largest by original number%s, F-HUJ-1; %s)"
+                % (A.row_text(row), ", ".join(ones) + " -> 1" if ones else "no other card",
+                   A.card_text(largest, player), self.original_number(largest),
+                   self._tie_text(largest, affected, lambda c: -self.original_number(c)), reading))
+
+    def _placed_under_polymorph(self, player: int, card: int, row: int) -> str:
+        """What Polymorph makes of a normal card just placed in `row` (F-HUJ-1, FA-26); '' when no J acts."""
+        affected, largest = self._polymorph_split(row)
+        if not self.polymorph_j_order(row):
+            return ""
+        if card not in affected:
+            return " (placed after the J: keeps its number, FA-26 \"on_arrival\")"
+        if card == largest:
+            return (" (Polymorph: the largest normal card of both players' %s keeps its number, the others count 1, "
+                    "F-HUJ-1)" % A.row_text(row))
+        return (" (Polymorph: counts 1, %s of both players' %s being the largest, F-HUJ-1)"
+                % (A.card_text(largest, player), A.row_text(row)))
 
     # ---- card choice with FA-6 ------------------------------------------------------------
     def pick(self, cards: list[int], key) -> int:

@@ -106,6 +106,13 @@ def end_match(s, winner, end_type):
     s[L.S_END_TYPE] = end_type
 
 
+@nb.njit(cache=True)
+def lose_hp(s, seat, amount):
+    """Duelist damage, counted per seat (§18.3 Q8: the first player's loss against the second's)."""
+    s[seat_at(seat, L.P_HP)] -= amount
+    s[L.C_HP_LOST0 + seat] += amount
+
+
 # ---- life (Match._life_check, _check_life_now) ----
 @nb.njit(cache=True)
 def life_check(s, r):
@@ -167,7 +174,7 @@ def begin_turn(s, r):
         elif r[R.R_EMPTY_DECK] == 2:
             s[seat_at(p, L.P_FATIGUE)] += 1
             fatigue = s[seat_at(p, L.P_FATIGUE)]
-            s[seat_at(p, L.P_HP)] -= fatigue
+            lose_hp(s, p, fatigue)
             s[L.C_DMG_FATIGUE] += fatigue
             if check_life_now(s, r):
                 return
@@ -268,10 +275,22 @@ def leave_field(s, r, p, slot):
 
 @nb.njit(cache=True)
 def defeat_if_down(s, r, p, slot):
+    """-> whether the character left (its kind is gone afterwards: read it before)."""
     i = fs(p, slot)
     if s[i + L.F_KIND] != NONE and s[i + L.F_HP_NOW] <= 0:
         leave_field(s, r, p, slot)
         s[L.C_DESTROYED] += 1
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def person_defeats(s, r, p, slot, counter):
+    """defeat_if_down for a character the person hit: Q8's kills (`counter`) and the victim's stars."""
+    kind = s[fs(p, slot) + L.F_KIND]
+    if defeat_if_down(s, r, p, slot):
+        s[counter] += 1
+        s[L.C_PERSON_KILL_STARS] += pool(r, kind, F_STAR)
 
 
 @nb.njit(cache=True)
@@ -701,6 +720,7 @@ def equip(s, r, p, kind, target, host_seat):
     durability = pool(r, kind, F_DURABILITY)
     value = pool(r, kind, F_HP)
     if pool(r, kind, F_CATEGORY) == CAT_WEAPON:
+        s[L.C_WEAPON_EQUIPS] += 1
         if s[seat_at(p, L.P_WEAPON)] != NONE:
             s[seat_at(p, L.P_GY_COUNT)] += 1
         s[seat_at(p, L.P_WEAPON)] = kind
@@ -749,7 +769,7 @@ def hit(s, r, seat, slot, damage):
 @nb.njit(cache=True)
 def overflow_to(s, r, seat, overflow, allowed):
     if overflow > 0 and allowed and r[R.R_OVERFLOW] == 1:
-        s[seat_at(seat, L.P_HP)] -= overflow
+        lose_hp(s, seat, overflow)
         s[L.C_DMG_OVERFLOW] += overflow
 
 
@@ -801,13 +821,16 @@ def direct_attack(s, r, p, slot):
     if s[fs(p, slot) + L.F_KIND] == NONE:
         return
     damage = atk_of(s, r, p, slot)
-    s[seat_at(q, L.P_HP)] -= damage
+    lose_hp(s, q, damage)
     s[L.C_DMG_DIRECT] += damage
     hit_back = person_atk(s, r, q)
     if hit_back > 0:
+        s[L.C_PERSON_BLOCK_DMG] += hit_back
         overflow = hit(s, r, p, slot, hit_back)
         overflow_to(s, r, p, overflow, r[R.R_HITBACK_OVERFLOW] == 0 and r[R.R_ATTACKER_OVERFLOW] == 0)
-    defeat_if_down(s, r, p, slot)
+        person_defeats(s, r, p, slot, L.C_PERSON_BLOCK_KILLS)
+    else:
+        defeat_if_down(s, r, p, slot)
     remove_spent(s, r, p)
     if r[R.R_EQUIP_OPPONENTS] == 1:
         remove_spent(s, r, q)
@@ -822,13 +845,15 @@ def person_attacks_character(s, r, p, target):
     if s[fs(q, target) + L.F_KIND] == NONE:
         remove_spent_weapon(s, p)
         return
-    overflow = hit(s, r, q, target, person_atk(s, r, p))
+    damage = person_atk(s, r, p)
+    s[L.C_PERSON_CHAR_DMG] += damage
+    overflow = hit(s, r, q, target, damage)
     if not (in_defense and r[R.R_DEFENSE_HITS_BACK] == 1):
         hit_back = atk_of(s, r, q, target)
-        s[seat_at(p, L.P_HP)] -= hit_back
+        lose_hp(s, p, hit_back)
         s[L.C_DMG_HITBACK] += hit_back
     overflow_to(s, r, q, overflow, not (in_defense and r[R.R_DEFENSE_BLOCKS] == 1))
-    defeat_if_down(s, r, q, target)
+    person_defeats(s, r, q, target, L.C_PERSON_KILLS)
     remove_spent_weapon(s, p)
     remove_spent(s, r, q)
     if r[R.R_EQUIP_OPPONENTS] == 1:
@@ -841,11 +866,11 @@ def person_attacks_person(s, r, p):
     s[L.C_PERSON_ATTACKS] += 1
     spend_weapon(s, r, p)
     damage = person_atk(s, r, p)
-    s[seat_at(q, L.P_HP)] -= damage
+    lose_hp(s, q, damage)
     s[L.C_DMG_PERSON] += damage
     if r[R.R_PERSON_HITS_PERSON] == 0:
         hit_back = person_atk(s, r, q)
-        s[seat_at(p, L.P_HP)] -= hit_back
+        lose_hp(s, p, hit_back)
         s[L.C_DMG_PERSON] += hit_back
     remove_spent_weapon(s, p)
 

@@ -71,11 +71,21 @@ COUNTER_NAMES = (
     "back_full",          # Action phases begun with character equipment in hand and a full back row
     "max_star0",          # highest star seat 0 put on the field
     "max_star1",
+    # §18.3 Q8, the person as a fighter (appended: the counters above keep their slots)
+    "weapon_equips",      # Weapons equipped (person equipment; also counted in equips)
+    "person_char_dmg",    # damage a person's attacks deal to characters (its ATK, before overflow)
+    "person_kills",       # characters a person defeats by attacking them
+    "person_block_dmg",   # damage a person deals hitting back a character's direct attack (blocking)
+    "person_block_kills",  # characters a person defeats by hitting them back
+    "person_kill_stars",  # the stars of the characters a person defeats, both ways (their mean size)
+    "hp_lost0",           # duelist HP seat 0 lost, every source (the first player is S_FIRST)
+    "hp_lost1",
 )
 N_COUNTERS = len(COUNTER_NAMES)
 (C_SUMMONS, C_ADVANCE, C_BASES, C_SETS, C_EQUIPS, C_ATTACKS, C_DIRECT, C_PERSON_ATTACKS, C_DESTROYED,
  C_DMG_OVERFLOW, C_DMG_DIRECT, C_DMG_PERSON, C_DMG_HITBACK, C_DMG_FATIGUE, C_DISCARDS, C_FRONT_FULL,
- C_BACK_FULL, C_MAX_STAR0, C_MAX_STAR1) = range(G_SIZE, G_SIZE + N_COUNTERS)
+ C_BACK_FULL, C_MAX_STAR0, C_MAX_STAR1, C_WEAPON_EQUIPS, C_PERSON_CHAR_DMG, C_PERSON_KILLS, C_PERSON_BLOCK_DMG,
+ C_PERSON_BLOCK_KILLS, C_PERSON_KILL_STARS, C_HP_LOST0, C_HP_LOST1) = range(G_SIZE, G_SIZE + N_COUNTERS)
 
 # ---- seats ----
 SEAT_BASE = G_SIZE + N_COUNTERS

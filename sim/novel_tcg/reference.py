@@ -131,6 +131,11 @@ class Match:
     def _end(self, winner: int, end_type: int) -> None:
         self.phase, self.winner, self.end_type = L.PH_OVER, winner, end_type
 
+    def _lose_hp(self, seat: int, amount: int) -> None:
+        """Duelist damage, counted per seat (§18.3 Q8: the first player's loss against the second's)."""
+        self.duelists[seat].hp -= amount
+        self.counters[L.C_HP_LOST0 + seat - L.G_SIZE] += amount
+
     # ---- turn structure (T-PHASE-1) ---------------------------------------------------------
     def _begin_turn(self) -> None:
         """Start and Draw phases, then the Action phase (T-PHASE-1..5, T-SETUP-2, T-AMB-07, T-AMB-69)."""
@@ -148,7 +153,7 @@ class Match:
                 return
             elif self._switch("T-AMB-07") == "fatigue":
                 duelist.fatigue += 1
-                duelist.hp -= duelist.fatigue
+                self._lose_hp(p, duelist.fatigue)
                 self.counters[L.C_DMG_FATIGUE - L.G_SIZE] += duelist.fatigue
                 if self._check_life_now():
                     return
@@ -463,6 +468,7 @@ class Match:
         durability = int(self.pool[kind, F_DURABILITY])
         value = int(self.pool[kind, F_HP])
         if self.pool[kind, F_CATEGORY] == CAT_WEAPON:  # T-AMB-15: one at a time, the old one to the graveyard
+            self.counters[L.C_WEAPON_EQUIPS - L.G_SIZE] += 1
             if duelist.weapon != L.NONE:
                 duelist.graveyard += 1
             duelist.weapon, duelist.weapon_durability = kind, durability
@@ -532,7 +538,7 @@ class Match:
     def _overflow_to(self, seat: int, overflow: int, allowed: bool) -> None:
         """T-BATTLE-5: overflow reaches the duelist when the rule and the position allow it."""
         if overflow > 0 and allowed and self.rules.numbers["overflow"]:
-            self.duelists[seat].hp -= overflow
+            self._lose_hp(seat, overflow)
             self.counters[L.C_DMG_OVERFLOW - L.G_SIZE] += overflow
 
     def _defender_flips(self, q: int, slot: int) -> bool:
@@ -547,11 +553,20 @@ class Match:
     def _blocks(self, in_defense: bool) -> bool:
         return in_defense and bool(self.rules.numbers["defense_blocks_overflow"])  # T-POS-5
 
-    def _defeat_if_down(self, p: int, slot: int) -> None:
+    def _defeat_if_down(self, p: int, slot: int) -> bool:
         character = self.duelists[p].front[slot]
         if character is not None and character.hp <= 0:  # T-CHAR-5
             self._leave_field(p, slot)
             self.counters[L.C_DESTROYED - L.G_SIZE] += 1
+            return True
+        return False
+
+    def _person_defeats(self, p: int, slot: int, counter: int) -> None:
+        """_defeat_if_down for a character a person hit: §18.3 Q8's kills (`counter`) and the victim's stars."""
+        character = self.duelists[p].front[slot]
+        if self._defeat_if_down(p, slot):
+            self.counters[counter - L.G_SIZE] += 1
+            self.counters[L.C_PERSON_KILL_STARS - L.G_SIZE] += self.star(character.kind)
 
     def _character_battle(self, p: int, slot: int, target: int) -> None:
         """T-BATTLE-4..8, T-BATTLE-14: simultaneous damage, overflow, defeats, then the duelists' HP."""
@@ -583,14 +598,17 @@ class Match:
         if self.duelists[p].front[slot] is None:
             return  # defeated by its equipment leaving before damage (T-AMB-81 (b), T-AMB-33 (b))
         damage = self.atk(attacker)
-        self.duelists[q].hp -= damage
+        self._lose_hp(q, damage)
         self.counters[L.C_DMG_DIRECT - L.G_SIZE] += damage
         hit_back = self.person_atk(q)
-        if hit_back > 0:
+        if hit_back > 0:  # the person blocks (§18.3 Q8)
+            self.counters[L.C_PERSON_BLOCK_DMG - L.G_SIZE] += hit_back
             overflow = self._hit(attacker, hit_back)
             self._overflow_to(p, overflow, self._switch("T-AMB-87") == "follows_attacker_overflow"
                               and self._switch("T-AMB-58") == "yes")
-        self._defeat_if_down(p, slot)
+            self._person_defeats(p, slot, L.C_PERSON_BLOCK_KILLS)
+        else:
+            self._defeat_if_down(p, slot)
         self._remove_spent(p)
         if self._switch("T-AMB-31") == "true":
             self._remove_spent(q)  # the attacker's equipment from the opponent
@@ -605,13 +623,15 @@ class Match:
         if defender is None:
             self._remove_spent_weapon(p)
             return  # defeated by its equipment leaving before damage (T-AMB-34 (b) with T-AMB-81 (b))
-        overflow = self._hit(defender, self.person_atk(p))
+        damage = self.person_atk(p)
+        self.counters[L.C_PERSON_CHAR_DMG - L.G_SIZE] += damage
+        overflow = self._hit(defender, damage)
         if not (in_defense and self._switch("T-AMB-60") == "no"):
             hit_back = self.atk(defender)
-            self.duelists[p].hp -= hit_back
+            self._lose_hp(p, hit_back)
             self.counters[L.C_DMG_HITBACK - L.G_SIZE] += hit_back
         self._overflow_to(q, overflow, not self._blocks(in_defense))
-        self._defeat_if_down(q, target)
+        self._person_defeats(q, target, L.C_PERSON_KILLS)
         self._remove_spent_weapon(p)
         self._remove_spent(q)
         if self._switch("T-AMB-31") == "true":
@@ -623,11 +643,11 @@ class Match:
         self.counters[L.C_PERSON_ATTACKS - L.G_SIZE] += 1
         self._spend_weapon(p)
         damage = self.person_atk(p)
-        self.duelists[q].hp -= damage
+        self._lose_hp(q, damage)
         self.counters[L.C_DMG_PERSON - L.G_SIZE] += damage
         if self._switch("T-AMB-86") == "yes":
             hit_back = self.person_atk(q)
-            self.duelists[p].hp -= hit_back
+            self._lose_hp(p, hit_back)
             self.counters[L.C_DMG_PERSON - L.G_SIZE] += hit_back
         self._remove_spent_weapon(p)
 

@@ -21,7 +21,8 @@ one figure and one finding, a sentence computed from the run's numbers:
 - Q8  `tcg_person`: the person as a fighter: its attacks and its share of duelist damage, and a
       Weapon's worth in wins between rules arms that differ in weapon_atk only;
 - Q9  `tcg_limits`: how often the front row, the back row and the hand limit bind;
-- Q10 `tcg_matrix`: the template x template matrix with a rock-paper-scissors flag.
+- Q10 `tcg_matrix`: the template x template matrix with a rock-paper-scissors flag;
+- Q11 `tcg_sensitivity`: no numbers, the command that answers it (`cardbalance sensitivity`).
 
 Nothing is summed across a dimension: every grouping keeps the rules variant and the
 strategy pair ("variant"), the deck per seat and both ranks apart; only the first player
@@ -128,6 +129,34 @@ def _rate(k, n):
     return k / n if n else float("nan")
 
 
+# ---- what every section is made of --------------------------------------------------------
+
+def _section(kit, section_id: str, title: str, method: str, finding: str, table, figure):
+    """A §18.3 section: the caption is the method, then the finding; the terminal line is the
+    question's label (the title's first word, "Q1") and the finding."""
+    return kit.Section(section_id, title, method + " Finding: " + finding, table, figure,
+                       [title.split()[0] + " " + finding])
+
+
+def _keyed(frame, variant, columns: dict) -> dict:
+    """A table row: the variant first when the run has several, then `columns`."""
+    return {**({"variant": variant} if _several(frame) else {}), **columns}
+
+
+def _variant_panels(groups, draw, xlabel: str, ylabel: str):
+    """One panel per variant of `groups` (in their order): draw(axes, variant) plots, then each
+    panel gets the axis labels, the variant as its title and a legend."""
+    variants = list(dict.fromkeys(groups["variant"]))
+    fig, panels = _figure(len(variants))
+    for axes, variant in zip(panels, variants):
+        draw(axes, variant)
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
+        axes.set_title(variant, fontsize=9)
+        axes.legend(fontsize="x-small")
+    return fig
+
+
 # ---- Q1 first-player advantage -------------------------------------------------------------
 
 def _first_player(run, frame, kit):
@@ -141,9 +170,10 @@ def _first_player(run, frame, kit):
     for (_, row), verdict in zip(groups.iterrows(), verdicts):
         k, n = int(row["first_player_wins"]), int(row["decided"])
         side = "-" if verdict != "imbalanced" else ("first" if k / n > 0.5 else "second")
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
-                     "rank": int(row["rank0"]), "decided": n, "draws": int(row["draws"]),
-                     "first player wins [95% CI]": kit.percent(k, n), "verdict": verdict, "favoured": side})
+        rows.append(_keyed(frame, row["variant"], {"template": row["deck0"], "rank": int(row["rank0"]), "decided": n,
+                                                   "draws": int(row["draws"]),
+                                                   "first player wins [95% CI]": kit.percent(k, n),
+                                                   "verdict": verdict, "favoured": side}))
     table = pd.DataFrame(rows)
     shares = groups["first_player_wins"] / groups["decided"].where(groups["decided"] > 0)
     top, low = shares.idxmax(), shares.idxmin()
@@ -155,33 +185,24 @@ def _first_player(run, frame, kit):
                % (100 * shares[low], name(low), 100 * shares[top], name(top), len(imbalanced), len(verdicts),
                   sum(1 for v, s in zip(verdicts, shares) if v == "imbalanced" and s > 0.5)))
 
-    def figure():
-        variants = list(dict.fromkeys(groups["variant"]))
-        fig, panels = _figure(len(variants))
-        for axes, variant in zip(panels, variants):
-            for template in TEMPLATES:
-                g = groups[(groups["variant"] == variant) & (groups["deck0"] == template)]
-                if not len(g):
-                    continue
-                k, n = g["first_player_wins"].to_numpy(), g["decided"].to_numpy()
-                low_high = np.array([kit.wilson(a, b) for a, b in zip(k, n)])
-                share = k / np.maximum(n, 1)
-                axes.errorbar(g["rank0"], 100 * share, yerr=100 * np.abs(low_high.T - share), marker="o", capsize=3,
-                              color=COLOURS.get(template), label=template)
-            axes.axhspan(100 * (0.5 - kit.delta), 100 * (0.5 + kit.delta), color="0.85", label="fair ± δ")
-            axes.set_xlabel("rank (both seats)")
-            axes.set_ylabel("first player wins, % of decided")
-            axes.set_title(variant, fontsize=9)
-            axes.legend(fontsize="x-small")
-        return fig
+    def draw(axes, variant):
+        for template in TEMPLATES:
+            g = groups[(groups["variant"] == variant) & (groups["deck0"] == template)]
+            if not len(g):
+                continue
+            k, n = g["first_player_wins"].to_numpy(), g["decided"].to_numpy()
+            low_high = np.array([kit.wilson(a, b) for a, b in zip(k, n)])
+            share = k / np.maximum(n, 1)
+            axes.errorbar(g["rank0"], 100 * share, yerr=100 * np.abs(low_high.T - share), marker="o", capsize=3,
+                          color=COLOURS.get(template), label=template)
+        axes.axhspan(100 * (0.5 - kit.delta), 100 * (0.5 + kit.delta), color="0.85", label="fair ± δ")
 
-    return kit.Section("tcg_first_player", "Q1 First-player advantage by template and rank",
-                       "Mirror matches (same template and rank in both seats), both first-player orders: the first "
-                       "player's share of decided matches with its 95 %% Wilson interval and the product's verdict "
-                       "(balanced / undecided / imbalanced against ½ ± δ, δ = %g, Holm over this table). The first "
-                       "player skips the turn-1 draw and may not attack on turn 1 (T-SETUP-3/4). Finding: %s"
-                       % (kit.delta, finding),
-                       table, figure, ["Q1 " + finding])
+    return _section(kit, "tcg_first_player", "Q1 First-player advantage by template and rank",
+                    "Mirror matches (same template and rank in both seats), both first-player orders: the first "
+                    "player's share of decided matches with its 95 %% Wilson interval and the product's verdict "
+                    "(balanced / undecided / imbalanced against ½ ± δ, δ = %g, Holm over this table). The first "
+                    "player skips the turn-1 draw and may not attack on turn 1 (T-SETUP-3/4)." % kit.delta, finding,
+                    table, lambda: _variant_panels(groups, draw, "rank (both seats)", "first player wins, % of decided"))
 
 
 def _deck_out(run, frame, kit):
@@ -193,10 +214,9 @@ def _deck_out(run, frame, kit):
     rows = []
     for _, row in groups.iterrows():
         n, a, b = int(row["matches"]), int(row["first_deck_out"]), int(row["second_deck_out"])
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
-                     "rank": int(row["rank0"]), "matches": n,
-                     "first player wins by deck-out [95% CI]": kit.percent(a, n),
-                     "second player wins by deck-out [95% CI]": kit.percent(b, n)})
+        rows.append(_keyed(frame, row["variant"], {"template": row["deck0"], "rank": int(row["rank0"]), "matches": n,
+                                                   "first player wins by deck-out [95% CI]": kit.percent(a, n),
+                                                   "second player wins by deck-out [95% CI]": kit.percent(b, n)}))
     base, where = _at(run, frame, kit)
     base_groups = groups[groups["variant"] == base]
     first, second = int(base_groups["first_deck_out"].sum()), int(base_groups["second_deck_out"].sum())
@@ -208,27 +228,19 @@ def _deck_out(run, frame, kit):
                   groups.loc[top, "deck0"], groups.loc[top, "rank0"])) if first + second else \
         "No mirror match was won by deck-out."
 
-    def figure():
-        variants = list(dict.fromkeys(groups["variant"]))
-        fig, panels = _figure(len(variants))
-        for axes, variant in zip(panels, variants):
-            for template in TEMPLATES:
-                g = groups[(groups["variant"] == variant) & (groups["deck0"] == template)]
-                if len(g):
-                    axes.plot(g["rank0"], 100 * g["first_deck_out"] / g["matches"], "o-", color=COLOURS.get(template),
-                              label="%s, first player" % template)
-                    axes.plot(g["rank0"], 100 * g["second_deck_out"] / g["matches"], "x--", color=COLOURS.get(template),
-                              label="%s, second player" % template)
-            axes.set_xlabel("rank (both seats)")
-            axes.set_ylabel("deck-out wins, % of matches")
-            axes.set_title(variant, fontsize=9)
-            axes.legend(fontsize="x-small")
-        return fig
+    def draw(axes, variant):
+        for template in TEMPLATES:
+            g = groups[(groups["variant"] == variant) & (groups["deck0"] == template)]
+            if len(g):
+                axes.plot(g["rank0"], 100 * g["first_deck_out"] / g["matches"], "o-", color=COLOURS.get(template),
+                          label="%s, first player" % template)
+                axes.plot(g["rank0"], 100 * g["second_deck_out"] / g["matches"], "x--", color=COLOURS.get(template),
+                          label="%s, second player" % template)
 
-    return kit.Section("tcg_deck_out", "Q1 Deck-out wins by seat order",
-                       "Mirror matches: the share of matches won by deck-out (T-AMB-07 'lose': the opponent could not "
-                       "draw), by the winner's seat order, with 95 % Wilson intervals. Finding: " + finding,
-                       table_or_none(rows), figure, ["Q1 " + finding])
+    return _section(kit, "tcg_deck_out", "Q1 Deck-out wins by seat order",
+                    "Mirror matches: the share of matches won by deck-out (T-AMB-07 'lose': the opponent could not "
+                    "draw), by the winner's seat order, with 95 % Wilson intervals.", finding, table_or_none(rows),
+                    lambda: _variant_panels(groups, draw, "rank (both seats)", "deck-out wins, % of matches"))
 
 
 def table_or_none(rows):
@@ -270,11 +282,12 @@ def _rank_gap(run, frame, kit):
                       (groups["low"] == row["low"]) & (groups["gap"] == 0)]
         effect = kit.difference(int(base["higher_wins"].sum()), int(base["decided"].sum()), k, n) \
             if len(base) and row["gap"] else (float("nan"),) * 3
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
-                     "ranks": "%d/%d" % (row["low"], row["low"] + row["gap"]), "Δr": int(row["gap"]),
-                     "ΔHP": d_hp, "Δceiling (stars)": d_ceiling, "part": arm if row["gap"] else "-",
-                     "higher rank wins [95% CI] (Δr = 0: seat 0)": kit.percent(k, n),
-                     "vs Δr = 0 [95% CI]": kit.points(*effect)})
+        rows.append(_keyed(frame, row["variant"], {"template": row["deck0"],
+                                                   "ranks": "%d/%d" % (row["low"], row["low"] + row["gap"]),
+                                                   "Δr": int(row["gap"]), "ΔHP": d_hp, "Δceiling (stars)": d_ceiling,
+                                                   "part": arm if row["gap"] else "-",
+                                                   "higher rank wins [95% CI] (Δr = 0: seat 0)": kit.percent(k, n),
+                                                   "vs Δr = 0 [95% CI]": kit.points(*effect)}))
         points.append((row["variant"], row["deck0"], int(row["gap"]), arm, _rate(k, n), kit.wilson(k, n) if n else
                        (float("nan"), float("nan"))))
     table = pd.DataFrame(rows).astype(object).fillna("-")
@@ -322,13 +335,13 @@ def _rank_gap(run, frame, kit):
         fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_rank_gap", "Q2 Rank gap: the HP part and the star-ceiling part",
-                       "Mirror templates, the lower seat at the run's base rank and the other Δr ranks higher: the "
-                       "higher rank's share of decided matches (Δr = 0: seat 0's) with 95 %% Wilson intervals, and "
-                       "its difference from the same arm at Δr = 0. A gap adds hp_per_rank HP per rank and one star "
-                       "of ceiling per rank (until 20★); 'part' says which of the two this rules arm lets the gap "
-                       "move (HP counts as flat below %d HP per rank; the ceiling is flat once rank + L reaches 20). "
-                       "Finding: %s" % (FLAT_HP_PER_RANK, finding), table, figure, ["Q2 " + finding])
+    return _section(kit, "tcg_rank_gap", "Q2 Rank gap: the HP part and the star-ceiling part",
+                    "Mirror templates, the lower seat at the run's base rank and the other Δr ranks higher: the "
+                    "higher rank's share of decided matches (Δr = 0: seat 0's) with 95 %% Wilson intervals, and "
+                    "its difference from the same arm at Δr = 0. A gap adds hp_per_rank HP per rank and one star "
+                    "of ceiling per rank (until 20★); 'part' says which of the two this rules arm lets the gap "
+                    "move (HP counts as flat below %d HP per rank; the ceiling is flat once rank + L reaches 20)."
+                    % FLAT_HP_PER_RANK, finding, table, figure)
 
 
 # ---- Q3 the star modifier: Swarm against Advance -------------------------------------------
@@ -402,11 +415,10 @@ def _star_modifier(run, frame, kit):
         axes.legend(fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_star_modifier", "Q3 The star modifier m: Swarm against Advance",
-                       "Swarm against Advance at equal ranks, both seatings and both first players pooled: Swarm's "
-                       "share of decided matches for each star modifier m the run plays (T-BATTLE-6/7), with 95 % "
-                       "Wilson intervals; other rules values the run varies are kept apart. Finding: " + finding,
-                       table, figure, ["Q3 " + finding])
+    return _section(kit, "tcg_star_modifier", "Q3 The star modifier m: Swarm against Advance",
+                    "Swarm against Advance at equal ranks, both seatings and both first players pooled: Swarm's "
+                    "share of decided matches for each star modifier m the run plays (T-BATTLE-6/7), with 95 % "
+                    "Wilson intervals; other rules values the run varies are kept apart.", finding, table, figure)
 
 
 # ---- Q4 the advance-summon economy ---------------------------------------------------------
@@ -420,13 +432,13 @@ def _advance_economy(run, frame, kit):
     rows = []
     for _, row in groups.iterrows():
         n, adv = row["matches"], row["ct_advance_summons"]
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "template": row["deck0"],
-                     "rank": int(row["rank0"]),
-                     "normal summons / match": "%.2f" % (row["ct_summons"] / n),
-                     "advance summons / match": "%.2f" % (adv / n),
-                     "bases per advance": "%.2f" % (row["ct_bases_used"] / adv) if adv else "-",
-                     "cards given up / match": "%.2f" % ((row["ct_bases_used"] - adv) / n) if adv else "0",
-                     "highest star (mean of seats)": "%.1f" % ((row["ct_max_star0"] + row["ct_max_star1"]) / (2 * n))})
+        rows.append(_keyed(frame, row["variant"], {
+            "template": row["deck0"], "rank": int(row["rank0"]),
+            "normal summons / match": "%.2f" % (row["ct_summons"] / n),
+            "advance summons / match": "%.2f" % (adv / n),
+            "bases per advance": "%.2f" % (row["ct_bases_used"] / adv) if adv else "-",
+            "cards given up / match": "%.2f" % ((row["ct_bases_used"] - adv) / n) if adv else "0",
+            "highest star (mean of seats)": "%.1f" % ((row["ct_max_star0"] + row["ct_max_star1"]) / (2 * n))}))
     table = pd.DataFrame(rows)
     base, where = _at(run, frame, kit)
     adv = groups[(groups["deck0"] == "advance") & (groups["variant"] == base)]
@@ -459,10 +471,10 @@ def _advance_economy(run, frame, kit):
             axes.legend(fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_advance_economy", "Q4 The advance-summon economy",
-                       "Mirror matches at equal ranks: summons per match (both seats), bases per advance summon "
-                       "(T-SUMMON-5), cards given up net (bases − the one character they buy) and the highest star "
-                       "each seat put on the field. Finding: " + finding, table, figure, ["Q4 " + finding])
+    return _section(kit, "tcg_advance_economy", "Q4 The advance-summon economy",
+                    "Mirror matches at equal ranks: summons per match (both seats), bases per advance summon "
+                    "(T-SUMMON-5), cards given up net (bases − the one character they buy) and the highest star "
+                    "each seat put on the field.", finding, table, figure)
 
 
 # ---- Q5 the summon-limit offset and the template spread ------------------------------------
@@ -550,12 +562,11 @@ def _limit_offset(run, frame, kit):
         axes.legend(fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_limit_offset", "Q5 The summon-limit offset and the template spread",
-                       "Equal ranks, non-mirror matches: each template's share of decided matches against the other "
-                       "templates (seatings and first players pooled); the spread is the best minus the worst "
-                       "(95 % interval of the difference), for each offset L the run plays (T-LIMIT-1: the highest "
-                       "star is rank + L; decks are built to that ceiling). Finding: " + finding,
-                       table, figure, ["Q5 " + finding])
+    return _section(kit, "tcg_limit_offset", "Q5 The summon-limit offset and the template spread",
+                    "Equal ranks, non-mirror matches: each template's share of decided matches against the other "
+                    "templates (seatings and first players pooled); the spread is the best minus the worst "
+                    "(95 % interval of the difference), for each offset L the run plays (T-LIMIT-1: the highest "
+                    "star is rank + L; decks are built to that ceiling).", finding, table, figure)
 
 
 # ---- Q6 game length and end types against rank ----------------------------------------------
@@ -573,10 +584,10 @@ def _length(run, frame, kit):
         mean = row["turns_sum"] / n
         sd = np.sqrt(max(row["turns_sq"] / n - mean * mean, 0.0))
         ends = {e: sum(row.get("%s_%s" % (p, e), 0) for p in ("seat0", "seat1", "draw")) for e in ENDS}
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "deck": row["deck"],
-                     "rank": int(row["rank0"]), "matches": int(n),
-                     "turns (mean ± 95%)": "%.1f ± %.1f" % (mean, 1.96 * sd / np.sqrt(n)),
-                     **{"%s [95%% CI]" % e: kit.percent(int(ends[e]), int(n)) for e in ENDS}})
+        rows.append(_keyed(frame, row["variant"], {"deck": row["deck"], "rank": int(row["rank0"]), "matches": int(n),
+                                                   "turns (mean ± 95%)": "%.1f ± %.1f" % (mean, 1.96 * sd / np.sqrt(n)),
+                                                   **{"%s [95%% CI]" % e: kit.percent(int(ends[e]), int(n))
+                                                      for e in ENDS}}))
     table = pd.DataFrame(rows)
     base, where = _at(run, frame, kit)
     by_rank = part[part["variant"] == base].groupby("rank0")[sums].sum()
@@ -613,10 +624,10 @@ def _length(run, frame, kit):
             axes.legend(fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_length", "Q6 Game length and end types against rank",
-                       "Equal ranks, every deck pairing: mean turns (both players' turns counted) and the share of "
-                       "matches ended by HP, deck-out, the turn cap and a double KO, with 95 % intervals. "
-                       "Finding: " + finding, table, figure, ["Q6 " + finding])
+    return _section(kit, "tcg_length", "Q6 Game length and end types against rank",
+                    "Equal ranks, every deck pairing: mean turns (both players' turns counted) and the share of "
+                    "matches ended by HP, deck-out, the turn cap and a double KO, with 95 % intervals.", finding,
+                    table, figure)
 
 
 # ---- Q7 where duelist damage comes from ---------------------------------------------------
@@ -630,9 +641,10 @@ def _damage(run, frame, kit):
     rows = []
     for _, row in groups.iterrows():
         total = row[columns].sum()
-        rows.append({**({"variant": row["variant"]} if _several(frame) else {}), "rank": int(row["rank0"]),
-                     "damage / match": "%.1f" % (total / row["matches"]),
-                     **{name: "%.1f %%" % (100 * row[c] / total) if total else "-" for name, c in DAMAGE}})
+        rows.append(_keyed(frame, row["variant"], {"rank": int(row["rank0"]),
+                                                   "damage / match": "%.1f" % (total / row["matches"]),
+                                                   **{name: "%.1f %%" % (100 * row[c] / total) if total else "-"
+                                                      for name, c in DAMAGE}}))
     table = pd.DataFrame(rows)
     base, where = _at(run, frame, kit)
     first, last = groups[groups["variant"] == base].iloc[0], groups[groups["variant"] == base].iloc[-1]
@@ -653,40 +665,40 @@ def _damage(run, frame, kit):
                                                                      share(first, "direct attacks"),
                                                                      share(first, *person)))
 
-    def figure():
-        variants = list(dict.fromkeys(groups["variant"]))
-        fig, panels = _figure(len(variants))
-        for axes, variant in zip(panels, variants):
-            g = groups[groups["variant"] == variant]
-            total = g[columns].sum(axis=1)
-            bottom = np.zeros(len(g))
-            x = np.arange(len(g))
-            for name, c in DAMAGE:
-                share_ = 100 * g[c].to_numpy() / np.maximum(total.to_numpy(), 1)
-                axes.bar(x, share_, bottom=bottom, label=name)
-                bottom += share_
-            axes.set_xticks(x, [str(r) for r in g["rank0"]])
-            axes.set_xlabel("rank (both seats)")
-            axes.set_ylabel("share of duelist damage, %")
-            axes.set_title(variant, fontsize=9)
-            axes.legend(fontsize="x-small")
-        return fig
+    def draw(axes, variant):
+        g = groups[groups["variant"] == variant]
+        total = g[columns].sum(axis=1)
+        bottom = np.zeros(len(g))
+        x = np.arange(len(g))
+        for name, c in DAMAGE:
+            share_ = 100 * g[c].to_numpy() / np.maximum(total.to_numpy(), 1)
+            axes.bar(x, share_, bottom=bottom, label=name)
+            bottom += share_
+        axes.set_xticks(x, [str(r) for r in g["rank0"]])
 
-    return kit.Section("tcg_damage", "Q7 Where duelist damage comes from",
-                       "Equal ranks, every deck pairing pooled: duelist HP lost to battle overflow (T-BATTLE-5), direct "
-                       "character attacks (T-BATTLE-9/11), a person's attacks (T-AMB-64/86), characters hitting an "
-                       "attacking person back, and fatigue (T-AMB-07). Finding: " + finding,
-                       table, figure, ["Q7 " + finding])
+    return _section(kit, "tcg_damage", "Q7 Where duelist damage comes from",
+                    "Equal ranks, every deck pairing pooled: duelist HP lost to battle overflow (T-BATTLE-5), direct "
+                    "character attacks (T-BATTLE-9/11), a person's attacks (T-AMB-64/86), characters hitting an "
+                    "attacking person back, and fatigue (T-AMB-07).", finding, table,
+                    lambda: _variant_panels(groups, draw, "rank (both seats)", "share of duelist damage, %"))
 
 
 # ---- Q8 the person as a fighter ------------------------------------------------------------
 
 WEAPON_KEY = "weapon_atk"  # the person's ATK with a Weapon (§18.1): the rules arms Q8 compares
-# What Q8 would need and the kernel does not count (sim/novel_tcg/layout.py COUNTER_NAMES): said in the caption.
-PERSON_NOT_COUNTED = ("Weapons equipped apart from Blades and Armours, the damage a person deals to characters and "
-                      "the characters it defeats (attacking, or hitting back a direct attacker: the 'blocking'), the "
-                      "overflow of a person's attacks (counted with all overflow), any counter per seat, and which "
-                      "source dealt a match's last point")
+# Q8's own counters (sim/novel_tcg/layout.py COUNTER_NAMES, appended for it); a run made before them has none
+FIGHTER = ("ct_weapon_equips", "ct_person_char_dmg", "ct_person_kills", "ct_person_block_dmg", "ct_person_block_kills",
+           "ct_person_kill_stars", "ct_hp_lost0", "ct_hp_lost1")
+# What Q8 would need and the kernel does not count: said in the caption.
+PERSON_NOT_COUNTED = ("the overflow of a person's attacks (counted with all overflow), the counters other than duelist "
+                      "HP by seat (a person's attacks, damage and defeats are both seats' together), the star "
+                      "distribution of the characters a person defeats (only their sum), and which source dealt a "
+                      "match's last point")
+PERSON_NOT_COUNTED_BEFORE = ("Weapons equipped apart from Blades and Armours, the damage a person deals to characters "
+                             "and the characters it defeats (attacking, or hitting back a direct attacker: the "
+                             "'blocking'), the overflow of a person's attacks (counted with all overflow), any counter "
+                             "per seat, and which source dealt a match's last point (this run was made before the "
+                             "kernel counted the first three and the duelist HP lost by seat)")
 
 
 def _ratio(part, numerator: list[str], denominator: list[str]) -> tuple[float, float, float]:
@@ -712,6 +724,25 @@ def _shown(estimate, scale: float = 1.0, digits: int = 2, unit: str = "") -> str
     return text + (" [%.*f, %.*f]" % (digits, low, digits, high) if low == low else "")
 
 
+def _point(estimate, digits: int = 2) -> str:
+    """An estimate's value without its interval (table cells that hold two numbers)."""
+    return _shown((estimate[0], float("nan"), float("nan")), digits=digits)
+
+
+def _fighter(part) -> dict:
+    """Q8's fighter estimates over the rows of `part` (its FIGHTER counters, first_lost and second_lost)."""
+    kills = ["ct_person_kills", "ct_person_block_kills"]
+    return {"weapons": _ratio(part, ["ct_weapon_equips"], ["matches"]),
+            "char damage": _ratio(part, ["ct_person_char_dmg"], ["matches"]),
+            "block damage": _ratio(part, ["ct_person_block_dmg"], ["matches"]),
+            "kills": _ratio(part, ["ct_person_kills"], ["matches"]),
+            "block kills": _ratio(part, ["ct_person_block_kills"], ["matches"]),
+            "stars": _ratio(part, ["ct_person_kill_stars"], kills),
+            "per weapon": _ratio(part, kills, ["ct_weapon_equips"]),
+            "first lost": _ratio(part, ["first_lost"], ["matches"]),
+            "second lost": _ratio(part, ["second_lost"], ["matches"])}
+
+
 def _person(run, frame, kit):
     damage = [c for _, c in DAMAGE]
     if not all(c in frame for c in damage + ["ct_person_attacks", "ct_attacks"]):
@@ -728,6 +759,11 @@ def _person(run, frame, kit):
     weapons = sorted(set(part["weapon"]))
     reference = _default(WEAPON_KEY) if _default(WEAPON_KEY) in weapons else weapons[0]
     several_skills, several_others = part["skill"].nunique() > 1, part["other"].nunique() > 1
+    fighter = all(c in part for c in FIGHTER)
+    if fighter:  # duelist HP lost by the first and the second player
+        first0 = part["first"] == 0
+        part = part.assign(first_lost=np.where(first0, part["ct_hp_lost0"], part["ct_hp_lost1"]),
+                           second_lost=np.where(first0, part["ct_hp_lost1"], part["ct_hp_lost0"]))
     wins = {}  # (skill, other, deck, rank, weapon) -> (seat 0 wins, decided)
     estimates = {}
     for key, g in part.groupby(["skill", "other", "deck", "rank0", "weapon"], sort=True):
@@ -737,6 +773,8 @@ def _person(run, frame, kit):
                           "damage": _ratio(g, ["ct_dmg_person"], ["matches"]),
                           "damage share": _ratio(g, ["ct_dmg_person"], damage),
                           "hit back": _ratio(g, ["ct_dmg_hitback"], ["matches"])}
+        if fighter:
+            estimates[key].update(_fighter(g))
     rows = []
     for key, est in estimates.items():
         skill, other, deck, rank, weapon = key
@@ -749,6 +787,15 @@ def _person(run, frame, kit):
                      "person vs person damage / match [95% CI]": _shown(est["damage"]),
                      "% of duelist damage [95% CI]": _shown(est["damage share"], 100, 1, " %"),
                      "hit back on the attacking person / match [95% CI]": _shown(est["hit back"]),
+                     **({"Weapons equipped / match [95% CI]": _shown(est["weapons"]),
+                         "damage to characters / match, attacking / blocking": "%s / %s" % (
+                             _point(est["char damage"]), _point(est["block damage"])),
+                         "defeated attacking / match [95% CI]": _shown(est["kills"]),
+                         "defeated blocking / match [95% CI]": _shown(est["block kills"]),
+                         "★ of a defeated character": _point(est["stars"], 1),
+                         "defeats per Weapon [95% CI]": _shown(est["per weapon"]),
+                         "HP lost / match, first / second player": "%s / %s" % (
+                             _point(est["first lost"], 1), _point(est["second lost"], 1))} if fighter else {}),
                      "seat 0's template wins [95% CI]": kit.percent(*wins[key]),
                      "vs %s = %d [95%% CI]" % (WEAPON_KEY, reference): kit.points(*effect)})
     table = pd.DataFrame(rows)
@@ -772,6 +819,14 @@ def _person(run, frame, kit):
                % (WEAPON_KEY, reference, rank, where, _shown(pooled_attacks, 100, 1, " %"), _shown(pooled_share, 100, 1, " %"),
                   100 * by_deck[low_deck], low_deck, 100 * by_deck[high_deck], high_deck,
                   _ratio(at_rank, ["ct_dmg_hitback"], ["matches"])[0]))
+    if fighter:
+        est = _fighter(at_rank)
+        finding += (" Each Weapon equipped defeats %s characters (%s a match attacking, %s blocking a direct "
+                    "attacker, %s★ on average), the person deals %s damage a match to the characters it attacks and "
+                    "%s to direct attackers, and the first player loses %s HP a match against the second's %s."
+                    % (_shown(est["per weapon"]), _point(est["kills"]), _point(est["block kills"]),
+                       _point(est["stars"], 1), _point(est["char damage"], 1), _point(est["block damage"], 1),
+                       _point(est["first lost"], 1), _point(est["second lost"], 1)))
     if len(weapons) > 1:
         low_w, high_w = weapons[0], weapons[-1]
         moves = []
@@ -789,6 +844,15 @@ def _person(run, frame, kit):
                     "template share moves most in %s (%s); %d of %d deck pairings move beyond their interval."
                     % (WEAPON_KEY, low_w, high_w, 100 * low_share, 100 * high_share, top[0], kit.points(*top[1]),
                        beyond, len(moves)))
+        if fighter:
+            arm = {w: _fighter(part[(part["skill"] == skill) & (part["other"] == other) & (part["weapon"] == w) &
+                                    (part["rank0"] == rank)]) for w in (low_w, high_w)}
+            defeats = {w: _point((a["kills"][0] + a["block kills"][0],)) for w, a in arm.items()}
+            finding += (" The characters a person defeats go %s -> %s a match (attacking and blocking), the first "
+                        "player's HP lost %s -> %s and the second's %s -> %s."
+                        % (defeats[low_w], defeats[high_w], _point(arm[low_w]["first lost"], 1),
+                           _point(arm[high_w]["first lost"], 1), _point(arm[low_w]["second lost"], 1),
+                           _point(arm[high_w]["second lost"], 1)))
     else:
         finding += (" Only %s = %d was played, so the run cannot say how many wins the person is worth; "
                     "docs/examples/tcg-weapon-sweep.toml varies it ([vary] %s = [0, 3, 6])."
@@ -825,17 +889,21 @@ def _person(run, frame, kit):
         fig.suptitle("rank %d%s" % (rank, where), fontsize=9)
         return fig
 
-    return kit.Section("tcg_person", "Q8 The person as a fighter: its attacks, its damage and what a Weapon is worth",
-                       "Equal ranks: the person's attacks per match (both seats) and their share of all attacks, the "
-                       "duelist damage of person-vs-person attacks (T-AMB-64/86) per match and as a share of all "
-                       "duelist damage, and the HP the attacking person's duelist loses to characters hitting back; "
-                       "95 %% intervals clustered by %s. The person's ATK without a Weapon is person_base_atk (0 by "
-                       "default, and a person with ATK 0 never attacks), so by default every person attack is a "
-                       "Weapon attack and %s = 0 is the game without the person as a fighter: seat 0's win share "
-                       "against the %s = %d arm (same deck, rank and other rules) is what a Weapon's value is worth in "
-                       "wins. Not counted by the kernel, so not answered here: %s. Finding: %s"
-                       % ("chunk" if chunks is not None else "cell", WEAPON_KEY, WEAPON_KEY, reference,
-                          PERSON_NOT_COUNTED, finding), table, figure, ["Q8 " + finding])
+    return _section(kit, "tcg_person", "Q8 The person as a fighter: its attacks, its damage and what a Weapon is worth",
+                    "Equal ranks: the person's attacks per match (both seats) and their share of all attacks, the "
+                    "duelist damage of person-vs-person attacks (T-AMB-64/86) per match and as a share of all "
+                    "duelist damage, and the HP the attacking person's duelist loses to characters hitting back%s; "
+                    "95 %% intervals clustered by %s. The person's ATK without a Weapon is person_base_atk (0 by "
+                    "default, and a person with ATK 0 never attacks), so by default every person attack is a "
+                    "Weapon attack and %s = 0 is the game without the person as a fighter: seat 0's win share "
+                    "against the %s = %d arm (same deck, rank and other rules) is what a Weapon's value is worth in "
+                    "wins. Not counted by the kernel, so not answered here: %s."
+                    % ("; then the Weapons equipped per match, the damage a person deals to the characters it "
+                       "attacks and to characters attacking it directly (its hit back, T-BATTLE-12: blocking), the "
+                       "characters it defeats each way, their mean stars, the defeats per Weapon equipped, and the "
+                       "duelist HP the first and the second player lose per match" if fighter else "",
+                       "chunk" if chunks is not None else "cell", WEAPON_KEY, WEAPON_KEY, reference,
+                       PERSON_NOT_COUNTED if fighter else PERSON_NOT_COUNTED_BEFORE), finding, table, figure)
 
 
 # ---- Q9 how often the limits bind ---------------------------------------------------------
@@ -846,8 +914,9 @@ def _limits(run, frame, kit):
     if not len(part) or not all(c in frame for c in columns):
         return None
     groups = part.groupby(["variant", "deck", "rank0"], sort=True)[columns + ["matches"]].sum().reset_index()
-    rows = [{**({"variant": row["variant"]} if _several(frame) else {}), "deck": row["deck"], "rank": int(row["rank0"]),
-             **{name: "%.2f" % (row[c] / row["matches"]) for name, c in LIMITS}} for _, row in groups.iterrows()]
+    rows = [_keyed(frame, row["variant"], {"deck": row["deck"], "rank": int(row["rank0"]),
+                                           **{name: "%.2f" % (row[c] / row["matches"]) for name, c in LIMITS}})
+            for _, row in groups.iterrows()]
     table = pd.DataFrame(rows)
     base, where = _at(run, frame, kit)
     groups_base = groups[groups["variant"] == base]
@@ -875,11 +944,10 @@ def _limits(run, frame, kit):
             axes.legend(fontsize="x-small")
         return fig
 
-    return kit.Section("tcg_limits", "Q9 How often the board and hand limits bind",
-                       "Equal ranks: Action phases begun with a character in hand and the front row full "
-                       "(front_slots), with equipment in hand and the back row full (back_slots), and cards "
-                       "discarded to the hand limit (T-PHASE-12), per match, both seats together. Finding: " + finding,
-                       table, figure, ["Q9 " + finding])
+    return _section(kit, "tcg_limits", "Q9 How often the board and hand limits bind",
+                    "Equal ranks: Action phases begun with a character in hand and the front row full "
+                    "(front_slots), with equipment in hand and the back row full (back_slots), and cards "
+                    "discarded to the hand limit (T-PHASE-12), per match, both seats together.", finding, table, figure)
 
 
 # ---- Q10 the template matrix --------------------------------------------------------------
@@ -905,9 +973,10 @@ def _template_matrix(run, frame, kit):
         flag = ("cycle " + " > ".join(cycle + (cycle[0],)) if cycle else
                 "no cycle; %s beats every other" % dominant[0] if dominant else "no cycle, no dominant template")
         for a in templates:
-            rows.append({**({"variant": variant} if _several(frame) else {}), "rank": rank, "template": a,
-                         **{"vs %s" % b: kit.percent(*matrix[a, b]) if b != a else "-" for b in templates},
-                         "rock-paper-scissors": flag if a == templates[0] else ""})
+            rows.append(_keyed(frame, variant, {"rank": rank, "template": a,
+                                                **{"vs %s" % b: kit.percent(*matrix[a, b]) if b != a else "-"
+                                                   for b in templates},
+                                                "rock-paper-scissors": flag if a == templates[0] else ""}))
         panels_data.append((variant, rank, templates, matrix))
         verdicts.append((rank, variant, cycle, dominant))
     table = pd.DataFrame(rows)
@@ -942,11 +1011,29 @@ def _template_matrix(run, frame, kit):
             axes.set_title("rank %d%s" % (rank, " " + variant if _several(frame) else ""), fontsize=9)
         return fig
 
-    return kit.Section("tcg_matrix", "Q10 Template x template, with a rock-paper-scissors flag",
-                       "Equal ranks: the row template's share of decided matches against the column's, both seatings "
-                       "and first players pooled (95 % Wilson intervals); 'beats' means the interval lies above 50 %. "
-                       "A cycle is three templates each beating the next. Finding: " + finding,
-                       table, figure, ["Q10 " + finding])
+    return _section(kit, "tcg_matrix", "Q10 Template x template, with a rock-paper-scissors flag",
+                    "Equal ranks: the row template's share of decided matches against the column's, both seatings "
+                    "and first players pooled (95 % Wilson intervals); 'beats' means the interval lies above 50 %. "
+                    "A cycle is three templates each beating the next.", finding, table, figure)
+
+
+# ---- Q11 the sensitivity ranking: another command's question --------------------------------
+
+SENSITIVITY_COMMAND = ("cardbalance sensitivity --game novel_tcg --deck swarm/advance --rank 10 --skill greedy "
+                       "--param star_mod=2:8 --param free_summon_max_star=4:8 --param T-AMB-54 --param T-AMB-07 "
+                       "--method sobol --n 32")
+
+
+def _sensitivity(run, frame, kit):
+    """Q11 is not a sweep's question (a grid of cells ranks no parameter): say which command answers it."""
+    return kit.Section("tcg_sensitivity", "Q11 Sensitivity ranking: answered by cardbalance sensitivity",
+                       "Which parameters and open readings (§15) move the headline metrics most is answered by a "
+                       "design over the parameters, not by a sweep's grid: `cardbalance sensitivity --game "
+                       "novel_tcg` (Sobol', Morris or a surrogate over rules numbers, card-pool reals, deck-template "
+                       "ratios and readings as factors), for example `%s`. docs/examples/tcg-sensitivity/ holds such "
+                       "a run over 15 parameters and docs/novel-tcg.md says what it found." % SENSITIVITY_COMMAND,
+                       None, None, ["Q11 is answered by `cardbalance sensitivity --game novel_tcg` "
+                                    "(docs/examples/tcg-sensitivity/)."])
 
 
 # ---- the card pool and deck lists the run played (game data) --------------------------------
@@ -972,6 +1059,6 @@ def report_sections(run, tables, kit):
     """`GameSpec.extra["report_sections"]`: the TCG's sections, in the order of §18.3."""
     frame = _frame(run)
     builders = (_first_player, _deck_out, _rank_gap, _star_modifier, _advance_economy, _limit_offset, _length,
-                _damage, _person, _limits, _template_matrix, _card_pool)
+                _damage, _person, _limits, _template_matrix, _sensitivity, _card_pool)
     sections = [builder(run, frame, kit) for builder in builders]
     return [section for section in sections if section is not None]
