@@ -1,5 +1,5 @@
 """The Novel TCG kernel's decorators: numba without reference counting, as Faction War's
-kernels (`sim/faction_war/kernel_jit.py` says why that is safe and what it saves).
+kernels are compiled (its own `kernel_jit` module says why that is safe and what it saves).
 
 Every call of a compiled function with array arguments costs an atomic increment and
 decrement per array (`NRT_incref` / `NRT_decref`). The kernel passes the state, the rules
