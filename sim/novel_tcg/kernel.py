@@ -12,6 +12,7 @@ import numba as nb
 import numpy as np
 
 from sim.novel_tcg import engine_cache
+from sim.novel_tcg.kernel_jit import counting_jit, kernel_jit
 from sim.novel_tcg import layout as L
 from sim.novel_tcg.actions import (A_ADVANCE, A_ATTACK, A_CHANGE, A_DISCARD, A_END, A_EQUIP, A_EQUIP_OPPONENT, A_SUMMON,
                                    PERSON)
@@ -26,39 +27,39 @@ NONE = L.NONE
 MAX_LEGAL = 512  # more than any position lists (9 attackers x 10 targets + summons, equips, changes)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def pool(r, kind, field):
     return r[R.R_POOL + kind * R.POOL_FIELDS + field]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def seat_at(seat, offset):
     return L.SEAT_BASE + seat * L.SEAT_SIZE + offset
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def fs(seat, slot):  # first index of a front slot
     return L.SEAT_BASE + seat * L.SEAT_SIZE + L.P_FRONT + slot * L.FRONT_FIELDS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def bs(seat, slot):  # first index of a back slot
     return L.SEAT_BASE + seat * L.SEAT_SIZE + L.P_BACK + slot * L.BACK_FIELDS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def atk_of(s, r, seat, slot):
     i = fs(seat, slot)
     return pool(r, s[i + L.F_KIND], F_ATK) + s[i + L.F_ATK_BONUS]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def max_hp_of(s, r, seat, slot):
     i = fs(seat, slot)
     return pool(r, s[i + L.F_KIND], F_HP) + s[i + L.F_HP_BONUS]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def person_atk(s, r, seat):
     weapon = s[seat_at(seat, L.P_WEAPON)]
     if weapon != NONE:
@@ -66,14 +67,14 @@ def person_atk(s, r, seat):
     return r[R.R_PERSON_BASE_ATK]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def star_ceiling(r, rank):
     if r[R.R_SUMMON_LIMIT] == 1:
         return 20
     return min(20, rank + r[R.R_LIMIT_OFFSET])
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def free_front(s, r, seat):
     for slot in range(r[R.R_FRONT_SLOTS]):
         if s[fs(seat, slot) + L.F_KIND] == NONE:
@@ -81,7 +82,7 @@ def free_front(s, r, seat):
     return NONE
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def free_back(s, r, seat):
     for slot in range(r[R.R_BACK_SLOTS]):
         if s[bs(seat, slot) + L.B_KIND] == NONE:
@@ -89,7 +90,7 @@ def free_back(s, r, seat):
     return NONE
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def take_top(s, seat):
     count = s[seat_at(seat, L.P_DECK_COUNT)] - 1
     kind = s[seat_at(seat, L.P_DECK + count)]
@@ -99,7 +100,7 @@ def take_top(s, seat):
     s[seat_at(seat, L.P_HAND_COUNT)] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def end_match(s, winner, end_type):
     s[L.S_PHASE] = L.PH_OVER
     s[L.S_WINNER] = winner
@@ -114,7 +115,7 @@ def lose_hp(s, seat, amount):
 
 
 # ---- life (Match._life_check, _check_life_now) ----
-@nb.njit(cache=True)
+@kernel_jit
 def life_check(s, r):
     down0 = s[seat_at(0, L.P_HP)] <= 0
     down1 = s[seat_at(1, L.P_HP)] <= 0
@@ -130,13 +131,13 @@ def life_check(s, r):
     return False
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def check_life_now(s, r):
     return r[R.R_HP_CHECK] == 0 and life_check(s, r)
 
 
 # ---- turn structure ----
-@nb.njit(cache=True)
+@kernel_jit
 def count_binding_limits(s, r, p):
     has_char = False
     has_equip = False
@@ -159,7 +160,7 @@ def count_binding_limits(s, r, p):
         s[L.C_BACK_FULL] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def begin_turn(s, r):
     if s[L.S_TURN] > r[R.R_TURN_CAP]:
         end_match(s, L.DRAW, L.END_TURN_CAP)
@@ -182,7 +183,7 @@ def begin_turn(s, r):
     count_binding_limits(s, r, p)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def finish_turn(s, r):
     if r[R.R_DAMAGE_PERSISTS] == 1:
         for seat in range(2):
@@ -197,7 +198,7 @@ def finish_turn(s, r):
     begin_turn(s, r)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def end_phase(s, r):
     limit = r[R.R_HAND_LIMIT]
     if limit > 0 and s[seat_at(s[L.S_ACTIVE], L.P_HAND_COUNT)] > limit:
@@ -206,7 +207,7 @@ def end_phase(s, r):
     finish_turn(s, r)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def new_match(s, r, rank0, rank1, deck0, deck1, first, seed):
     """Match.__init__: zero, HPs, shuffle seat 0 then seat 1, opening hands, first turn."""
     s[:] = 0
@@ -249,7 +250,7 @@ def new_match(s, r, rank0, rank1, deck0, deck1, first, seed):
 
 
 # ---- leaving the field, equipment ----
-@nb.njit(cache=True)
+@kernel_jit
 def leave_field(s, r, p, slot):
     s[fs(p, slot) + L.F_KIND] = NONE
     for f in range(1, L.FRONT_FIELDS):
@@ -273,7 +274,7 @@ def leave_field(s, r, p, slot):
                 s[seat_at(q, L.P_GY_COUNT)] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def defeat_if_down(s, r, p, slot):
     """-> whether the character left (its kind is gone afterwards: read it before)."""
     i = fs(p, slot)
@@ -293,7 +294,7 @@ def person_defeats(s, r, p, slot, counter):
         s[L.C_PERSON_KILL_STARS] += pool(r, kind, F_STAR)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def remove_equipment(s, r, p, back):
     i = bs(p, back)
     kind = s[i + L.B_KIND]
@@ -320,7 +321,7 @@ def remove_equipment(s, r, p, back):
             defeat_if_down(s, r, host_seat, host)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def remove_spent(s, r, p):
     for back in range(r[R.R_BACK_SLOTS]):
         i = bs(p, back)
@@ -328,7 +329,7 @@ def remove_spent(s, r, p):
             remove_equipment(s, r, p, back)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def spend_durability(s, r, p, slot):
     for back in range(r[R.R_BACK_SLOTS]):
         i = bs(p, back)
@@ -345,7 +346,7 @@ def spend_durability(s, r, p, slot):
             remove_spent(s, r, 1 - p)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def remove_spent_weapon(s, p):
     if s[seat_at(p, L.P_WEAPON)] != NONE and s[seat_at(p, L.P_WEAPON_DUR)] <= 0:
         s[seat_at(p, L.P_WEAPON)] = NONE
@@ -353,7 +354,7 @@ def remove_spent_weapon(s, p):
         s[seat_at(p, L.P_GY_COUNT)] += 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def spend_weapon(s, r, p):
     if s[seat_at(p, L.P_WEAPON)] != NONE:
         s[seat_at(p, L.P_WEAPON_DUR)] -= 1
@@ -362,14 +363,14 @@ def spend_weapon(s, r, p):
 
 
 # ---- summoning ----
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def allowance_bit(r, position):
     if position == L.POS_FACEDOWN and r[R.R_SET_USES_SUMMON] == 1:
         return L.USED_SET
     return L.USED_SUMMON
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def over_limit(s, r, p, kind, position, advance):
     if pool(r, kind, F_STAR) <= star_ceiling(r, s[seat_at(p, L.P_RANK)]):
         return False
@@ -380,7 +381,7 @@ def over_limit(s, r, p, kind, position, advance):
     return True
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def key_less(a, b):
     for i in range(5):
         if a[i] != b[i]:
@@ -388,7 +389,7 @@ def key_less(a, b):
     return False
 
 
-@nb.njit(cache=True)
+@counting_jit
 def canonical_bases(s, r, p, target_star):
     """Match.canonical_bases -> bitmask of front slots, or 0 when no base set exists."""
     slots = np.empty(L.MAX_FRONT, dtype=np.int64)
@@ -439,13 +440,13 @@ def canonical_bases(s, r, p, target_star):
 SUMS_MASK = np.int64((1 << 63) - 1) # subset sums 0..62: one bit each, the sign bit never set
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def _add_base(sums, star):
     """The subset sums `sums` (bits) with one more base of `star` stars added to each."""
     return (sums << star) & SUMS_MASK
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def advance_reach(s, r, p):
     """The targets some base set reaches, as bits 1..62 of one word (-1: every target), so that
     listing actions finds the base subsets once (canonical_bases exists iff the bit is set).
@@ -515,7 +516,7 @@ def advance_reach(s, r, p):
 HAND_KEY = 6  # hand_bases key: 6 leading entries, then the hand's copies per star from 20 down to 1
 
 
-@nb.njit(cache=True)
+@counting_jit
 def hand_bases(s, r, p, target_star, target_kind, hand_take):
     """Match.canonical_base_set under T-AMB-39 "also_hand" -> the front slots' bitmask, or -1 when no base set
     exists; hand_take[star] gets the copies of each star the set takes from the hand. A depth-first search over
@@ -609,7 +610,7 @@ def hand_bases(s, r, p, target_star, target_kind, hand_take):
     return best[5]
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def hand_bases_to_graveyard(s, r, p, hand_take):
     """T-AMB-39 "also_hand", T-SUMMON-4: the hand bases hand_take[star] go to the graveyard, of one star the
     lowest kinds first -> how many."""
@@ -628,7 +629,22 @@ def hand_bases_to_graveyard(s, r, p, hand_take):
     return moved
 
 
-@nb.njit(cache=True, inline="always")
+@counting_jit
+def hand_base_set(s, r, p, target_star, target_kind):
+    """hand_bases for the listing (it asks only whether a set exists) -> the front slots' bitmask or -1."""
+    return hand_bases(s, r, p, target_star, target_kind, np.zeros(R.STAR_MAX + 1, dtype=np.int64))
+
+
+@counting_jit
+def take_hand_bases(s, r, p, target_star):
+    """T-AMB-39 "also_hand" summon: the canonical set's hand bases to the graveyard -> (front slots'
+    bitmask, hand bases moved)."""
+    hand_take = np.zeros(R.STAR_MAX + 1, dtype=np.int64)
+    bases = hand_bases(s, r, p, target_star, NONE, hand_take)
+    return bases, hand_bases_to_graveyard(s, r, p, hand_take)
+
+
+@kernel_jit(inline="always")
 def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     """Match._summon_legal; `reach` from advance_reach, `front_free` = free_front(s, r, p) (listed once)."""
     if s[L.S_SUMMONS_USED] & allowance_bit(r, position):
@@ -642,14 +658,14 @@ def summon_legal(s, r, p, kind, position, advance, reach, front_free):
     if not advance:
         return front_free != NONE
     if r[R.R_BASES_FROM] == 1:  # T-AMB-39 "also_hand": one search per card (it is no base of itself)
-        bases = hand_bases(s, r, p, pool(r, kind, F_STAR), kind, np.zeros(R.STAR_MAX + 1, dtype=np.int64))
+        bases = hand_base_set(s, r, p, pool(r, kind, F_STAR), kind)
         return bases >= 0 and (front_free != NONE or (r[R.R_ADVANCE_FULL_ROW] == 1 and bases > 0))
     if (reach >> pool(r, kind, F_STAR)) & 1 == 0:
         return False
     return front_free != NONE or r[R.R_ADVANCE_FULL_ROW] == 1
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def summon(s, r, p, kind, position, advance):
     used = allowance_bit(r, position)
     if r[R.R_SET_USES_SUMMON] == 0:
@@ -668,9 +684,7 @@ def summon(s, r, p, kind, position, advance):
     if advance:
         n = 0
         if r[R.R_BASES_FROM] == 1:  # T-AMB-39 "also_hand"
-            hand_take = np.zeros(R.STAR_MAX + 1, dtype=np.int64)
-            bases = hand_bases(s, r, p, star, NONE, hand_take)
-            n = hand_bases_to_graveyard(s, r, p, hand_take)
+            bases, n = take_hand_bases(s, r, p, star)
         else:
             bases = canonical_bases(s, r, p, star)
         for slot in range(L.MAX_FRONT):
@@ -693,7 +707,7 @@ def summon(s, r, p, kind, position, advance):
 
 
 # ---- equipment, positions ----
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def equip_legal(s, r, p, kind, target, back_free, host_seat):
     """Match._equip_legal; `back_free` = free_back(s, r, p) (listed once); host_seat 1 - p: T-AMB-31 "true"."""
     category = pool(r, kind, F_CATEGORY)
@@ -709,7 +723,7 @@ def equip_legal(s, r, p, kind, target, back_free, host_seat):
     return not (r[R.R_NONATTACK_USE] == 1 and s[i + L.F_POS] != L.POS_ATTACK)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def equip(s, r, p, kind, target, host_seat):
     """Match._equip; host_seat 1 - p: T-AMB-31 "true" (the card in p's back row, B_HOST = HOST_OPPONENT + slot)."""
     if r[R.R_ACTION_ORDER] == 1:
@@ -739,7 +753,7 @@ def equip(s, r, p, kind, target, host_seat):
         s[h + L.F_HP_NOW] += value
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def change(s, r, p, slot, position):
     i = fs(p, slot)
     flip = s[i + L.F_POS] == L.POS_FACEDOWN
@@ -749,7 +763,7 @@ def change(s, r, p, slot, position):
 
 
 # ---- battle ----
-@nb.njit(cache=True)
+@kernel_jit
 def modified(r, atk, bonus):
     if atk == 0 and r[R.R_MOD_ZERO_ATK] == 1:
         return 0
@@ -759,21 +773,21 @@ def modified(r, atk, bonus):
     return damage
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def hit(s, r, seat, slot, damage):
     i = fs(seat, slot)
     s[i + L.F_HP_NOW] = min(s[i + L.F_HP_NOW] - damage, max_hp_of(s, r, seat, slot))
     return max(0, -s[i + L.F_HP_NOW])
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def overflow_to(s, r, seat, overflow, allowed):
     if overflow > 0 and allowed and r[R.R_OVERFLOW] == 1:
         lose_hp(s, seat, overflow)
         s[L.C_DMG_OVERFLOW] += overflow
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def defender_flips(s, r, q, slot):
     i = fs(q, slot)
     if s[i + L.F_POS] == L.POS_FACEDOWN:
@@ -783,7 +797,7 @@ def defender_flips(s, r, q, slot):
     return s[i + L.F_POS] == L.POS_DEFENSE
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def character_battle(s, r, p, slot, target):
     q = 1 - p
     spend_durability(s, r, p, slot)
@@ -813,7 +827,7 @@ def character_battle(s, r, p, slot, target):
     remove_spent(s, r, q)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def direct_attack(s, r, p, slot):
     q = 1 - p
     s[L.C_DIRECT] += 1
@@ -836,7 +850,7 @@ def direct_attack(s, r, p, slot):
         remove_spent(s, r, q)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def person_attacks_character(s, r, p, target):
     q = 1 - p
     s[L.C_PERSON_ATTACKS] += 1
@@ -860,7 +874,7 @@ def person_attacks_character(s, r, p, target):
         remove_spent(s, r, p)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def person_attacks_person(s, r, p):
     q = 1 - p
     s[L.C_PERSON_ATTACKS] += 1
@@ -875,7 +889,7 @@ def person_attacks_person(s, r, p):
     remove_spent_weapon(s, p)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def attack(s, r, p, attacker, target):
     s[L.C_ATTACKS] += 1
     if attacker == PERSON:
@@ -894,7 +908,7 @@ def attack(s, r, p, attacker, target):
 
 
 # ---- legal actions and apply ----
-@nb.njit(cache=True)
+@kernel_jit
 def attack_targets(s, r, q):
     """The front slots of seat q an attack may target, as bits, and bit PERSON when nothing blocks."""
     targets = 0
@@ -912,7 +926,7 @@ def attack_targets(s, r, q):
     return targets
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def list_attacks(out, n, attacker, targets):
     """Append ATTACK attacker t for each target bit t, ascending."""
     for target in range(PERSON + 1):
@@ -922,7 +936,7 @@ def list_attacks(out, n, attacker, targets):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def list_summons(s, r, p, kind, advance, reach, front_free, out, n):
     """Append the legal summons of `kind` (its positions ascending)."""
     base = A_ADVANCE if advance else A_SUMMON
@@ -937,7 +951,7 @@ def list_summons(s, r, p, kind, advance, reach, front_free, out, n):
     return n
 
 
-@nb.njit(cache=True, inline="always")  # on the hot path of every Action phase listing
+@kernel_jit(inline="always")  # on the hot path of every Action phase listing
 def list_changes(s, r, p, turn, out, n):
     """Match._list_changes: the position changes of seat p's characters, appended at out[n:] -> new n."""
     for slot in range(r[R.R_FRONT_SLOTS]):
@@ -959,7 +973,7 @@ def list_changes(s, r, p, turn, out, n):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def list_sets(s, r, p, out, n):
     """Match._list_sets: seat p's face-down sets outside the Action phase (T-AMB-24) at out[n:] -> new n."""
     free_max = r[R.R_FREE_MAX]
@@ -977,7 +991,7 @@ def list_sets(s, r, p, out, n):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@kernel_jit(inline="always")
 def sort_ascending(out, n):
     """Insertion sort of out[:n] (lists are short and nearly sorted) -> n."""
     for i in range(1, n):
@@ -990,7 +1004,7 @@ def sort_ascending(out, n):
     return n
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def legal_actions(s, r, out):
     """Match.legal_actions: the turn player's choices in ascending order -> count.
 
@@ -1074,7 +1088,7 @@ def legal_actions(s, r, out):
     return sort_ascending(out, n)
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def apply_action(s, r, action):
     """Match.apply (the action must be legal)."""
     family = (action // 10000) * 10000
