@@ -8,7 +8,6 @@ names the reference method it mirrors; clause IDs are documented there.
 Legal actions are assumed (the match loop only applies listed actions).
 """
 
-import numba as nb
 import numpy as np
 
 from sim.novel_tcg import engine_cache
@@ -107,7 +106,7 @@ def end_match(s, winner, end_type):
     s[L.S_END_TYPE] = end_type
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def lose_hp(s, seat, amount):
     """Duelist damage, counted per seat (§18.3 Q8: the first player's loss against the second's)."""
     s[seat_at(seat, L.P_HP)] -= amount
@@ -285,7 +284,7 @@ def defeat_if_down(s, r, p, slot):
     return False
 
 
-@nb.njit(cache=True)
+@kernel_jit
 def person_defeats(s, r, p, slot, counter):
     """defeat_if_down for a character the person hit: Q8's kills (`counter`) and the victim's stars."""
     kind = s[fs(p, slot) + L.F_KIND]
