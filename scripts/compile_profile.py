@@ -97,13 +97,18 @@ def main() -> int:
                 stack[-1][2] += spent
 
     class PassListener(event.Listener):
+        """Exclusive pass time: a pass's callees' compiles and the passes nested in it
+        (the inliner runs the callee's front end) are charged where they belong."""
         def on_start(self, ev):
             nested = stack[-1][2] if stack else 0.0  # this function's callees' compile seconds so far
-            passes.append([ev.data["name"].split(" [")[0], time.perf_counter(), nested])  # "name [qualname]"
+            passes.append([ev.data["name"].split(" [")[0], time.perf_counter(), nested, 0.0, len(stack)])  # "name [qualname]"
 
         def on_end(self, ev):
-            name, start, nested_at_start = passes.pop()
+            name, start, nested_at_start, inner, depth = passes.pop()
             spent = time.perf_counter() - start - ((stack[-1][2] if stack else 0.0) - nested_at_start)
+            if passes and passes[-1][4] == depth:  # a pass inside a pass of the same compile
+                passes[-1][3] += spent
+            spent -= inner
             if stack:
                 parts[stack[-1][0]][PASS_PARTS.get(name, "other passes")] += spent
             by_pass[name] += spent
