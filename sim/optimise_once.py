@@ -6,8 +6,8 @@ runs LLVM's whole module optimisation over the result. The caller then links
 that code in and optimises all of it again, and so on up the call tree, so a
 kernel five calls deep is optimised five times, and the entry point (the
 batch function Python calls) optimises the whole engine once more anyway.
-On Faction War's cold compile that repeated module optimisation was about a
-third of the compile (docs/performance.md, "Cold compile (issue 29)").
+On Faction War's cold compile that repeated module optimisation was 22 of
+75 s CPU (docs/performance.md, "Cold compile (issue 29)"); 2 s are left.
 
 Here a library finalised inside another compile (a callee, typed while its
 caller compiles) skips the module optimisation; its caller links its code
