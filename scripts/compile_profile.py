@@ -21,6 +21,32 @@ import time
 from collections import defaultdict
 
 
+PASS_PARTS = {"nopython_type_inference": "typing", "native_lowering": "lowering+LLVM"}
+LLVM_STEPS = (("_optimize_functions", "LLVM function passes"), ("_optimize_final_module", "LLVM module passes"),
+              ("_finalize_specific", "LLVM machine code"))
+
+
+def _time_llvm(stack, parts):
+    """Wrap numba's LLVM steps (numba.core.codegen) to charge their time to the compiling function.
+    They run inside native lowering, so "lowering" below is native_lowering minus these."""
+    from numba.core import codegen
+
+    def timed(method, label):
+        def wrapper(self, *args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                if stack:
+                    parts[stack[-1][0]][label] += time.perf_counter() - started
+        return wrapper
+
+    for attribute, label in LLVM_STEPS:
+        for cls in (codegen.CPUCodeLibrary, codegen.JITCodeLibrary):
+            if attribute in vars(cls):
+                setattr(cls, attribute, timed(vars(cls)[attribute], label))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="faction_war")
@@ -28,6 +54,7 @@ def main() -> int:
     parser.add_argument("--cache-dir", help="numba cache folder (default: a fresh temporary one)")
     parser.add_argument("--ahead", action="store_true",
                         help="as `sweep` does: the game's compile-ahead parts in a second process (sim/warmup.py)")
+    parser.add_argument("--json", help="also write the per-function table to this JSON file")
     args = parser.parse_args()
     cache_dir = args.cache_dir or tempfile.mkdtemp(prefix="nbcold-")
     os.environ["NUMBA_CACHE_DIR"] = cache_dir
@@ -47,10 +74,13 @@ def main() -> int:
     cell = np.ascontiguousarray(plan.cell_array(first))
     wall1, cpu1 = time.perf_counter(), time.process_time()
 
-    stack = []  # [name, start, child_time]
+    stack = []  # [name, start, child_time, {part: seconds}]
     exclusive = defaultdict(float)
+    parts = defaultdict(lambda: defaultdict(float))  # name -> part -> exclusive seconds
     inclusive = {}  # outer functions (depth < 4): their whole subtree, first compile
     signatures = defaultdict(list)
+    passes = []  # [pass name, start, nested compile seconds at start]
+    by_pass = defaultdict(float)  # numba pass name -> exclusive seconds, all functions
 
     class Listener(event.Listener):
         def on_start(self, ev):
@@ -66,7 +96,26 @@ def main() -> int:
             if stack:
                 stack[-1][2] += spent
 
+    class PassListener(event.Listener):
+        """Exclusive pass time: a pass's callees' compiles and the passes nested in it
+        (the inliner runs the callee's front end) are charged where they belong."""
+        def on_start(self, ev):
+            nested = stack[-1][2] if stack else 0.0  # this function's callees' compile seconds so far
+            passes.append([ev.data["name"].split(" [")[0], time.perf_counter(), nested, 0.0, len(stack)])  # "name [qualname]"
+
+        def on_end(self, ev):
+            name, start, nested_at_start, inner, depth = passes.pop()
+            spent = time.perf_counter() - start - ((stack[-1][2] if stack else 0.0) - nested_at_start)
+            if passes and passes[-1][4] == depth:  # a pass inside a pass of the same compile
+                passes[-1][3] += spent
+            spent -= inner
+            if stack:
+                parts[stack[-1][0]][PASS_PARTS.get(name, "other passes")] += spent
+            by_pass[name] += spent
+
     event.register("numba:compile", Listener())
+    event.register("numba:run_pass", PassListener())
+    _time_llvm(stack, parts)
     import resource
 
     from sim.warmup import start_ahead, stop_ahead
@@ -92,9 +141,31 @@ def main() -> int:
     print("inclusive compile seconds (subtree), depth < 4:")
     for name, (depth, spent) in sorted(inclusive.items(), key=lambda item: -item[1][1])[:args.top]:
         print("  %7.2f  %s%s" % (spent, "  " * depth, name))
-    print("exclusive compile seconds, top %d:" % args.top)
-    for name, spent in sorted(exclusive.items(), key=lambda item: -item[1])[:args.top]:
+    columns = ("other passes", "typing", "lowering", "LLVM function passes", "LLVM module passes", "LLVM machine code")
+    rows = []
+    for name, spent in exclusive.items():
+        share = dict(parts[name])
+        llvm = sum(share.get(label, 0.0) for _, label in LLVM_STEPS)
+        share["lowering"] = share.pop("lowering+LLVM", 0.0) - llvm
+        rows.append((name, spent, share))
+    rows.sort(key=lambda row: -row[1])
+    totals = {column: sum(row[2].get(column, 0.0) for row in rows) for column in columns}
+    print("exclusive compile seconds (own typing, lowering and LLVM; callees excluded), wall:")
+    print("  %7s  %s  function" % ("total", "  ".join("%8s" % c.replace("LLVM ", "")[:8] for c in columns)))
+    print("  %7.2f  %s  (all)" % (sum(exclusive.values()), "  ".join("%8.2f" % totals[c] for c in columns)))
+    for name, spent, share in rows[:args.top]:
+        print("  %7.2f  %s  %s%s" % (spent, "  ".join("%8.2f" % share.get(c, 0.0) for c in columns), name,
+                                    " (x%d)" % len(signatures[name]) if len(signatures[name]) > 1 else ""))
+    print("numba passes, exclusive seconds (native_lowering includes the LLVM steps):")
+    for name, spent in sorted(by_pass.items(), key=lambda item: -item[1])[:12]:
         print("  %7.2f  %s" % (spent, name))
+    if args.json:
+        import json
+        with open(args.json, "w") as handle:
+            json.dump({"game": args.game, "compile_wall_s": wall2 - wall1, "compile_cpu_s": cpu2 - cpu1,
+                       "specialisations": sum(map(len, signatures.values())), "functions": len(signatures),
+                       "rows": [{"function": name, "total": spent, "signatures": len(signatures[name]), **share}
+                                for name, spent, share in rows]}, handle, indent=1)
     return 0
 
 

@@ -30,7 +30,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim import compile_progress
+from sim import compile_progress, inline_once, optimise_once
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 COMMON_SOURCES = ("sim/cards.py", "sim/rng.py", "sim/aggregate.py", "sim/jit_cache.py")
@@ -163,13 +163,17 @@ def compile_calls_without_literals() -> bool:
 
 def install(engine: Engine) -> bool:
     """Register `engine`, put the engine-aware locators first in numba's list
-    (idempotent), compile calls without literal specialisation, and say on
-    stderr while a compile runs (sim/compile_progress.py)."""
+    (idempotent), compile calls without literal specialisation, let LLVM optimise
+    callees once, in their caller (sim/optimise_once.py), prepare each inlined
+    function once (sim/inline_once.py), and say on stderr while a compile runs
+    (sim/compile_progress.py)."""
     global _installed
     _ENGINES.setdefault(engine.name, engine)
     if _installed:
         return True
     compile_calls_without_literals()
+    optimise_once.install()
+    inline_once.install()
     compile_progress.install()
     try:
         caching, locators = _make_locators()

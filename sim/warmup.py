@@ -24,13 +24,17 @@ can be compiled meanwhile in a second process and loaded by the parent when
 it gets there. A game names such parts in `GameSpec.extra["compile_ahead"]`
 (callables that compile them with the exact argument types the loop uses);
 if the second process is slower, the parent compiles the part itself and
-nothing is lost but that process's core. Not called by any command yet: on
-the loaded shared machine it made the sweep's compile slower (the extra
-process takes the parent's share); see docs/performance.md.
+nothing is lost but that process's core. `cardbalance sweep` starts it
+around its first batch when that batch compiles and a core is idle
+(`ahead_when_cold`: a warm run starts nothing; on a machine whose other
+cores are busy the extra process would take the parent's share instead,
+which made the compile slower there: docs/performance.md, "Cold compile
+(issue 29)").
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -76,6 +80,50 @@ def stop_ahead(process: subprocess.Popen | None) -> None:
     if process is not None and process.poll() is None:
         process.terminate()
         process.wait()
+
+
+def spare_core() -> bool:
+    """True when this machine has a core with nothing to run (1-minute load average
+    at most the cores less one): only then does a second compiling process add a
+    core instead of taking the parent's share (docs/performance.md, issue 29)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # pragma: no cover - no load average on this platform
+        return cores >= 2
+    return cores >= 2 and load <= cores - 1
+
+
+@contextlib.contextmanager
+def ahead_when_cold(game, jobs: int = -1):
+    """Around a command's first batch: start `start_ahead(game)` when that batch
+    turns out to compile (the first numba cache miss in the block) and a core is
+    spare, so a warm run starts no process; stop it when the block ends. Not with
+    `--jobs 1` (the user asked for one core)."""
+    if jobs == 1 or not game.extra.get("compile_ahead"):
+        yield
+        return
+    try:
+        from numba.core import event
+    except ImportError:  # pragma: no cover - numba is a dependency
+        yield
+        return
+    started = []
+
+    class _FirstMiss(event.Listener):  # numba accepts only its own Listener subclasses
+        def on_start(self, ev):
+            if not started:
+                started.append(start_ahead(game) if spare_core() else None)
+
+        def on_end(self, ev):
+            pass
+
+    try:
+        with event.install_listener("numba:compile", _FirstMiss()):
+            yield
+    finally:
+        if started:
+            stop_ahead(started[0])
 
 
 def compile_ahead(name: str) -> None:

@@ -27,3 +27,39 @@ def test_no_second_process_for_a_game_without_parts(toy_game):
     from sim.warmup import start_ahead, stop_ahead
     assert start_ahead(toy_game) is None
     stop_ahead(None)
+
+
+class _Game:
+    """A game with a compile-ahead part (only its `extra` and `name` are read)."""
+    name = "toy"
+    extra = {"compile_ahead": (lambda: None,)}
+
+
+def _block_starts(monkeypatch, load: float, compile_in_block: bool, jobs: int = -1) -> list:
+    """What `ahead_when_cold` started around a block that compiles (or does not)."""
+    import os
+
+    import numba as nb
+
+    from sim import warmup
+    started = []
+    monkeypatch.setattr(warmup, "start_ahead", lambda game: started.append(game.name) or None)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+
+    def fresh(x):  # a new function: its first call compiles (no cache)
+        return x + 1
+    with warmup.ahead_when_cold(_Game(), jobs):
+        if compile_in_block:
+            assert nb.njit(fresh)(1) == 2
+    return started
+
+
+def test_the_sweep_starts_the_compile_ahead_process_only_when_its_first_batch_compiles(monkeypatch):
+    assert _block_starts(monkeypatch, load=0.2, compile_in_block=True) == ["toy"]
+    assert _block_starts(monkeypatch, load=0.2, compile_in_block=False) == []
+
+
+def test_no_compile_ahead_process_without_an_idle_core_or_with_one_job(monkeypatch):
+    assert _block_starts(monkeypatch, load=1.5, compile_in_block=True) == []
+    assert _block_starts(monkeypatch, load=0.2, compile_in_block=True, jobs=1) == []

@@ -38,6 +38,7 @@ from sim.sweep.grid import Plan, matches_for_half_width
 from sim import executor
 from sim.executor import DASK_PROBE_TIMEOUT_S, Chunk, ChunkStore, Executor
 from sim.executor import connect_dask  # noqa: F401  (the CLI's import)
+from sim.warmup import ahead_when_cold
 from sim.sweep.progress import Progress
 
 MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
@@ -144,10 +145,12 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     cell_arrays = [np.ascontiguousarray(plan.cell_array(cell)) for cell in plan.cells]
 
     # Compile (or load from numba's cache) once here, so workers on this
-    # machine load the cached kernels instead of all compiling at once.
+    # machine load the cached kernels instead of all compiling at once; a cold
+    # compile hands its independent part to a second process (sim/warmup.py).
     compile_started = time.perf_counter()
     first = plan.cells[0]
-    probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
+    with ahead_when_cold(game, jobs):
+        probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
     compile_s = time.perf_counter() - compile_started
     # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
     vector_size = int(np.asarray(probe).shape[0])
