@@ -253,3 +253,36 @@ def test_greedy_plays_the_same_matches_in_the_search_loop():
             S.play_match_search(r, cell, deck0, deck1, seed, searched, *buffers(), S.cell_workspace(cell))
             assert np.array_equal(scripted, searched), (deck, i)
     assert STRATEGY_GREEDY == 0
+
+
+PROBE = """
+import json, sys
+from sim.novel_tcg.rules import load_rules
+from strategies.novel_tcg import batch as B
+from strategies.novel_tcg.batch import cell_of
+cell = cell_of({"rank": (10, 10), "deck": "swarm/curve", "first": 0}, 0, 3)  # greedy against tuned
+B.play_batch(load_rules().to_array(), cell, 5, 0, 3)
+B.play_paired_batch(load_rules().to_array(), load_rules("loose_limit").to_array(), cell, 5, 0, 2)
+print(json.dumps({"scripted": len(B._play_batch.signatures),
+                  "search_imported": any(m in sys.modules for m in ("strategies.novel_tcg.search_batch",
+                                                                    "strategies.novel_tcg.search",
+                                                                    "sim.novel_tcg.kernel_sampler"))}))
+"""
+
+
+def test_a_scripted_batch_compiles_or_loads_no_search_agent():
+    """A fresh interpreter playing greedy against tuned (a batch and a paired batch) never even
+    imports the search loop, the search agents or their sampler, so a scripted sweep's cold
+    compile is the scripted loop's alone."""
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
+    counts = json.loads(out.stdout.strip().splitlines()[-1])
+    assert counts == {"scripted": 1, "search_imported": False}, counts
+
+
+def test_a_batch_picks_its_loop_from_the_strategy_ids():
+    assert not B._searches(_cell(("greedy", "tuned"))) and not B._searches(_cell(("random", "defensive")))
+    for name in ("pimc", "pimc-random:8", "ismcts:20", "pimc-greedy:5"):
+        assert B._searches(_cell(("greedy", name))) and B._searches(_cell((name, "random")))
