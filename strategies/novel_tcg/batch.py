@@ -7,6 +7,12 @@ without asking; otherwise the turn player's policy picks from its view.
 The decks are built once per batch in Python from the rules array, the
 templates and the ranks of the cell (card_pool.py), so an impossible
 template is refused in one line before any match is played.
+Two compiled loops: `play_match_in` here for cells of scripted agents (its
+switch, `policies.choose`, compiles no search code), and
+`search_batch.play_match_search` for a cell with a search agent (pimc,
+pimc-random, ismcts); the batches pick one per cell (`_searches`) and import
+the search loop only then. The reference loop (`play_match`) asks the same
+compiled search agent for a search seat's decision.
 """
 
 import numba as nb
@@ -212,6 +218,11 @@ def play_batch_steps(rules_array, cell, chunk_seed, start_index, n_matches) -> t
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     deck0, deck1 = decks_of(rules_array, cell)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        steps = S.play_batch_search(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
+                                    np.int64(n_matches), out, S.cell_workspace(cell))
+        return out, int(steps)
     steps = _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
                         np.int64(n_matches), out)
     return out, int(steps)
