@@ -25,7 +25,7 @@ PINNED_IDS = {
     "faction_war": {"random": 0, "greedy": 1, "destiny": 2, "exile": 3, "pimc-random": 4, "pimc": 5, "tuned": 6,
                     "ismcts": 7},
     "poker_duel": {"greedy": 0, "random": 1, "pimc-random": 2, "pimc": 3, "ismcts": 4, "tuned": 5},
-    "novel_tcg": {"greedy": 0, "random": 1, "defensive": 2, "tuned": 3},
+    "novel_tcg": {"greedy": 0, "random": 1, "defensive": 2, "tuned": 3, "pimc-random": 4, "pimc": 5, "ismcts": 6},
 }
 
 
@@ -48,7 +48,7 @@ def test_each_games_table_is_the_shared_one_with_its_pinned_ids(game):
 
 def test_the_default_budgets_are_shared():
     assert PIMC_DEFAULT_BUDGET == 128 and ISMCTS_DEFAULT_BUDGET == 200
-    for game in ("faction_war", "poker_duel"):
+    for game in ("faction_war", "poker_duel", "novel_tcg"):
         package = importlib.import_module("strategies.%s" % game)
         assert (package.PIMC_DEFAULT_BUDGET, package.ISMCTS_DEFAULT_BUDGET) == (128, 200)
 

@@ -17,6 +17,7 @@ from strategies import search_tree
 SEARCH_MODULES = {
     "faction_war": ("strategies.faction_war.pimc", "strategies.faction_war.ismcts", "strategies.faction_war.dispatch"),
     "poker_duel": ("strategies.poker_duel.search", "strategies.poker_duel.search", "strategies.poker_duel.dispatch"),
+    "novel_tcg": ("strategies.novel_tcg.search", "strategies.novel_tcg.search", "strategies.novel_tcg.dispatch"),
 }
 ENTRY = ("view", "rules", "legal", "n_legal", "policy_rng", "seat", "budget")  # then the rollout kind, the workspace
 

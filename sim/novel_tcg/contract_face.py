@@ -32,6 +32,8 @@ class NovelTcgEngine(CardEngine):
     def __init__(self):
         from sim.novel_tcg import actions, kernel, position, reference, sampler
         from strategies.novel_tcg import batch, policies, strategy_id
+        from strategies.novel_tcg import BASE_MASK, SEARCH_IDS
+        self._searches = lambda strategy: strategy & BASE_MASK in SEARCH_IDS
 
         self.K, self.actions, self.position, self.Match, self.sampler = kernel, actions, position, reference.Match, sampler
         self.batch, self.policies, self._strategy_id = batch, policies, strategy_id
@@ -180,10 +182,16 @@ class NovelTcgEngine(CardEngine):
 
     # ---- agents
     def agent_names(self):
-        return ("random", "greedy", "defensive", "tuned")
+        return ("random", "greedy", "defensive", "tuned", "pimc-random:8", "pimc:8", "ismcts:8")
 
     def decide(self, agent, state, rules_array, legal, seat, policy_words):
+        strategy = self._strategy_id(agent)
         buffer = np.zeros(self.LEGAL_CAPACITY, dtype=np.int64)
         buffer[:len(legal)] = legal
-        return int(self.policies.choose(np.int64(self._strategy_id(agent)), self.view(state, rules_array, seat),
+        if self._searches(strategy):  # the search switch, with a workspace of its own
+            from strategies.novel_tcg import search_batch
+            workspace = search_batch.loop_workspace(np.int64(strategy), np.int64(strategy))
+            return search_batch.search_choice(strategy, self.view(state, rules_array, seat), rules_array,
+                                              buffer[:len(legal)], policy_words, seat, workspace)
+        return int(self.policies.choose(np.int64(strategy), self.view(state, rules_array, seat),
                                         rules_array, buffer, np.int64(len(legal)), policy_words, np.int64(seat)))

@@ -7,6 +7,12 @@ without asking; otherwise the turn player's policy picks from its view.
 The decks are built once per batch in Python from the rules array, the
 templates and the ranks of the cell (card_pool.py), so an impossible
 template is refused in one line before any match is played.
+Two compiled loops: `play_match_in` here for cells of scripted agents (its
+switch, `policies.choose`, compiles no search code), and
+`search_batch.play_match_search` for a cell with a search agent (pimc,
+pimc-random, ismcts); the batches pick one per cell (`_searches`) and import
+the search loop only then. The reference loop (`play_match`) asks the same
+compiled search agent for a search seat's decision.
 """
 
 import numba as nb
@@ -22,7 +28,7 @@ from sim.novel_tcg import pool_data
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import TABLE, is_strategy_id
+from strategies.novel_tcg import BASE_MASK, SEARCH_IDS, TABLE, is_strategy_id
 from strategies.novel_tcg.policies import choose, nb_view, policy_view
 from strategies.novel_tcg.weights import POLICY_RULES_SIZE, with_policy
 
@@ -102,6 +108,13 @@ def play_match_in(rules, cell, deck0, deck1, seed, record, state, legal, view, p
         n = K.legal_actions(state, rules, legal)
         K.apply_action(state, rules, legal[decide(rules, cell, state, legal, n, view, policy)])
         steps += 1
+    fill_record(state, record)
+    return steps
+
+
+@nb.njit(cache=True)
+def fill_record(state, record):
+    """The finished match's record (sim/aggregate.py)."""
     winner = state[L.S_WINNER]
     record[agg.REC_WINNER] = winner if winner >= 0 else agg.DRAW
     record[agg.REC_END_TYPE] = state[L.S_END_TYPE]
@@ -111,7 +124,6 @@ def play_match_in(rules, cell, deck0, deck1, seed, record, state, legal, view, p
     record[agg.REC_FIRST] = state[L.S_FIRST]
     for k in range(L.N_COUNTERS):
         record[agg.REC_COUNTERS + k] = state[L.G_SIZE + k]
-    return steps
 
 
 @nb.njit(cache=True)
@@ -155,6 +167,11 @@ def checked_cell(cell) -> np.ndarray:
     return cell
 
 
+def _searches(cell) -> bool:
+    """A search agent in a seat: the cell plays the search loop (`search_batch.py`)."""
+    return any(int(cell[C_STRATEGY0 + seat]) & BASE_MASK in SEARCH_IDS for seat in (0, 1))
+
+
 def checked_rules(rules_array) -> np.ndarray:
     """A contiguous int64 rules array with a policy block: a plain one gets the shipped tuned
     weights (`tuned` plays them wherever a strategy name is accepted; weights.py)."""
@@ -172,6 +189,11 @@ def play_batch(rules_array, cell, chunk_seed, start_index, n_matches, data=None)
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     rules_array, deck0, deck1 = played_with(rules_array, cell, data)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # deck-out turns by seat
+    if _searches(cell):  # the search loop (search_batch.py); the scripted loop never compiles it
+        from strategies.novel_tcg import search_batch as S
+        S.play_batch_search(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
+                            np.int64(n_matches), out, S.cell_workspace(cell))
+        return out
     _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
     return out
 
@@ -181,6 +203,11 @@ def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches
     rules_a, a0, a1 = played_with(rules_a, cell, data)
     rules_b, b0, b1 = played_with(rules_b, cell, data)
     out = agg.empty_paired(L.N_END_TYPES)
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        S.play_paired_search(rules_a, rules_b, cell, a0, a1, b0, b1, np.uint64(chunk_seed), np.int64(start_index),
+                             np.int64(n_matches), out, S.cell_workspace(cell))
+        return out
     _play_paired_batch(rules_a, rules_b, cell, a0, a1, b0, b1, np.uint64(chunk_seed), np.int64(start_index),
                        np.int64(n_matches), out)
     return out
@@ -191,6 +218,11 @@ def play_batch_steps(rules_array, cell, chunk_seed, start_index, n_matches) -> t
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     deck0, deck1 = decks_of(rules_array, cell)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        steps = S.play_batch_search(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
+                                    np.int64(n_matches), out, S.cell_workspace(cell))
+        return out, int(steps)
     steps = _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
                         np.int64(n_matches), out)
     return out, int(steps)
@@ -214,15 +246,26 @@ def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None, dat
                   int(cell[C_FIRST]), seed)
     policy = np.array([rng.to_signed(rng.match_seed(seed, 1)), rng.to_signed(rng.match_seed(seed, 2))], dtype=np.int64)
     view = np.zeros(L.STATE_SIZE, dtype=np.int64)
+    workspace = None
     steps = 0
     while not match.over and steps < MAX_STEPS:
         legal = match.legal_actions()
         index = 0
+        match.search_candidates = None
         if len(legal) > 1:
             seat = match.active
             nb_view(match.pack(), seat, view)
-            index = int(choose(np.int64(cell[C_STRATEGY0 + seat]), view, rules_array, np.array(legal, dtype=np.int64),
-                               np.int64(len(legal)), policy, np.int64(seat)))
+            strategy = int(cell[C_STRATEGY0 + seat])
+            if strategy & BASE_MASK in SEARCH_IDS:  # the compiled agent, its worlds on the kernel
+                from strategies import search_tree as T
+                from strategies.novel_tcg import search_batch as S
+                workspace = S.cell_workspace(cell) if workspace is None else workspace
+                index = S.search_choice(strategy, view, rules_array, legal, policy, seat, workspace)
+                match.search_candidates = [(legal[i], visits, points) for i, visits, points in
+                                           T.last_statistics(workspace)]
+            else:
+                index = int(choose(np.int64(strategy), view, rules_array, np.array(legal, dtype=np.int64),
+                                   np.int64(len(legal)), policy, np.int64(seat)))
         if on_step is not None:
             on_step(match, legal[index])
         match.apply(legal[index])
@@ -252,7 +295,12 @@ def kernel_record(rules_array, cell, match_seed) -> np.ndarray:
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     deck0, deck1 = decks_of(rules_array, cell)
     record = np.zeros(N_RECORD, dtype=np.int64)
-    play_match_in(rules_array, cell, deck0, deck1, np.uint64(int(match_seed) & rng.MASK64), record,
-                  np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(K.MAX_LEGAL, dtype=np.int64),
-                  np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64))
+    buffers = (np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(K.MAX_LEGAL, dtype=np.int64),
+               np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64))
+    seed = np.uint64(int(match_seed) & rng.MASK64)
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        S.play_match_search(rules_array, cell, deck0, deck1, seed, record, *buffers, S.cell_workspace(cell))
+    else:
+        play_match_in(rules_array, cell, deck0, deck1, seed, record, *buffers)
     return record

@@ -10,7 +10,8 @@ from sim.novel_tcg import layout as L
 import numpy as np
 
 from sim.novel_tcg.card_pool import TEMPLATES, kind_name, pool_table
-from strategies.novel_tcg.batch import C_RANK0, C_TEMPLATE0, checked_cell, play_match, played_with
+from strategies.novel_tcg import strategy_name
+from strategies.novel_tcg.batch import C_RANK0, C_STRATEGY0, C_TEMPLATE0, checked_cell, play_match, played_with
 
 
 def _name(match, kind):
@@ -41,6 +42,12 @@ def replay_log(rules, cell, match_seed, data=None) -> list[str]:
             lines.append("turn %d: p%d (hand %d, deck %d) %s" % (match.turn, match.active, sum(d.hand), len(d.deck),
                                                                  _hp(match)))
         p = match.active
+        if getattr(match, "search_candidates", None):  # a search agent's top three candidates
+            top = sorted(match.search_candidates, key=lambda c: (-c[1], -c[2]))[:3]
+            lines.append("  p%d %s weighs %d actions: %s" % (
+                p, strategy_name(int(cell[C_STRATEGY0 + p])), len(match.search_candidates),
+                ", ".join("%s (value %.2f, visits %d)" % (A.to_text(int(x)), points / (2 * visits) if visits else 0,
+                                                         visits) for x, visits, points in top)))
         family, a, b = A.decode(action)
         before = [d.hp for d in match.duelists]
         if family in (A.A_SUMMON, A.A_ADVANCE):

@@ -2,6 +2,8 @@
 each agent as seat 0 against greedy, rank 10, Curve vs Curve, seat 0 first; random
 play (both seats random) from fresh matches for the rollout row. Only the compiled loop
 is the TCG's own: it counts seat 0's decisions, or (count_seat -1) every action applied.
+A search agent's row plays the sweep's search loop (`search_batch.play_batch_search`)
+and reads seat 0's decisions from its workspace.
 """
 
 import numba as nb
@@ -11,10 +13,12 @@ from sim import rng
 from sim.bench_timing import AgentBench
 from sim.novel_tcg import kernel as K
 from sim.novel_tcg import layout as L
-from strategies.novel_tcg import strategy_id
-from strategies.novel_tcg.batch import cell_of, checked_rules, decide, decks_of, start_match
+from sim import aggregate as agg
+from strategies import search_tree as T
+from strategies.novel_tcg import AGENTS, strategy_id
+from strategies.novel_tcg.batch import LENGTH_BINS, _searches, cell_of, checked_rules, decide, decks_of, start_match
 
-BENCH_AGENTS = ("random", "greedy", "defensive", "tuned")
+BENCH_AGENTS = AGENTS  # every agent offered; the search agents at their default budgets
 
 
 @nb.njit(cache=True)
@@ -50,6 +54,13 @@ def _check(rules_array, cell):
 
 def _decisions(rules, prepared, chunk_seed, start_index, n_matches):
     cell, deck0, deck1 = prepared
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        workspace = S.cell_workspace(cell)
+        out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)
+        S.play_batch_search(rules, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
+                            np.int64(n_matches), out, workspace)
+        return int(workspace[T.W_DECISIONS])
     return _agent_batch(rules, cell, deck0, deck1, chunk_seed, start_index, n_matches, 0)
 
 
