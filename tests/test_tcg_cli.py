@@ -84,6 +84,24 @@ def test_play_bad_player_one_line():
     assert result.returncode == 2 and "TEMPLATE:STRATEGY" in result.stderr
 
 
+def test_impossible_deck_refused_by_every_command_before_any_output(tmp_path):
+    """A template the rules cannot fill: one line, exit 2, nothing on stdout and no run folder
+    (play used to print its header first), for play, sweep and compare alike."""
+    rules = tmp_path / "limit.toml"
+    rules.write_text("copy_limit = 3\n")
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('name = "limit"\ngame = "novel_tcg"\ndeck = ["swarm"]\nrank = [10]\n'
+                     'strategies = ["greedy:greedy"]\nrules = ["%s"]\nmatches = 10\n' % rules)
+    commands = (("play", "--game", "novel_tcg", "--rules", str(rules), "--p0", "swarm:greedy", "--p1", "curve:greedy"),
+                ("sweep", str(sweep), "--out", str(tmp_path / "run"), "--jobs", "1"),
+                ("compare", "default", str(rules), "--game", "novel_tcg"))
+    for command in commands:
+        result = run_cli(*command)
+        assert result.returncode == 2 and result.stdout == "", (command, result.stdout)
+        assert result.stderr.strip().splitlines()[-1].endswith("(no limit, §18.6).") and "above copy_limit 3" in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
 def test_scenario_summary_by_default_names_the_result(tmp_path):
     """Without --json the sandbox prints the short summary (issue 29 part 5), for the TCG too."""
     position = {"rules": {"atk_base": 10.0, "atk_slope": 0.0, "hp_base": 10.0, "hp_slope": 0.0},

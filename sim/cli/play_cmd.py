@@ -80,7 +80,13 @@ def run(args) -> int:
                 values[dimension.name] = rng_module.below_from_output(rng_module.match_seed(seed, 0), 2)
         cell = game.cell_array(values, game.strategy_id(strategies[0]), game.strategy_id(strategies[1]))
         setup = "".join(", %s %s" % (d.name, d.label(values[d.name])) for d in game.dimensions if d.kind == PER_SEAT)
-        print("# p0 = %s, p1 = %s%s, seed %d, rules hash %s" % (p0, p1, setup, seed, rules.stable_hash()))
-    for line in game.replay_log(rules, cell, seed):
+        header = "# p0 = %s, p1 = %s%s, seed %d, rules hash %s" % (p0, p1, setup, seed, rules.stable_hash())
+    log = iter(game.replay_log(rules, cell, seed))
+    first = next(log, None)  # the log's set-up (decks, seats) refuses a bad cell before anything is printed
+    if args.run is None:
+        print(header)
+    for line in ([] if first is None else [first]):
+        print(line)
+    for line in log:
         print(line)
     return 0
