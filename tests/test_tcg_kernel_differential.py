@@ -9,7 +9,7 @@ import pytest
 
 from sim.novel_tcg.card_pool import TEMPLATES
 from sim.novel_tcg.rules import PRESETS, Rules, load_rules
-from strategies.novel_tcg import STRATEGY_IDS
+from strategies.novel_tcg import SEARCH_IDS, STRATEGY_GREEDY, STRATEGY_IDS, strategy_id
 from strategies.novel_tcg.batch import cell_of, kernel_record, reference_record
 from tests.tcg_harness import play_both
 
@@ -38,11 +38,18 @@ def test_engines_agree_on_random_matches(arm):
         assert play_both(rules, ranks, templates, seed % 2, seed).over
 
 
+SCRIPTED = [agent for agent in STRATEGY_IDS.values() if agent not in SEARCH_IDS]
+# The search agents at small budgets (their default budgets cost about a second a match in each
+# loop), each against greedy in both seats: what is compared is the loop, not the search's depth.
+SEARCH_PAIRS = [pair for name in ("pimc-random:4", "pimc:4", "ismcts:8")
+                for pair in ((strategy_id(name), STRATEGY_GREEDY), (STRATEGY_GREEDY, strategy_id(name)))]
+
+
 @pytest.mark.parametrize("arm", ["default", "alternatives", "T-AMB-39 also_hand", "T-AMB-31 true"])
 def test_match_loops_agree_for_every_agent(arm):
     rules = ARMS[arm]
-    for s0 in STRATEGY_IDS.values():
-        for s1 in STRATEGY_IDS.values():
-            cell = cell_of({"rank": (10, 8), "deck": "advance/swarm", "first": 1}, s0, s1)
-            for seed in range(3):
-                assert np.array_equal(kernel_record(rules.to_array(), cell, seed), reference_record(rules, cell, seed))
+    pairs = [(s0, s1) for s0 in SCRIPTED for s1 in SCRIPTED] + SEARCH_PAIRS
+    for s0, s1 in pairs:
+        cell = cell_of({"rank": (10, 8), "deck": "advance/swarm", "first": 1}, s0, s1)
+        for seed in range(3):
+            assert np.array_equal(kernel_record(rules.to_array(), cell, seed), reference_record(rules, cell, seed))
