@@ -37,7 +37,7 @@ def _cell(strategy0, strategy1, decks="curve-swarm", first=0):
 
 
 def test_tuned_is_registered_with_a_weight_table():
-    assert strategy_names() == ("greedy", "random", "defensive", "tuned")
+    assert strategy_names()[:4] == ("greedy", "random", "defensive", "tuned")  # the search agents follow (ids grow at the end)
     assert strategy_id("tuned") == STRATEGY_TUNED == 3
     assert W.POLICY_RULES_SIZE == len(Rules().to_array()) + W.N_WEIGHTS
     assert W.TABLE.groups == () and W.WEIGHT_NAMES[W.K_WEAPON_FIRST] == "weapon_first"
