@@ -60,15 +60,19 @@ def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
 
 
 def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST,
-                 ratings: dict | None = None) -> str:
+                 ratings: dict | None = None, run_tables: dict | None = None) -> str:
     """A short plain-text table per series and axis value: decided-match share of seat 0
     with its 95 % interval, draws, first-player advantage with its interval and the
-    verdicts; then how many verdicts were made, at what family-wise rate."""
+    verdicts; then how many verdicts were made, at what family-wise rate. `run_tables`: the
+    run's `tables.all_tables(run, delta, adjust)` when the caller has them (a sweep builds
+    them once for its report and its summary)."""
     from analysis import tables
 
     run = run_dir if isinstance(run_dir, Run) else load_run(run_dir)
-    verdicts = tables.verdicts(run, delta, adjust)
-    advantage = tables.first_player_advantage(run)
+    if run_tables is None:
+        run_tables = tables.all_tables(run, delta, adjust)
+    verdicts = run_tables["verdicts"]
+    advantage = run_tables["first_player_advantage"]
     several_variants = verdicts["variant"].nunique() > 1
     words = run.labels
     header = [words["series"], words["axis"] or "axis", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
@@ -114,7 +118,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     lines.append(tables.family_statement(verdicts))
     lines += _skill_lines(verdicts, ratings, run.meta, run.labels)
     from analysis.game_sections import game_sections
-    for section in game_sections(run, tables.all_tables(run, delta, adjust)):  # the game's own questions
+    for section in game_sections(run, run_tables):  # the game's own questions
         lines += section.lines
     if report_path is not None:
         lines.append("Report: %s" % report_path)

@@ -35,13 +35,14 @@ def _check_output(out: Path) -> None:
 
 
 def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = True, adjust: str = "holm",
-                 ladder=None) -> Path:
+                 ladder=None, run_tables: dict | None = None) -> Path:
     """Write report.html, figures (PNG) and, with `csv`, tables (CSV) for a run; return the HTML path.
 
     The report folder is built under a hidden sibling name and renamed into
     place when complete (replacing an earlier report whole), so a failure
     (disk full, Ctrl-C) never leaves half a report. `ladder`: a ladder run folder
-    whose ratings order and place the skill levels (reports/skill_section.py).
+    whose ratings order and place the skill levels (reports/skill_section.py). `run_tables`: the
+    run's `all_tables(run, delta, adjust)` when the caller has built them already.
     """
     from reports.figures import write_figures
     from reports.html import render_report
@@ -53,7 +54,7 @@ def build_report(run_dir, out=None, delta: float = DEFAULT_DELTA, csv: bool = Tr
     run = load_run(run_dir)
     out_dir = Path(out) if out is not None else run.path / "report"
     _check_output(out_dir)
-    tables = analysis_tables.all_tables(run, delta, adjust)
+    tables = analysis_tables.all_tables(run, delta, adjust) if run_tables is None else run_tables
     ratings = ladder_ratings(ladder)
     from analysis.skill import levels
     # skill levels weakest first, for every figure and table that lists levels

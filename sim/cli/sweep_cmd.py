@@ -144,6 +144,11 @@ def report_hook(run_dir: Path, write_report: bool = True, ladder=None) -> tuple[
         summary_text = analysis.summary_text
     except (ImportError, AttributeError):
         summary_text = fallback_summary
+    run_tables = None
+    if summary_text is not fallback_summary:  # the tables once, for the report and the summary
+        from analysis.runs import load_run
+        from analysis.tables import all_tables
+        run_tables = all_tables(load_run(run_dir))
     if write_report:
         try:
             import reports
@@ -151,10 +156,11 @@ def report_hook(run_dir: Path, write_report: bool = True, ladder=None) -> tuple[
         except (ImportError, AttributeError):
             build_report = None
         if build_report is not None:
-            report_path = build_report(run_dir, ladder=ladder)
+            report_path = build_report(run_dir, ladder=ladder, run_tables=run_tables)
     if summary_text is not fallback_summary:
         from reports.skill_section import ladder_ratings
-        return report_path, summary_text(run_dir, report_path=report_path, ratings=ladder_ratings(ladder))
+        return report_path, summary_text(run_dir, report_path=report_path, ratings=ladder_ratings(ladder),
+                                         run_tables=run_tables)
     return report_path, summary_text(run_dir)
 
 
