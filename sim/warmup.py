@@ -82,16 +82,38 @@ def stop_ahead(process: subprocess.Popen | None) -> None:
         process.wait()
 
 
-def spare_core() -> bool:
-    """True when this machine has a core with nothing to run (1-minute load average
-    at most the cores less one): only then does a second compiling process add a
-    core instead of taking the parent's share (docs/performance.md, issue 29)."""
-    cores = os.cpu_count() or 1
+def cpu_ticks() -> tuple[int, int]:
+    """(all, idle + iowait) CPU ticks since boot, summed over cores (`/proc/stat`'s first line)."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:9]]  # user .. steal (guest time is in user)
+    return sum(values), values[3] + (values[4] if len(values) > 4 else 0)
+
+
+def busy_cores(window: float = 0.2) -> float:
+    """Cores busy right now: the share of non-idle CPU time over `window` seconds
+    (`/proc/stat`) times the cores, this process included; the 1-minute load average
+    where `/proc/stat` is missing. Not the load average first: it lags by a minute,
+    so right after `pip install` (the README's first command) it still reads ~1.2
+    on an idle two-core machine and kept the second process from starting."""
     try:
-        load = os.getloadavg()[0]
-    except OSError:  # pragma: no cover - no load average on this platform
-        return cores >= 2
-    return cores >= 2 and load <= cores - 1
+        total0, idle0 = cpu_ticks()
+        time.sleep(window)
+        total1, idle1 = cpu_ticks()
+    except (OSError, ValueError, IndexError):
+        try:
+            return os.getloadavg()[0]
+        except OSError:  # pragma: no cover - no load average on this platform
+            return 0.0
+    elapsed = max(total1 - total0, 1)
+    return (os.cpu_count() or 1) * (1.0 - (idle1 - idle0) / elapsed)
+
+
+def spare_core() -> bool:
+    """True when a core has nothing to run besides this compile (at most cores − 1
+    busy, with half a core of slack for short jobs): only then does a second compiling
+    process add a core instead of taking the parent's share (docs/performance.md, issue 29)."""
+    cores = os.cpu_count() or 1
+    return cores >= 2 and busy_cores() <= cores - 0.5
 
 
 @contextlib.contextmanager

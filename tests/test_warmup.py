@@ -44,7 +44,7 @@ def _block_starts(monkeypatch, load: float, compile_in_block: bool, jobs: int = 
     from sim import warmup
     started = []
     monkeypatch.setattr(warmup, "start_ahead", lambda game: started.append(game.name) or None)
-    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(warmup, "busy_cores", lambda: load)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
 
     def fresh(x):  # a new function: its first call compiles (no cache)
@@ -61,5 +61,27 @@ def test_the_sweep_starts_the_compile_ahead_process_only_when_its_first_batch_co
 
 
 def test_no_compile_ahead_process_without_an_idle_core_or_with_one_job(monkeypatch):
-    assert _block_starts(monkeypatch, load=1.5, compile_in_block=True) == []
+    assert _block_starts(monkeypatch, load=1.7, compile_in_block=True) == []
     assert _block_starts(monkeypatch, load=0.2, compile_in_block=True, jobs=1) == []
+
+
+def test_busy_cores_reads_the_machine_now_not_the_minute_before(monkeypatch):
+    """busy_cores is the non-idle share of the CPU ticks over its window times the cores
+    (an idle machine 0, one core of two busy 1), and falls back to the load average
+    without /proc/stat."""
+    import os
+
+    from sim import warmup
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(warmup.time, "sleep", lambda seconds: None)
+    for readings, busy in ((((1000, 900), (1200, 1100)), 0.0), (((1000, 900), (1200, 1000)), 1.0),
+                           (((1000, 900), (1200, 900)), 2.0)):
+        sequence = iter(readings)
+        monkeypatch.setattr(warmup, "cpu_ticks", lambda: next(sequence))
+        assert warmup.busy_cores() == busy
+    monkeypatch.setattr(warmup, "cpu_ticks", lambda: (_ for _ in ()).throw(OSError("no /proc")))
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.25, 1.0, 1.0))
+    assert warmup.busy_cores() == 1.25
+    assert warmup.spare_core() is True  # this compile's core plus a quarter: the other core is free
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.7, 1.0, 1.0))
+    assert warmup.spare_core() is False  # another process holds most of the second core
