@@ -43,6 +43,8 @@ import math
 import numba as nb
 import numpy as np
 
+from strategies import BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT
+
 WIN_POINTS = 2
 DRAW_POINTS = 1
 
@@ -65,6 +67,17 @@ N_POINTS = 5
 N_AVAIL = 6
 NODE_FIELDS = 7
 NO_NODE = -1
+
+
+@nb.njit(cache=True)
+def nodes_for(strategy, ismcts_id):
+    """Tree nodes a strategy id needs, the game's ISMCTS base id given: an ISMCTS iteration
+    adds at most one node (its budget in the id's upper bits, 0: the default); 0 for any
+    other agent."""
+    if strategy & BASE_MASK != ismcts_id:
+        return 0
+    budget = strategy >> PARAM_SHIFT
+    return (budget if budget else ISMCTS_DEFAULT_BUDGET) + SPARE_NODES
 
 
 @nb.njit(cache=True)

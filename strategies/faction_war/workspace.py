@@ -18,18 +18,15 @@ import numba as nb
 
 from sim.faction_war.layout import STATE_SIZE
 from strategies import search_tree as T
-from strategies.faction_war import BASE_MASK, PARAM_SHIFT, STRATEGY_ISMCTS, ISMCTS_DEFAULT_BUDGET
+from strategies.faction_war import STRATEGY_ISMCTS
 
 LEGAL_CAPACITY = 1024  # as the match loop's buffer (batch.LEGAL_CAPACITY)
 
 
 @nb.njit(cache=True)
 def node_capacity(strategy):
-    """Tree nodes a strategy needs: an ISMCTS iteration adds at most one node."""
-    if strategy & BASE_MASK != STRATEGY_ISMCTS:
-        return 0
-    budget = strategy >> PARAM_SHIFT
-    return (budget if budget else ISMCTS_DEFAULT_BUDGET) + T.SPARE_NODES
+    """Tree nodes a strategy needs (`search_tree.nodes_for` with this game's ISMCTS id)."""
+    return T.nodes_for(strategy, STRATEGY_ISMCTS)
 
 
 @nb.njit(cache=True)

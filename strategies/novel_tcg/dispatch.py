@@ -28,11 +28,8 @@ engine_cache.install()
 
 @nb.njit(cache=True)
 def node_capacity(strategy):
-    """Tree nodes a strategy needs: an ISMCTS iteration adds at most one node."""
-    if strategy & BASE_MASK != STRATEGY_ISMCTS:
-        return 0
-    budget = strategy >> PARAM_SHIFT
-    return (budget if budget else ISMCTS_DEFAULT_BUDGET) + T.SPARE_NODES
+    """Tree nodes a strategy needs (`search_tree.nodes_for` with this game's ISMCTS id)."""
+    return T.nodes_for(strategy, STRATEGY_ISMCTS)
 
 
 @nb.njit(cache=True)
