@@ -85,8 +85,8 @@ def run(args) -> int:
     first = next(log, None)  # the log's set-up (decks, seats) refuses a bad cell before anything is printed
     if args.run is None:
         print(header)
-    for line in ([] if first is None else [first]):
-        print(line)
+    if first is not None:
+        print(first)
     for line in log:
         print(line)
     return 0
