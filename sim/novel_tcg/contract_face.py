@@ -32,8 +32,8 @@ class NovelTcgEngine(CardEngine):
     def __init__(self):
         from sim.novel_tcg import actions, kernel, position, reference, sampler
         from strategies.novel_tcg import batch, policies, strategy_id
-        from strategies.novel_tcg import BASE_MASK, SEARCH_IDS
-        self._searches = lambda strategy: strategy & BASE_MASK in SEARCH_IDS
+        from strategies.novel_tcg import is_search_id
+        self._searches = is_search_id
 
         self.K, self.actions, self.position, self.Match, self.sampler = kernel, actions, position, reference.Match, sampler
         self.batch, self.policies, self._strategy_id = batch, policies, strategy_id

@@ -32,6 +32,12 @@ STRATEGY_IDS = TABLE.ids
 (STRATEGY_GREEDY, STRATEGY_RANDOM, STRATEGY_DEFENSIVE, STRATEGY_TUNED, STRATEGY_PIMC_RANDOM, STRATEGY_PIMC,
  STRATEGY_ISMCTS) = (STRATEGY_IDS[name] for name in AGENTS)
 SEARCH_IDS = (STRATEGY_PIMC_RANDOM, STRATEGY_PIMC, STRATEGY_ISMCTS)  # the agents of the search loop (search_batch.py)
+
+
+def is_search_id(strategy) -> bool:
+    """A search agent's id (any budget): it plays on the search loop with a workspace (Python side)."""
+    return int(strategy) & BASE_MASK in SEARCH_IDS
+
 strategy_names = TABLE.names
 strategy_id = TABLE.id
 strategy_name = TABLE.name

@@ -28,7 +28,7 @@ from sim.novel_tcg import pool_data
 from sim.novel_tcg.card_pool import TEMPLATES, check_rank, deck_counts_from_array
 from sim.novel_tcg.reference import Match
 from sim.novel_tcg.rules import RULES_ARRAY_SIZE, Rules
-from strategies.novel_tcg import BASE_MASK, SEARCH_IDS, TABLE, is_strategy_id
+from strategies.novel_tcg import TABLE, is_search_id, is_strategy_id
 from strategies.novel_tcg.policies import choose, nb_view, policy_view
 from strategies.novel_tcg.weights import POLICY_RULES_SIZE, with_policy
 
@@ -169,7 +169,7 @@ def checked_cell(cell) -> np.ndarray:
 
 def _searches(cell) -> bool:
     """A search agent in a seat: the cell plays the search loop (`search_batch.py`)."""
-    return any(int(cell[C_STRATEGY0 + seat]) & BASE_MASK in SEARCH_IDS for seat in (0, 1))
+    return is_search_id(cell[C_STRATEGY0]) or is_search_id(cell[C_STRATEGY1])
 
 
 def checked_rules(rules_array) -> np.ndarray:
@@ -189,13 +189,19 @@ def play_batch(rules_array, cell, chunk_seed, start_index, n_matches, data=None)
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     rules_array, deck0, deck1 = played_with(rules_array, cell, data)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)  # deck-out turns by seat
-    if _searches(cell):  # the search loop (search_batch.py); the scripted loop never compiles it
-        from strategies.novel_tcg import search_batch as S
-        S.play_batch_search(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
-                            np.int64(n_matches), out, S.cell_workspace(cell))
-        return out
-    _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches), out)
+    _run_batch(rules_array, cell, deck0, deck1, chunk_seed, start_index, n_matches, out)
     return out
+
+
+def _run_batch(rules_array, cell, deck0, deck1, chunk_seed, start_index, n_matches, out) -> int:
+    """The cell's loop (scripted, or the search loop of search_batch.py, imported only then so
+    that a scripted command never compiles it) into `out`; returns the actions applied."""
+    arguments = (rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index), np.int64(n_matches),
+                 out)
+    if _searches(cell):
+        from strategies.novel_tcg import search_batch as S
+        return S.play_batch_search(*arguments, S.cell_workspace(cell))
+    return _play_batch(*arguments)
 
 
 def play_paired_batch(rules_a, rules_b, cell, chunk_seed, start_index, n_matches, data=None) -> np.ndarray:
@@ -218,13 +224,7 @@ def play_batch_steps(rules_array, cell, chunk_seed, start_index, n_matches) -> t
     rules_array, cell = checked_rules(rules_array), checked_cell(cell)
     deck0, deck1 = decks_of(rules_array, cell)
     out = agg.empty_aggregate(L.N_END_TYPES, L.N_COUNTERS, LENGTH_BINS, by_end=True)
-    if _searches(cell):
-        from strategies.novel_tcg import search_batch as S
-        steps = S.play_batch_search(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
-                                    np.int64(n_matches), out, S.cell_workspace(cell))
-        return out, int(steps)
-    steps = _play_batch(rules_array, cell, deck0, deck1, np.uint64(chunk_seed), np.int64(start_index),
-                        np.int64(n_matches), out)
+    steps = _run_batch(rules_array, cell, deck0, deck1, chunk_seed, start_index, n_matches, out)
     return out, int(steps)
 
 
@@ -256,7 +256,7 @@ def play_match(rules: Rules, cell, seed: int, on_step=None, after_step=None, dat
             seat = match.active
             nb_view(match.pack(), seat, view)
             strategy = int(cell[C_STRATEGY0 + seat])
-            if strategy & BASE_MASK in SEARCH_IDS:  # the compiled agent, its worlds on the kernel
+            if is_search_id(strategy):  # the compiled agent, its worlds on the kernel
                 from strategies import search_tree as T
                 from strategies.novel_tcg import search_batch as S
                 workspace = S.cell_workspace(cell) if workspace is None else workspace

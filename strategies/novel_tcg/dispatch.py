@@ -18,7 +18,7 @@ import numba as nb
 
 from sim.novel_tcg import engine_cache
 from strategies import search_tree as T
-from strategies.novel_tcg import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET, SEARCH_IDS,
+from strategies.novel_tcg import (BASE_MASK, ISMCTS_DEFAULT_BUDGET, PARAM_SHIFT, PIMC_DEFAULT_BUDGET,
                                   STRATEGY_ISMCTS, STRATEGY_PIMC, STRATEGY_PIMC_RANDOM)
 from strategies.novel_tcg import policies
 from strategies.novel_tcg.search import ROLLOUT_GREEDY, ROLLOUT_RANDOM, choose_ismcts, choose_pimc, new_workspace
@@ -43,11 +43,6 @@ def is_search(strategy):
     """The search agents, which need the full view (its unseen-card lists) and the workspace."""
     base = strategy & BASE_MASK
     return base == STRATEGY_PIMC or base == STRATEGY_PIMC_RANDOM or base == STRATEGY_ISMCTS
-
-
-def uses_search(strategy0: int, strategy1: int) -> bool:
-    """True when a cell with these strategy ids needs the search loop (Python side)."""
-    return any(int(s) & BASE_MASK in SEARCH_IDS for s in (strategy0, strategy1))
 
 
 @nb.njit(cache=True)

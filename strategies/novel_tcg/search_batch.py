@@ -26,7 +26,7 @@ from sim.novel_tcg import layout as L
 from strategies import search_tree as T
 from strategies.novel_tcg.batch import (C_STRATEGY0, C_STRATEGY1, LENGTH_BINS, MAX_STEPS, N_RECORD, fill_record,
                                         start_match)
-from strategies.novel_tcg.dispatch import choose, is_search, loop_workspace, uses_search
+from strategies.novel_tcg.dispatch import choose, is_search, loop_workspace
 from strategies.novel_tcg.policies import nb_view, policy_view
 
 engine_cache.install()
@@ -87,11 +87,6 @@ def play_paired_search(rules_a, rules_b, cell, a0, a1, b0, b1, chunk_seed, start
         play_match_search(rules_a, cell, a0, a1, seed, record_a, state, legal, view, policy, workspace)
         play_match_search(rules_b, cell, b0, b1, seed, record_b, state, legal, view, policy, workspace)
         agg.accumulate_paired(out, record_a, record_b, L.N_END_TYPES)
-
-
-def searches(cell) -> bool:
-    """True when the cell's strategies need this loop (a search agent in a seat)."""
-    return uses_search(cell[C_STRATEGY0], cell[C_STRATEGY1])
 
 
 def cell_workspace(cell) -> np.ndarray:
