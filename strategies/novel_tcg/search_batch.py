@@ -5,7 +5,7 @@ without a search agent plays the scripted loop of `batch.py`, whose switch
 (`policies.choose`) never compiles the search code, so the default sweep's
 cold compile does not grow; a cell with one plays `play_match_search` here,
 whose switch (`dispatch.choose`) also holds the search agents and their
-workspace. `batch.play_batch` and its siblings pick the loop (`searches`).
+workspace. `batch.play_batch` and its siblings pick the loop (`batch._searches`).
 
 The loops differ only in the switch and the view: a search agent gets the
 full view (`nb_view`, with the unseen-card lists its sampler redeals), a
