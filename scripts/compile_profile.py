@@ -53,7 +53,7 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--cache-dir", help="numba cache folder (default: a fresh temporary one)")
     parser.add_argument("--ahead", action="store_true",
-                        help="as `sweep` does: the game's compile-ahead parts in a second process (sim/warmup.py)")
+                        help="as `sweep` does: the game's compile-ahead parts in a second process (sim/compile_ahead.py)")
     parser.add_argument("--json", help="also write the per-function table to this JSON file")
     args = parser.parse_args()
     cache_dir = args.cache_dir or tempfile.mkdtemp(prefix="nbcold-")
@@ -118,12 +118,13 @@ def main() -> int:
     _time_llvm(stack, parts)
     import resource
 
-    from sim.warmup import start_ahead, stop_ahead
+    from sim.compile_ahead import parts_of, start_ahead, stop_ahead
     ahead = start_ahead(game) if args.ahead else None
     game.play_batch(rules, cell, np.uint64(0), 0, 1)
     wall2, cpu2 = time.perf_counter(), time.process_time()
-    ahead_done = ahead is not None and ahead.poll() is not None
+    ahead_done = ahead is not None and ahead.process.poll() is not None
     stop_ahead(ahead)
+    ahead_names = {part.name for part in parts_of(game)}
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
 
     print("game %s, cell %s, cache %s" % (args.game, first.cell, cache_dir))
@@ -133,7 +134,7 @@ def main() -> int:
         print("compile-ahead process: %s, %.1f s CPU; the parent compiled %s"
               % ("finished first" if ahead_done else "stopped" if ahead else "not started",
                  child.ru_utime + child.ru_stime,
-                 ", ".join(sorted(n for n in signatures if n == "apply_action")) or "none of its parts"))
+                 ", ".join(sorted(n for n in signatures if n in ahead_names)) or "none of its parts"))
     print("compiled specialisations: %d of %d functions" % (sum(map(len, signatures.values())), len(signatures)))
     repeated = {name: sigs for name, sigs in signatures.items() if len(sigs) > 1}
     for name, sigs in sorted(repeated.items()):

@@ -10,6 +10,7 @@ A `CardbalanceError` becomes one line on stderr and exit code 2; an
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import importlib
 import os
@@ -114,5 +115,32 @@ def main(argv=None) -> int:
         return 130
 
 
+def console() -> None:
+    """The installed `cardbalance` script: `main`, then an exit that skips the
+    interpreter's teardown. After a cold compile, freeing numba's compiled modules and
+    the rest of the heap took 1.1 s that the user waited for after the last line
+    (docs/performance.md, "Cold compile (issue 29)"). Registered first, the handler runs
+    after every other exit handler (loky's workers, joblib's temporary folders,
+    logging), so only the teardown is skipped; a traceback still exits with 1."""
+    exit_code = [1]
+    atexit.register(_exit_now, exit_code)
+    try:
+        code = main()
+    except SystemExit as stop:  # argparse: --help (0), a usage error (2)
+        code = stop.code
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    exit_code[0] = 0 if code is None else int(code)
+    sys.exit(exit_code[0])
+
+
+def _exit_now(exit_code: list) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # a closed pipe (`| head`) must not change the code
+            stream.flush()
+    os._exit(exit_code[0])
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console()

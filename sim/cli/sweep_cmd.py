@@ -62,16 +62,21 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from sim.compile_ahead import discard_early, start_early
+    from sim.registry import get_game
     from sim.safe_output import check_output_folder
     from sim.sweep import runfolder
     from sim.sweep.grid import build_plan, default_sweep, load_sweep
     from sim.sweep.runlock import command_line, hold_run_lock
 
     _check_option_combinations(args)
-    from reports.skill_section import ladder_ratings
-    args.ratings = ladder_ratings(args.ladder)  # a bad --ladder fails before any run folder exists
-    # The run lock (RUN/.lock) is held from here until the report is written.
     with contextlib.ExitStack() as lock:
+        lock.callback(discard_early)
+        if not args.resume and not args.file:  # a fresh clone: the compile's second process starts now
+            start_early(get_game(args.game), args.jobs)
+        from reports.skill_section import ladder_ratings
+        args.ratings = ladder_ratings(args.ladder)  # a bad --ladder fails before any run folder exists
+        # The run lock (RUN/.lock) is held from here until the report is written.
         if args.resume:
             run_dir = Path(args.resume)
             meta = runfolder.load_meta(run_dir)

@@ -187,7 +187,7 @@ GAME_SPEC = GameSpec(
     extra={"tune_agent": lazy("strategies.faction_war.tuning:tune"),  # `cardbalance tune-agent`
            "bench_agents": lazy("strategies.faction_war.speed:bench_agents"),  # `cardbalance bench`'s agent rows
            "bench_compile_strategies": ("ismcts",),  # the search loop compiles apart (strategies/faction_war/dispatch.py)
-           "compile_ahead": (lazy("strategies.faction_war.batch:compile_ahead"),)},  # sim/warmup.start_ahead
+           "compile_ahead": lazy("strategies.faction_war.batch:ahead_plan")},  # sim/compile_ahead.py
     ladder_agents=LADDER_AGENTS,
     engine=FactionWarEngine,
     examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",

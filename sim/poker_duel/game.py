@@ -168,5 +168,5 @@ GAME_SPEC = GameSpec(
     extra={"bench_agents": lazy("strategies.poker_duel.speed:bench_agents"),  # `cardbalance bench`'s agent rows
            "tune_agent": lazy("strategies.poker_duel.tuning:tune"),  # `cardbalance tune-agent --game poker_duel`
            "report_sections": report_sections.report_sections,
-           "compile_ahead": (lazy("strategies.poker_duel.kernel_batch:compile_ahead"),)},  # sim/warmup.start_ahead
+           "compile_ahead": lazy("strategies.poker_duel.kernel_batch:ahead_plan")},  # sim/compile_ahead.py
 )

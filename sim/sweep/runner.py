@@ -38,7 +38,7 @@ from sim.sweep.grid import Plan, matches_for_half_width
 from sim import executor
 from sim.executor import DASK_PROBE_TIMEOUT_S, Chunk, ChunkStore, Executor
 from sim.executor import connect_dask  # noqa: F401  (the CLI's import)
-from sim.warmup import ahead_when_cold
+from sim.compile_ahead import ahead_when_cold
 from sim.sweep.progress import Progress
 
 MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
@@ -146,7 +146,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
 
     # Compile (or load from numba's cache) once here, so workers on this
     # machine load the cached kernels instead of all compiling at once; a cold
-    # compile hands its independent part to a second process (sim/warmup.py).
+    # compile hands named parts to a second process (sim/compile_ahead.py).
     compile_started = time.perf_counter()
     first = plan.cells[0]
     with ahead_when_cold(game, jobs):

@@ -257,12 +257,21 @@ def searches(cell) -> bool:
     return uses_search(cell[CELL_STRATEGY0], cell[CELL_STRATEGY1])
 
 
-def compile_ahead() -> None:
-    """Compile `apply_action` with the loop's argument types (state, rules, action) for
-    sim/warmup.start_ahead: `play_match_scripted` types it last, after the legal-action
-    listing and the agent, so a second process has it cached by then."""
-    array = nb.typeof(np.zeros(1, dtype=np.int64))
-    K.apply_action.compile((array, array, nb.types.int64))
+def ahead_plan():
+    """How a cold compile splits over two processes (sim/compile_ahead.py), with the
+    loop's argument types. The parent types, in source order, `start_match` (the effects
+    engine, ~10 s), `legal_actions` (~7 s), the agent (greedy ~10 s), then `apply_action`
+    (~14 s more, sharing the effects engine). The second process compiles greedy
+    meanwhile, then `apply_action`, loading the effects engine the parent has cached by
+    then; the parent first compiles the Joker duel (~3 s), which `apply_action` reaches
+    last, so that both finish at about the same time (docs/performance.md)."""
+    from sim.compile_ahead import AheadPart, AheadPlan
+    from sim.faction_war import kernel_jokers as KJ
+    from strategies.faction_war.greedy import choose_greedy
+    array, integer = nb.typeof(np.zeros(1, dtype=np.int64)), nb.types.int64
+    return AheadPlan(second=(AheadPart("choose_greedy", choose_greedy, (array, array, array, integer, array, integer)),
+                             AheadPart("apply_action", K.apply_action, (array, array, integer))),
+                     parent_first=(AheadPart("duel_choice", KJ.duel_choice, (array, array, integer)),))
 
 
 def cell_workspace(cell) -> np.ndarray:

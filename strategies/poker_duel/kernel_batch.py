@@ -225,9 +225,10 @@ def play_match(rules_array, cell, seed, record, state) -> None:
          np.zeros(L.STATE_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), cell_workspace(cell))
 
 
-def compile_ahead() -> None:
-    """Compile `kernel_chain.apply_action` with the loop's argument types (state, rules,
-    action) for sim/warmup.start_ahead: `play_match_scripted` types it last, after the
-    legal-action listing and the agent, so a second process has it cached by then."""
+def ahead_plan():
+    """How a cold compile splits over two processes (sim/compile_ahead.py): the second
+    compiles `kernel_chain.apply_action` with the loop's argument types (state, rules,
+    action); `play_match_scripted` types it last, after the legal-action listing and the agent."""
+    from sim.compile_ahead import AheadPart, AheadPlan
     array = nb.typeof(np.zeros(1, dtype=np.int64))
-    KC.apply_action.compile((array, array, nb.types.int64))
+    return AheadPlan(second=(AheadPart("apply_action", KC.apply_action, (array, array, nb.types.int64)),))
