@@ -89,40 +89,64 @@ def _cell_frame(run: Run) -> pd.DataFrame:
     return _with_outcome_totals(run, run.results)
 
 
+class Pooling:
+    """Pooled rates of one cell frame, added to the rows of one table: the groups (a
+    series × axis value, whose first-player orders are the strata) and each table row's
+    group are found once; each rate is then a few array sums (`stats.stratified_rates`).
+    The report pools about forty rates over the same groups; finding them per rate
+    (a groupby and a merge each) was most of its table time."""
+
+    def __init__(self, cell_frame: pd.DataFrame, table: pd.DataFrame | None = None):
+        grouped = cell_frame[GROUP].groupby(GROUP, sort=False, dropna=False)
+        self.cell_frame = cell_frame
+        self.group_of_row = grouped.ngroup().to_numpy()
+        self.keys = grouped.head(1)[GROUP].reset_index(drop=True)  # one row per group, in group order
+        self.table_rows = None
+        if table is not None:  # where each table row's group is (NaN: none, as a left merge leaves it)
+            numbered = self.keys.assign(_group=np.arange(len(self.keys)))
+            self.table_rows = table[GROUP].merge(numbered, on=GROUP, how="left", validate="many_to_one")["_group"].to_numpy()
+
+    def rates(self, successes, trials: str, name: str) -> pd.DataFrame:
+        """Per group (in `keys` order): `name`, its interval, `name_neff` and `name_warning`
+        (see `pooled_rates`)."""
+        cells = self.cell_frame
+        s = (cells[successes] if isinstance(successes, str) else successes).to_numpy(dtype=float)
+        n = cells[trials].to_numpy(dtype=float)
+        estimate, low, high, n_eff = stats.stratified_rates(self.group_of_row, s, n, len(self.keys))
+        warnings = [""] * len(self.keys)
+        first = cells["first"].to_numpy()
+        for group in np.unique(self.group_of_row[n <= 0]):  # a group with an order without trials
+            rows = self.group_of_row == group
+            empty, kept = sorted(int(f) for f in first[rows & (n <= 0)]), sorted(int(f) for f in first[rows & (n > 0)])
+            if empty and kept:
+                warnings[group] = ("only first=%s has %s: the other order has none, so this rate does not cancel "
+                                   "the first-player advantage" % (",".join(map(str, kept)), _trial_words(trials)))
+        return pd.DataFrame({name: estimate, name + "_low": low, name + "_high": high, name + "_neff": n_eff,
+                             name + "_warning": warnings})
+
+    def add(self, table: pd.DataFrame, name: str, successes, trials: str, detail: bool = False) -> pd.DataFrame:
+        """`table` (the one given at construction, or a frame with its rows) with the pooled
+        rate's columns; without `detail`, not its n_eff and warning."""
+        rates = self.rates(successes, trials, name)
+        if not detail:
+            rates = rates.drop(columns=[name + "_neff", name + "_warning"])
+        aligned = rates.reindex(self.table_rows)
+        aligned.index = table.index
+        return pd.concat([table, aligned], axis=1)
+
+
 def pooled_rates(cell_frame: pd.DataFrame, successes, trials: str, name: str) -> pd.DataFrame:
     """Per group: `name`, `name_low`, `name_high` — the first-player orders weighted equally
     (analysis.stats.stratified_rate) — and `name_neff` (its effective sample size) and
     `name_warning` (non-empty when an order has no trials, so the rate is one order's only
     and the first-player advantage is not cancelled). `successes` is a column name or a
     Series aligned with `cell_frame`."""
-    frame = cell_frame[GROUP + ["first"]].copy()
-    frame["_s"] = (cell_frame[successes] if isinstance(successes, str) else successes).to_numpy(dtype=float)
-    frame["_n"] = cell_frame[trials].to_numpy(dtype=float)
-    rows = []
-    for keys, part in frame.groupby(GROUP, sort=False, dropna=False):
-        estimate, low, high, n_eff = stats.stratified_rate(part["_s"].to_numpy(), part["_n"].to_numpy())
-        empty = sorted(int(f) for f in part.loc[part["_n"] <= 0, "first"])
-        kept = sorted(int(f) for f in part.loc[part["_n"] > 0, "first"])
-        warning = ""
-        if empty and kept:
-            warning = ("only first=%s has %s: the other order has none, so this rate does not cancel the "
-                       "first-player advantage" % (",".join(map(str, kept)), _trial_words(trials)))
-        rows.append((*keys, estimate, low, high, n_eff, warning))
-    return pd.DataFrame(rows, columns=[*GROUP, name, name + "_low", name + "_high", name + "_neff", name + "_warning"])
+    pooling = Pooling(cell_frame)
+    return pd.concat([pooling.keys, pooling.rates(successes, trials, name)], axis=1)
 
 
 def _trial_words(trials: str) -> str:
     return {"decisive": "decided matches", "matches": "matches"}.get(trials, trials)
-
-
-def _add_pooled(table: pd.DataFrame, cell_frame: pd.DataFrame, name: str, successes, trials: str,
-                detail: bool = False) -> pd.DataFrame:
-    rates = pooled_rates(cell_frame, successes, trials, name)
-    if not detail:
-        rates = rates.drop(columns=[name + "_neff", name + "_warning"])
-    merged = table.merge(rates, on=GROUP, how="left", validate="many_to_one")
-    merged.index = table.index
-    return merged
 
 
 def _turn_moments(frame: pd.DataFrame) -> pd.DataFrame:
@@ -155,11 +179,11 @@ def win_rates(run: Run) -> pd.DataFrame:
     """Per series and axis value: each seat's win rate, the draw rate (all over matches)
     and seat 0's decisive share (wins over decided matches), pooled over first player."""
     frame = grouped_sums(run)
-    cell_frame = _cell_frame(run)
-    frame = _add_pooled(frame, cell_frame, "seat0_win_rate", "seat0_wins", "matches")
-    frame = _add_pooled(frame, cell_frame, "seat1_win_rate", "seat1_wins", "matches")
-    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
-    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive")
+    pooling = Pooling(_cell_frame(run), frame)
+    frame = pooling.add(frame, "seat0_win_rate", "seat0_wins", "matches")
+    frame = pooling.add(frame, "seat1_win_rate", "seat1_wins", "matches")
+    frame = pooling.add(frame, "draw_rate", "draws", "matches")
+    frame = pooling.add(frame, "seat0_share", "seat0_wins", "decisive")
     columns = [*GROUP, *LABELS, "mirror", "first_orders", "matches",
                "seat0_wins", "seat1_wins", "draws", "decisive"]
     rates = [c for c in frame.columns if c.startswith(("seat0_win_rate", "seat1_win_rate", "draw_rate", "seat0_share"))]
@@ -175,10 +199,10 @@ def first_player_advantage(run: Run) -> pd.DataFrame:
     advantage is taken over decided matches.
     """
     frame = grouped_sums(run)
-    cell_frame = _cell_frame(run)
-    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive")
-    frame = _add_pooled(frame, cell_frame, "first_win_rate", "first_player_wins", "matches")
-    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
+    pooling = Pooling(_cell_frame(run), frame)
+    frame = pooling.add(frame, "first_share", "first_player_wins", "decisive")
+    frame = pooling.add(frame, "first_win_rate", "first_player_wins", "matches")
+    frame = pooling.add(frame, "draw_rate", "draws", "matches")
     for suffix in ("", "_low", "_high"):
         frame["advantage" + suffix] = frame["first_share" + suffix] - 0.5
     columns = [*GROUP, *LABELS, "mirror", "first_orders", "matches",
@@ -192,6 +216,7 @@ def special_victories(run: Run) -> pd.DataFrame:
     """Per series, axis value, special end type and winning seat (with its name): frequency over all matches."""
     frame = grouped_sums(run)
     cell_frame = _cell_frame(run)
+    pooling = Pooling(cell_frame, frame)  # every part below has frame's rows
     rows = []
     for end in run.special_end_types:
         for seat in (0, 1):
@@ -202,7 +227,7 @@ def special_victories(run: Run) -> pd.DataFrame:
             column = "seat%d_%s" % (seat, end)
             part["count"] = frame[column] if column in frame else 0
             successes = cell_frame[column] if column in cell_frame else pd.Series(0, index=cell_frame.index)
-            rows.append(_add_pooled(part, cell_frame, "rate", successes, "matches"))
+            rows.append(pooling.add(part, "rate", successes, "matches"))
     if not rows:
         columns = [*GROUP, *LABELS, "mirror", "matches", "end_type", "seat", "seat_name",
                    "count", "rate", "rate_low", "rate_high"]
@@ -216,7 +241,7 @@ def special_victories(run: Run) -> pd.DataFrame:
 def win_types(run: Run) -> pd.DataFrame:
     """Per series and axis value: how matches ended — outcome (seat0 / seat1 / draw) × end type."""
     frame = grouped_sums(run)
-    cell_frame = _cell_frame(run)
+    pooling = Pooling(_cell_frame(run), frame)  # every part below has frame's rows
     rows = []
     for outcome in OUTCOMES:
         for rank, end in enumerate(run.end_types):
@@ -226,7 +251,7 @@ def win_types(run: Run) -> pd.DataFrame:
             part["special"] = end in run.special_end_types
             part["count"] = frame["%s_%s" % (outcome, end)].astype("int64")
             part["_rank"] = OUTCOMES.index(outcome) * len(run.end_types) + rank
-            rows.append(_add_pooled(part, cell_frame, "rate", "%s_%s" % (outcome, end), "matches"))
+            rows.append(pooling.add(part, "rate", "%s_%s" % (outcome, end), "matches"))
     table = pd.concat(rows, ignore_index=True)
     return _sort(run, table, extra=["_rank"]).drop(columns="_rank")
 
@@ -320,10 +345,10 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     delta = check_delta(delta)
     adjust = check_adjust(adjust)
     frame = grouped_sums(run)
-    cell_frame = _cell_frame(run)
-    frame = _add_pooled(frame, cell_frame, "seat0_share", "seat0_wins", "decisive", detail=True)
-    frame = _add_pooled(frame, cell_frame, "first_share", "first_player_wins", "decisive", detail=True)
-    frame = _add_pooled(frame, cell_frame, "draw_rate", "draws", "matches")
+    pooling = Pooling(_cell_frame(run), frame)
+    frame = pooling.add(frame, "seat0_share", "seat0_wins", "decisive", detail=True)
+    frame = pooling.add(frame, "first_share", "first_player_wins", "decisive", detail=True)
+    frame = pooling.add(frame, "draw_rate", "draws", "matches")
     frame["delta"] = delta
     frame["handicap"] = (frame["axis0"] != frame["axis1"]) | (frame["strategy0"] != frame["strategy1"])
     share_var = _share_variance(frame["seat0_share"], frame["seat0_share_neff"])

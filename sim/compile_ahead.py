@@ -33,8 +33,6 @@ import sys
 import time
 from dataclasses import dataclass
 
-from sim import compile_progress
-
 WAIT_LIMIT_S = 120.0  # longer than any part has taken; a stalled second process cannot hang the parent
 
 
@@ -51,12 +49,14 @@ class AheadPart:
 
 @dataclass(frozen=True)
 class AheadPlan:
-    """A game's split: `second` for the second process, in its order; `parent_first`
-    for the parent to compile before its own batch when the second process was started
-    early (callees the second process would reach last, to even out the two shares)."""
+    """A game's split: `second`, the parts the second process compiles, in its order;
+    `parent_help`, callees of those parts that the parent compiles itself when its typing
+    reaches a part the second process has not finished, instead of idling: given in the
+    reverse of the order the second process reaches them, so the two work towards each
+    other, and the parent stops at the first one the second process has started."""
 
     second: tuple[AheadPart, ...]
-    parent_first: tuple[AheadPart, ...] = ()
+    parent_help: tuple[AheadPart, ...] = ()
 
 
 def plan_of(game) -> AheadPlan:
@@ -69,41 +69,78 @@ def parts_of(game) -> tuple[AheadPart, ...]:
     return plan_of(game).second
 
 
-class AheadCompile:
-    """The second process and the parts it has reported done; while it is alive, the
-    parent's cache lookups of those parts wait for them (`hold_parts`)."""
+def function_key(function) -> str:
+    """A jitted function's name as both processes write it: module and qualified name."""
+    py_func = getattr(function, "py_func", function)
+    return "%s.%s" % (py_func.__module__, py_func.__qualname__)
 
-    def __init__(self, process: subprocess.Popen, parts: tuple[AheadPart, ...]):
+
+class AheadCompile:
+    """The second process and what it has reported: each function it starts compiling
+    ("start KEY") and each part it has finished ("part NAME"). While it is alive, the
+    parent's cache lookups of the parts wait for them (`hold_parts`)."""
+
+    def __init__(self, process: subprocess.Popen, plan: AheadPlan):
         self.process = process
-        self.parts = parts
+        self.plan = plan
         self.done: set[str] = set()
+        self.started: set[str] = set()
+        self._unread = b""
+        self._ended = False
         self._hooked: list = []
 
+    def _read(self, timeout: float) -> bool:
+        """Take what the process has written within `timeout` s (raw reads: a buffered
+        reader could hold whole lines that `select` no longer sees); False at its end."""
+        if self._ended:
+            return False
+        descriptor = self.process.stdout.fileno()
+        if not select.select([descriptor], [], [], max(timeout, 0.0))[0]:
+            return True
+        data = os.read(descriptor, 65536)
+        if not data:
+            self._ended = True
+            return False
+        *lines, self._unread = (self._unread + data).split(b"\n")
+        for line in lines:
+            kind, _, name = line.decode().partition(" ")
+            (self.started if kind == "start" else self.done).add(name)
+        return True
+
     def wait_for(self, name: str, limit_s: float = WAIT_LIMIT_S) -> bool:
-        """Block until the second process reports `name` compiled (True), or ends or
+        """Block until the second process reports part `name` compiled (True), or ends or
         passes `limit_s` without it (False)."""
         deadline = time.monotonic() + limit_s
-        stream = self.process.stdout
         while name not in self.done:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+            if remaining <= 0 or not self._read(remaining):
                 return False
-            line = stream.readline()
-            if not line:  # the process ended
-                return False
-            self.done.add(line.strip())
         return True
+
+    def help_meanwhile(self) -> None:
+        """Compile `parent_help` functions until one the second process has started."""
+        for part in self.plan.parent_help:
+            while not self._ended and select.select([self.process.stdout.fileno()], [], [], 0)[0]:
+                self._read(0.0)  # take every report already written
+            if function_key(part.function) in self.started:
+                return
+            part.function.compile(part.argtypes)
 
     def hold_parts(self) -> None:
         """Make each part's cache lookup in this process wait for the second process on
-        a miss, then look again (numba reads the cache index afresh on each lookup)."""
-        for part in self.parts:
+        a miss (helping meanwhile), then look again (numba reads the cache index afresh
+        on each lookup)."""
+        for part in self.plan.second:
             cache = part.function._cache
             original = cache.load_overload
 
             def load_or_wait(sig, target_context, _original=original, _name=part.name):
                 loaded = _original(sig, target_context)
-                if loaded is None and self.wait_for(_name):
+                if loaded is None and not self._ended and _name not in self.done:
+                    self.help_meanwhile()
+                    if self.wait_for(_name):
+                        loaded = _original(sig, target_context)
+                elif loaded is None and _name in self.done:
                     loaded = _original(sig, target_context)
                 return loaded
 
@@ -126,13 +163,13 @@ def start_ahead(game) -> AheadCompile | None:
     """Start compiling the game's parts in a second process whose cache lookups the
     parent then waits on (None: the game names none, or this machine has one core).
     Call `stop()` on the result when the parent's compile is done."""
-    parts = parts_of(game)
-    if not parts or (os.cpu_count() or 1) < 2:
+    plan = plan_of(game)
+    if not plan.second or (os.cpu_count() or 1) < 2:
         return None
     env = dict(os.environ, CARDBALANCE_COMPILE_PROGRESS="0")  # the parent reports the compile
     process = subprocess.Popen([sys.executable, "-m", "sim.compile_ahead", game.name], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    ahead = AheadCompile(process, parts)
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    ahead = AheadCompile(process, plan)
     ahead.hold_parts()
     return ahead
 
@@ -178,10 +215,7 @@ def ahead_when_cold(game, jobs: int = -1):
     taken = [_early.pop(game.name)] if game.name in _early else []
     if taken or jobs == 1 or not game.extra.get("compile_ahead"):
         try:
-            with compile_progress.one_episode():  # the head start and the batch: one compile to the user
-                if taken:
-                    compile_parent_first(game)
-                yield
+            yield
         finally:
             if taken:
                 stop_ahead(taken[0])
@@ -202,14 +236,6 @@ def ahead_when_cold(game, jobs: int = -1):
     finally:
         if taken:
             stop_ahead(taken[0])
-
-
-def compile_parent_first(game) -> None:
-    """The parent's own head start (`AheadPlan.parent_first`), compiled as callees."""
-    from sim import optimise_once
-    with optimise_once.as_callee():
-        for part in plan_of(game).parent_first:
-            part.function.compile(part.argtypes)
 
 
 def cpu_ticks() -> tuple[int, int]:
@@ -252,10 +278,21 @@ def compile_parts(name: str) -> None:
     on stdout (a busy machine: nothing, and the parent compiles every part itself)."""
     if not spare_core():
         return
+    from numba.core import event
+
     from sim.registry import get_game
-    for part in parts_of(get_game(name)):
-        part.function.compile(part.argtypes)
-        print(part.name, flush=True)
+
+    class _Starts(event.Listener):  # numba accepts only its own Listener subclasses
+        def on_start(self, ev):
+            print("start", function_key(ev.data["dispatcher"]), flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", _Starts()):
+        for part in parts_of(get_game(name)):
+            part.function.compile(part.argtypes)
+            print("part", part.name, flush=True)
 
 
 if __name__ == "__main__":

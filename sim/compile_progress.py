@@ -20,7 +20,6 @@ to (`jit_cache.engine_of_file`), so this module names no game.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
@@ -59,8 +58,6 @@ class CompileProgress:
         self._announced = set()  # labels whose "first run only" line was written
         self._last_write = 0.0
         self._bar_open = False
-        self._open = False  # an episode is running
-        self._held = 0  # `hold`: compiles until `release` are one episode
 
     def stream(self):
         return self._stream or sys.stderr
@@ -72,9 +69,8 @@ class CompileProgress:
 
     def on_start(self, event):
         self._depth += 1
-        if self._open:
+        if self._depth > 1:
             return
-        self._open = True
         self._label = _engine_label(event.data.get("dispatcher"))
         self._episode_started = self._last_write = self._clock()
         self._functions = 0
@@ -86,33 +82,19 @@ class CompileProgress:
         self._depth = max(self._depth - 1, 0)
         self._functions += 1
         now = self._clock()
-        if self._depth == 0 and not self._held:
-            self._close(now)
+        elapsed = now - self._episode_started
+        if self._depth == 0:
+            if elapsed >= SUMMARY_MIN_S:
+                self._write("compiled %s kernels: %d functions in %.0f s" % (self._label, self._functions, elapsed),
+                            final=True)
+            elif self._bar_open:
+                self._end_bar()
             return
         interval = BAR_INTERVAL_S if self.bar_mode() else LINE_INTERVAL_S
         if now - self._last_write >= interval:
             self._last_write = now
-            self._write("compiling %s kernels: %d functions, %.0f s" % (self._label, self._functions,
-                                                                       now - self._episode_started), in_place=True)
-
-    def hold(self):
-        """Until `release`, outermost compiles join one episode (one closing line), e.g. a
-        command's head start and its first batch (sim/compile_ahead.py)."""
-        self._held += 1
-
-    def release(self):
-        self._held = max(self._held - 1, 0)
-        if not self._held and not self._depth and self._open:
-            self._close(self._clock())
-
-    def _close(self, now: float):
-        self._open = False
-        elapsed = now - self._episode_started
-        if elapsed >= SUMMARY_MIN_S:
-            self._write("compiled %s kernels: %d functions in %.0f s" % (self._label, self._functions, elapsed),
-                        final=True)
-        elif self._bar_open:
-            self._end_bar()
+            self._write("compiling %s kernels: %d functions, %.0f s" % (self._label, self._functions, elapsed),
+                        in_place=True)
 
     def _write(self, text: str, in_place: bool = False, final: bool = False):
         stream = self.stream()
@@ -139,19 +121,6 @@ class CompileProgress:
 
 
 _listener: CompileProgress | None = None
-
-
-@contextlib.contextmanager
-def one_episode():
-    """Every compile inside the block is reported as one (`CompileProgress.hold`)."""
-    listener = _listener
-    if listener is not None:
-        listener.hold()
-    try:
-        yield
-    finally:
-        if listener is not None:
-            listener.release()
 
 
 def install() -> bool:

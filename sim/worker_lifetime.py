@@ -65,6 +65,16 @@ def play_in_slices(play, n_matches: int, slice_s: float = SLICE_S):
     return total
 
 
+def play_aggregate(play_batch, rules_array, cell_array, seed, n_matches):
+    """Worker side of a sweep chunk: its aggregate vector (matches 0 .. n_matches-1 of its
+    seed), played in slices between which the worker checks that its parent lives. Here,
+    not in sim/sweep/runner.py, so that a worker unpickling it imports neither pandas nor
+    the runner (0.4 s of each worker's start-up before its first chunk)."""
+    import numpy as np
+    return np.asarray(play_in_slices(lambda start, count: np.asarray(
+        play_batch(rules_array, cell_array, seed, start, count), dtype=np.int64), n_matches), dtype=np.int64)
+
+
 def loky_config(n_jobs=None):
     """`with loky_config(): joblib.Parallel(...)` runs loky workers that die with this process."""
     import joblib

@@ -109,3 +109,25 @@ def test_stratified_rate_weights_strata_equally_and_handles_degenerate_ones():
     assert stratified_rate([0, 0], [0, 0])[:3] == (pytest.approx(float("nan"), nan_ok=True), 0.0, 1.0)
     estimate, low, high, n_eff = stratified_rate([40, 0], [40, 0])  # one stratum empty, the other all wins
     assert (estimate, high, n_eff) == (1.0, 1.0, 40.0) and low == pytest.approx(wilson_interval(40, 40)[0])
+
+
+def test_stratified_rates_equal_stratified_rate_per_group_exactly():
+    """The vectorised form the report's tables use returns, for every group, the very
+    numbers `stratified_rate` gives on its strata: degenerate groups (no trials, all wins,
+    one order empty) and random ones, up to five strata, groups in any row order."""
+    from analysis.stats import stratified_rate, stratified_rates
+    rng = np.random.default_rng(29)
+    strata = [([0, 0], [0, 0]), ([40, 0], [40, 0]), ([0, 5], [7, 5]), ([300, 300], [1000, 1000])]
+    for _ in range(200):
+        k = int(rng.integers(1, 6))
+        trials = rng.integers(0, 3000, size=k) * (rng.random(k) > 0.1)
+        strata.append((rng.binomial(trials, rng.random()), trials))
+    groups = np.concatenate([[g] * len(s[0]) for g, s in enumerate(strata)])
+    order = rng.permutation(len(groups))  # strata of a group need not be adjacent
+    successes = np.concatenate([s[0] for s in strata])[order]
+    trials = np.concatenate([s[1] for s in strata])[order]
+    got = stratified_rates(groups[order], successes, trials, len(strata))
+    for g in range(len(strata)):
+        rows = groups[order] == g
+        expected = stratified_rate(successes[rows], trials[rows])
+        assert [float(column[g]) for column in got] == pytest.approx(expected, rel=0, abs=0, nan_ok=True)

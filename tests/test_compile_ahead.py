@@ -3,6 +3,8 @@
 import os
 import subprocess
 import sys
+import time
+import types
 
 import pytest
 
@@ -15,13 +17,14 @@ def test_faction_war_compiles_ahead_exactly_the_signatures_its_loop_calls():
     (a fresh interpreter, the tree's cache), every part has one signature."""
     code = ("import numpy as np; from sim.registry import get_game; from sim import compile_ahead as CA; "
             "from sim.sweep.grid import build_plan, default_sweep; game = get_game('faction_war'); "
-            "plan = CA.plan_of(game); parts = plan.second + plan.parent_first; "
+            "plan = CA.plan_of(game); parts = plan.second + plan.parent_help; "
             "[p.function.compile(p.argtypes) for p in parts]; "
             "sweep = build_plan(default_sweep('faction_war')); first = sweep.cells[0]; "
             "game.play_batch(sweep.rules[first.rules].to_array(), sweep.cell_array(first), np.uint64(1), 0, 1); "
             "print(sorted((p.name, len(p.function.signatures)) for p in parts))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout == "[('apply_action', 1), ('choose_greedy', 1), ('duel_choice', 1)]\n"
+    counts = dict(eval(out.stdout))
+    assert set(counts) >= {"apply_action", "choose_greedy", "duel_choice", "_attack"} and set(counts.values()) == {1}
 
 
 def test_no_second_process_for_a_game_without_parts(toy_game):
@@ -30,17 +33,23 @@ def test_no_second_process_for_a_game_without_parts(toy_game):
 
 
 def _lines_process(script: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+
+
+def _ahead(script: str, plan=compile_ahead.AheadPlan(())) -> compile_ahead.AheadCompile:
+    return compile_ahead.AheadCompile(_lines_process(script), plan)
 
 
 def test_the_parent_waits_for_a_part_the_second_process_reports_and_not_after_it_ends():
-    ahead = compile_ahead.AheadCompile(_lines_process(
-        "import time; print('first', flush=True); time.sleep(0.3); print('second', flush=True)"), ())
-    assert ahead.wait_for("second") and ahead.done == {"first", "second"}
+    # two reports in one write: a buffered reader would hide the second from select()
+    ahead = _ahead("import sys, time; sys.stdout.write('start m.f\\npart first\\n'); sys.stdout.flush(); "
+                   "time.sleep(0.3); print('part second', flush=True)")
+    assert ahead.wait_for("first", limit_s=5) and ahead.started == {"m.f"}
+    assert ahead.wait_for("second", limit_s=5) and ahead.done == {"first", "second"}
     assert ahead.wait_for("first")  # already reported
     assert not ahead.wait_for("never")  # the process ended without it
     ahead.stop()
-    slow = compile_ahead.AheadCompile(_lines_process("import time; time.sleep(30)"), ())
+    slow = _ahead("import time; time.sleep(30)")
     assert not slow.wait_for("part", limit_s=0.2)  # a stalled process does not hang the parent
     slow.stop()
     assert slow.process.returncode is not None
@@ -57,27 +66,45 @@ class _Cache:
 
 
 class _Function:
-    def __init__(self):
+    """A dispatcher stand-in: `compile` records the order of the parent's own compiles."""
+
+    def __init__(self, name="part", compiled=None):
         self._cache = _Cache()
+        self.name, self.compiled = name, compiled
+
+    def py_func(self):
+        pass
+
+    def compile(self, argtypes):
+        self.compiled.append(self.name)
 
 
-def test_a_miss_on_a_part_waits_for_the_second_process_then_loads_and_stop_unhooks():
-    function = _Function()
-    ahead = compile_ahead.AheadCompile(_lines_process("import time; time.sleep(0.2); print('part', flush=True)"),
-                                       (compile_ahead.AheadPart("part", function, ()),))
+def test_a_miss_on_a_part_helps_until_the_second_process_started_a_helper_then_waits_and_loads():
+    compiled = []
+    part = _Function("part")
+    helpers = [_Function(name, compiled) for name in ("last", "middle", "first")]
+    for helper in helpers:
+        helper.py_func = types.FunctionType(compile("def %s(): pass" % helper.name, "<helper>", "exec").co_consts[0],
+                                            {"__name__": "helpers"})
+    plan = compile_ahead.AheadPlan((compile_ahead.AheadPart("part", part, ()),),
+                                   tuple(compile_ahead.AheadPart(h.name, h, ()) for h in helpers))
+    # the second process has started "middle" (its order: first, middle, last) and finishes the part later
+    ahead = _ahead("import time; print('start helpers.first', flush=True); print('start helpers.middle', flush=True); "
+                   "time.sleep(0.3); print('part part', flush=True)", plan)
+    time.sleep(0.2)  # its start reports are written
     ahead.hold_parts()
-    original_reads = []
+    original_wait = ahead.wait_for
 
-    def fill_on_wait(name, limit_s=compile_ahead.WAIT_LIMIT_S):
-        done = compile_ahead.AheadCompile.wait_for(ahead, name, limit_s)
-        function._cache.filled = done  # the second process wrote the cache files
-        original_reads.append(name)
+    def fill_on_wait(name, limit_s=5):
+        done = original_wait(name, limit_s)
+        part._cache.filled = done  # the second process wrote the cache files
         return done
     ahead.wait_for = fill_on_wait
-    assert function._cache.load_overload(None, None) == "loaded" and original_reads == ["part"]
-    assert function._cache.load_overload(None, None) == "loaded" and original_reads == ["part"]  # a hit: no wait
+    assert part._cache.load_overload(None, None) == "loaded"
+    assert compiled == ["last"]  # helped with what the second process had not started, then waited
+    assert part._cache.load_overload(None, None) == "loaded" and compiled == ["last"]  # a hit: no help, no wait
     ahead.stop()
-    assert "load_overload" not in vars(function._cache)
+    assert "load_overload" not in vars(part._cache)
 
 
 def test_the_second_process_compiles_nothing_on_a_busy_machine(monkeypatch, capsys):
@@ -85,6 +112,26 @@ def test_the_second_process_compiles_nothing_on_a_busy_machine(monkeypatch, caps
     monkeypatch.setattr(compile_ahead, "parts_of", lambda game: pytest.fail("looked at the parts"))
     compile_ahead.compile_parts("faction_war")
     assert capsys.readouterr().out == ""
+
+
+def test_the_second_process_reports_each_compile_start_and_each_part(monkeypatch, capsys):
+    """What the parent reads: "start KEY" for every function it compiles, "part NAME" after each part."""
+    import numba as nb
+
+    def ahead_helper(x):
+        return x + 2
+
+    def ahead_part(x):
+        return jitted_helper(x) * 2
+    jitted_helper = nb.njit(ahead_helper)
+    jitted_part = nb.njit(ahead_part)
+    plan = compile_ahead.AheadPlan((compile_ahead.AheadPart("doubled", jitted_part, (nb.types.int64,)),))
+    monkeypatch.setattr(compile_ahead, "spare_core", lambda: True)
+    monkeypatch.setattr(compile_ahead, "parts_of", lambda game: plan.second)
+    compile_ahead.compile_parts("faction_war")
+    assert capsys.readouterr().out.splitlines() == [
+        "start %s" % compile_ahead.function_key(jitted_part), "start %s" % compile_ahead.function_key(jitted_helper),
+        "part doubled"]
 
 
 class _Game:

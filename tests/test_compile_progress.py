@@ -97,19 +97,3 @@ def test_a_cold_compile_says_so_on_stderr_and_a_cached_one_says_nothing(tmp_path
     assert runs[0].stdout == runs[1].stdout == "False\n"
     assert runs[0].stderr.startswith("compiling Faction War kernels, first run only (cached afterwards) ...\n")
     assert runs[1].stderr == ""
-
-
-def test_held_compiles_are_one_episode_with_one_closing_line():
-    """A head start and the batch after it (sim/compile_ahead.py) read as one compile."""
-    stream, clock = io.StringIO(), FakeClock()
-    progress = CompileProgress(stream=stream, mode="lines", clock=clock)
-    kernel = _kernel_function()
-    progress.hold()
-    _compile(progress, clock, kernel, [kernel] * 3, seconds_each=1.0)
-    _compile(progress, clock, kernel, [kernel] * 4, seconds_each=1.0)
-    assert "compiled" not in stream.getvalue()
-    progress.release()
-    lines = stream.getvalue().splitlines()
-    assert lines[0].startswith("compiling Faction War kernels, first run only")
-    assert lines[-1] == "compiled Faction War kernels: 9 functions in 9 s"
-    assert sum(line.startswith("compiled") for line in lines) == 1

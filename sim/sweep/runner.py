@@ -40,6 +40,7 @@ from sim.executor import DASK_PROBE_TIMEOUT_S, Chunk, ChunkStore, Executor
 from sim.executor import connect_dask  # noqa: F401  (the CLI's import)
 from sim.compile_ahead import ahead_when_cold
 from sim.sweep.progress import Progress
+from sim.worker_lifetime import play_aggregate  # the chunk task (bench and fair import it from here too)
 
 MAX_GROWTH = 4  # a precision round at most quadruples a cell's matches
 
@@ -63,14 +64,6 @@ def check_dask_workers(client, plan: Plan, timeout_s: float = DASK_PROBE_TIMEOUT
 
 
 # ---- the task -----------------------------------------------------------------------
-
-def play_aggregate(play_batch, rules_array, cell_array, seed, n_matches):
-    """Worker side: a chunk's aggregate vector (matches 0 .. n_matches-1 of its seed), played in
-    slices between which a worker checks that its parent lives (sim/worker_lifetime.py)."""
-    from sim.worker_lifetime import play_in_slices
-    return np.asarray(play_in_slices(lambda start, count: np.asarray(
-        play_batch(rules_array, cell_array, seed, start, count), dtype=np.int64), n_matches), dtype=np.int64)
-
 
 def sweep_chunk(plan: Plan, cell_index: int, chunk: int, size: int, rules_arrays=None, cell_arrays=None) -> Chunk:
     cell = plan.cells[cell_index]

@@ -260,18 +260,29 @@ def searches(cell) -> bool:
 def ahead_plan():
     """How a cold compile splits over two processes (sim/compile_ahead.py), with the
     loop's argument types. The parent types, in source order, `start_match` (the effects
-    engine, ~10 s), `legal_actions` (~7 s), the agent (greedy ~10 s), then `apply_action`
+    engine, ~9 s), `legal_actions` (~7 s), the agent (greedy ~10 s), then `apply_action`
     (~14 s more, sharing the effects engine). The second process compiles greedy
     meanwhile, then `apply_action`, loading the effects engine the parent has cached by
-    then; the parent first compiles the Joker duel (~3 s), which `apply_action` reaches
-    last, so that both finish at about the same time (docs/performance.md)."""
+    then. When the parent reaches `apply_action` first, it compiles the actions that
+    `apply_action` types last, from its end backwards, until it meets the second
+    process (docs/performance.md, "Cold compile (issue 29)")."""
     from sim.compile_ahead import AheadPart, AheadPlan
+    from sim.faction_war import kernel_alien as KA
     from sim.faction_war import kernel_jokers as KJ
     from strategies.faction_war.greedy import choose_greedy
     array, integer = nb.typeof(np.zeros(1, dtype=np.int64)), nb.types.int64
-    return AheadPlan(second=(AheadPart("choose_greedy", choose_greedy, (array, array, array, integer, array, integer)),
-                             AheadPart("apply_action", K.apply_action, (array, array, integer))),
-                     parent_first=(AheadPart("duel_choice", KJ.duel_choice, (array, array, integer)),))
+
+    def action(name, function, n_fields):  # (state, rules, the action's first n fields)
+        return AheadPart(name, function, (array, array) + (integer,) * n_fields)
+    return AheadPlan(
+        second=(AheadPart("choose_greedy", choose_greedy, (array, array, array, integer, array, integer)),
+                action("apply_action", K.apply_action, 1)),
+        parent_help=(action("_attack", K._attack, 2), action("end_turn", K.end_turn, 0),
+                     action("apply_tie", K.apply_tie, 1), action("apply_timing", K.apply_timing, 1),
+                     action("duel_choice", KJ.duel_choice, 1), action("respond", KJ.respond, 1),
+                     action("use_small_joker", KJ.use_small_joker, 1),
+                     action("place_big_joker", KJ.place_big_joker, 2), action("k_answer", KA.k_answer, 1),
+                     action("k_activate", KA.k_activate, 3)))
 
 
 def cell_workspace(cell) -> np.ndarray:
