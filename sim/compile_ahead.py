@@ -80,9 +80,11 @@ class AheadCompile:
     ("start KEY") and each part it has finished ("part NAME"). While it is alive, the
     parent's cache lookups of the parts wait for them (`hold_parts`)."""
 
-    def __init__(self, process: subprocess.Popen, plan: AheadPlan):
+    def __init__(self, process: subprocess.Popen, plan: AheadPlan, when_parts_loaded=None):
         self.process = process
         self.plan = plan
+        self.when_parts_loaded = when_parts_loaded  # called once, when the parent has every part
+        self._loaded: set[str] = set()
         self.done: set[str] = set()
         self.started: set[str] = set()
         self._unread = b""
@@ -126,6 +128,12 @@ class AheadCompile:
                 return
             part.function.compile(part.argtypes)
 
+    def _part_loaded(self, name: str) -> None:
+        self._loaded.add(name)
+        if self.when_parts_loaded is not None and len(self._loaded) == len(self.plan.second):
+            callback, self.when_parts_loaded = self.when_parts_loaded, None
+            callback()
+
     def hold_parts(self) -> None:
         """Make each part's cache lookup in this process wait for the second process on
         a miss (helping meanwhile), then look again (numba reads the cache index afresh
@@ -142,6 +150,8 @@ class AheadCompile:
                         loaded = _original(sig, target_context)
                 elif loaded is None and _name in self.done:
                     loaded = _original(sig, target_context)
+                if loaded is not None:
+                    self._part_loaded(_name)
                 return loaded
 
             cache.load_overload = load_or_wait  # an instance attribute: only this dispatcher
@@ -159,7 +169,7 @@ class AheadCompile:
         self.process.stdout.close()
 
 
-def start_ahead(game) -> AheadCompile | None:
+def start_ahead(game, when_parts_loaded=None) -> AheadCompile | None:
     """Start compiling the game's parts in a second process whose cache lookups the
     parent then waits on (None: the game names none, or this machine has one core).
     Call `stop()` on the result when the parent's compile is done."""
@@ -169,7 +179,7 @@ def start_ahead(game) -> AheadCompile | None:
     env = dict(os.environ, CARDBALANCE_COMPILE_PROGRESS="0")  # the parent reports the compile
     process = subprocess.Popen([sys.executable, "-m", "sim.compile_ahead", game.name], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    ahead = AheadCompile(process, plan)
+    ahead = AheadCompile(process, plan, when_parts_loaded)
     ahead.hold_parts()
     return ahead
 
@@ -208,11 +218,15 @@ def discard_early() -> None:
 
 
 @contextlib.contextmanager
-def ahead_when_cold(game, jobs: int = -1):
+def ahead_when_cold(game, jobs: int = -1, when_parts_loaded=None):
     """Around a command's first batch: take the process `start_early` started, or start
     one at the block's first numba cache miss (a warm run starts none); stop it when the
-    block ends. Not with `--jobs 1` (the user asked for one core)."""
+    block ends. Not with `--jobs 1` (the user asked for one core). `when_parts_loaded`:
+    called once the parent has loaded every part (the second process's core is then
+    free while the parent finishes alone)."""
     taken = [_early.pop(game.name)] if game.name in _early else []
+    if taken:
+        taken[0].when_parts_loaded = when_parts_loaded
     if taken or jobs == 1 or not game.extra.get("compile_ahead"):
         try:
             yield
@@ -225,7 +239,7 @@ def ahead_when_cold(game, jobs: int = -1):
     class _FirstMiss(event.Listener):  # numba accepts only its own Listener subclasses
         def on_start(self, ev):
             if not taken:
-                taken.append(start_ahead(game))
+                taken.append(start_ahead(game, when_parts_loaded))
 
         def on_end(self, ev):
             pass

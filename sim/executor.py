@@ -70,6 +70,13 @@ class Done:
     resumed: bool = False
 
 
+def _import_modules(modules) -> None:
+    """Worker side of `Executor.start_workers`."""
+    import importlib
+    for module in modules:
+        importlib.import_module(module)
+
+
 def _play(function, args, kwargs, seed, size, cell, chunk):
     """Worker side: one chunk -> (cell, chunk, value, seconds)."""
     started = time.perf_counter()
@@ -191,6 +198,7 @@ class Executor:
         self.store = store
         self._context = None
         self._parallel = None
+        self._warming = None
 
     def __enter__(self) -> "Executor":
         import joblib
@@ -208,12 +216,26 @@ class Executor:
         finally:
             self._context.__exit__(*exc)
 
+    def start_workers(self, modules: tuple[str, ...]) -> None:
+        """Start the local workers now and import `modules` in them, without waiting:
+        e.g. while the parent compiles alone, so that the first chunks do not wait for
+        the workers' start-up (loky only; `run` collects it first)."""
+        if self.backend != "loky" or self._warming is not None:
+            return
+        import joblib
+        workers = joblib.effective_n_jobs(self.jobs)
+        self._warming = self._parallel(joblib.delayed(_import_modules)(modules) for _ in range(workers))
+
     def seed(self, chunk: Chunk) -> int:
         return chunk_seed(self.root_seed, chunk.cell if chunk.deal is None else chunk.deal, chunk.chunk)
 
     def run(self, chunks: Iterable[Chunk]) -> Iterator[Done]:
         """Stored chunks first (resumed), then the others as they finish (each stored at once)."""
         import joblib
+        if self._warming is not None:  # joblib runs one call of a Parallel at a time
+            for _ in self._warming:
+                pass
+            self._warming = None
         to_play = {}
         for chunk in chunks:
             stored = self.store.get(chunk.cell, chunk.chunk, chunk.size) if self.store is not None else None

@@ -92,6 +92,8 @@ def test_a_miss_on_a_part_helps_until_the_second_process_started_a_helper_then_w
     ahead = _ahead("import time; print('start helpers.first', flush=True); print('start helpers.middle', flush=True); "
                    "time.sleep(0.3); print('part part', flush=True)", plan)
     time.sleep(0.2)  # its start reports are written
+    loaded_calls = []
+    ahead.when_parts_loaded = lambda: loaded_calls.append("all parts")
     ahead.hold_parts()
     original_wait = ahead.wait_for
 
@@ -102,7 +104,9 @@ def test_a_miss_on_a_part_helps_until_the_second_process_started_a_helper_then_w
     ahead.wait_for = fill_on_wait
     assert part._cache.load_overload(None, None) == "loaded"
     assert compiled == ["last"]  # helped with what the second process had not started, then waited
+    assert loaded_calls == ["all parts"]  # the parent has every part: its workers may start
     assert part._cache.load_overload(None, None) == "loaded" and compiled == ["last"]  # a hit: no help, no wait
+    assert loaded_calls == ["all parts"]  # once
     ahead.stop()
     assert "load_overload" not in vars(part._cache)
 
@@ -144,7 +148,7 @@ def _block_starts(monkeypatch, compile_in_block: bool, jobs: int = -1) -> list:
     """What `ahead_when_cold` started around a block that compiles (or does not)."""
     import numba as nb
     started = []
-    monkeypatch.setattr(compile_ahead, "start_ahead", lambda game: started.append(game.name) or None)
+    monkeypatch.setattr(compile_ahead, "start_ahead", lambda game, when_parts_loaded=None: started.append(game.name))
 
     def fresh(x):  # a new function: its first call compiles (no cache)
         return x + 1
@@ -204,3 +208,22 @@ def test_busy_cores_reads_the_machine_now_not_the_minute_before(monkeypatch):
     assert compile_ahead.spare_core() is True  # the parent's compile plus a quarter: the other core is free
     monkeypatch.setattr(os, "getloadavg", lambda: (1.7, 1.0, 1.0))
     assert compile_ahead.spare_core() is False  # another process holds most of the second core
+
+
+def _chunk_vector(seed, n_matches):
+    import numpy as np
+    return np.array([seed % 1000, n_matches])
+
+
+def test_workers_started_early_play_the_same_chunks():
+    """`Executor.start_workers` (the sweep calls it once the parent has the parts) only
+    starts the pool early: the run that follows returns the same values."""
+    from sim.executor import Chunk, Executor
+    chunks = [Chunk(0, k, 3, _chunk_vector, ()) for k in range(4)]
+    with Executor(7, jobs=2) as plain:
+        expected = {key: done.value.tolist() for key, done in plain.run_all(chunks).items()}
+    with Executor(7, jobs=2) as early:
+        early.start_workers(("sim.worker_lifetime",))
+        early.start_workers(("sim.worker_lifetime",))  # a second call changes nothing
+        got = {key: done.value.tolist() for key, done in early.run_all(chunks).items()}
+    assert got == expected

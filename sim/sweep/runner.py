@@ -139,34 +139,38 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
 
     # Compile (or load from numba's cache) once here, so workers on this
     # machine load the cached kernels instead of all compiling at once; a cold
-    # compile hands named parts to a second process (sim/compile_ahead.py).
-    compile_started = time.perf_counter()
-    first = plan.cells[0]
-    with ahead_when_cold(game, jobs):
-        probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
-    compile_s = time.perf_counter() - compile_started
-    # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
-    vector_size = int(np.asarray(probe).shape[0])
+    # compile hands named parts to a second process (sim/compile_ahead.py), and
+    # once the parent has them, its workers start on the freed core.
+    with Executor(spec.seed, jobs, backend) as executor:
+        compile_started = time.perf_counter()
+        first = plan.cells[0]
+        worker_modules = tuple(filter(None, [getattr(game.play_batch, "__module__", None)]))
+        with ahead_when_cold(game, jobs, when_parts_loaded=lambda: executor.start_workers(worker_modules)):
+            probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
+        compile_s = time.perf_counter() - compile_started
+        # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
+        vector_size = int(np.asarray(probe).shape[0])
 
-    if resume:
-        runfolder.read_chunks(run_dir, vector_size)  # removes the temporaries of a killed write
-    totals = {cell.cell: np.zeros(vector_size, dtype=np.int64) for cell in plan.cells}
-    chunk_counts = {cell.cell: 0 for cell in plan.cells}
-    targets = {cell.cell: spec.first_round_matches() for cell in plan.cells}
-    counted: set[tuple[int, int]] = set()
-    reporter = Progress(len(plan.cells), progress, label=progress_label)
-    result = RunResult(run_dir=run_dir, meta=meta, totals=totals)
-    worker_seconds = 0.0
-    active = [cell.cell for cell in plan.cells]
-    rounds = 0
+        if resume:
+            runfolder.read_chunks(run_dir, vector_size)  # removes the temporaries of a killed write
+        totals = {cell.cell: np.zeros(vector_size, dtype=np.int64) for cell in plan.cells}
+        chunk_counts = {cell.cell: 0 for cell in plan.cells}
+        targets = {cell.cell: spec.first_round_matches() for cell in plan.cells}
+        counted: set[tuple[int, int]] = set()
+        reporter = Progress(len(plan.cells), progress, label=progress_label)
+        result = RunResult(run_dir=run_dir, meta=meta, totals=totals)
+        worker_seconds = 0.0
+        active = [cell.cell for cell in plan.cells]
+        rounds = 0
 
-    remaining = {cell.cell: 0 for cell in plan.cells}  # scheduled chunks not yet counted
+        remaining = {cell.cell: 0 for cell in plan.cells}  # scheduled chunks not yet counted
 
-    def cells_finished() -> int:
-        return sum(1 for count in remaining.values() if count == 0)
+        def cells_finished() -> int:
+            return sum(1 for count in remaining.values() if count == 0)
 
-    # A new run's chunks/ is empty, so the store serves resumed chunks only.
-    with Executor(spec.seed, jobs, backend, store=chunk_store(run_dir, vector_size)) as pool:
+        # A new run's chunks/ is empty, so the store serves resumed chunks only.
+        executor.store = chunk_store(run_dir, vector_size)
+
         while active:
             rounds += 1
             chunks = []
@@ -177,7 +181,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
                     remaining[cell_index] += 1
                     reporter.schedule(size)
                     chunks.append(sweep_chunk(plan, cell_index, chunk, size, rules_arrays, cell_arrays))
-            for done in pool.run(chunks):
+            for done in executor.run(chunks):
                 cell_index, vector = done.chunk.cell, np.asarray(done.value, dtype=np.int64)
                 totals[cell_index] += vector
                 chunk_counts[cell_index] += 1
