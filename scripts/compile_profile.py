@@ -63,7 +63,6 @@ def main() -> int:
     import numpy as np
     from numba.core import event
 
-    from sim.registry import get_game
     from sim.sweep.grid import build_plan, default_sweep
 
     spec = default_sweep(args.game)

@@ -2,17 +2,21 @@
 named parts while the parent types the rest, and the parent loads them.
 
 numba types a kernel's callees in source order and looks each one up in the
-disk cache before compiling it. A game names, in `GameSpec.extra["compile_ahead"]`,
-the functions a second process should compile (`AheadPart`s, in the order it
-compiles them: e.g. Faction War's greedy agent, then `apply_action`, which the
-parent types after the legal-action listing and the agent). The second process
-prints each part's name once its cache files are written; when the parent's
-typing reaches a part that is not cached yet, it waits for that line instead
-of compiling the part a second time (the parent would only finish it later:
-measured in docs/performance.md, "Cold compile (issue 29)"). Same source and
-same argument types, so which process compiled a part cannot change a result.
-If the second process ends without the part, or takes longer than
-`WAIT_LIMIT_S`, the parent compiles it itself.
+disk cache before compiling it. A game declares an `AheadPlan` in
+`GameSpec.extra["compile_ahead"]`: the functions (`AheadPart`s) a second process
+compiles, in its order (Faction War: greedy while the parent compiles the effects
+engine, then `legal_actions`, then `apply_action`, which by then loads the effects
+engine from the parent's cache). The second process reports on a pipe each
+function it starts compiling and each part it has finished. When the parent's
+typing reaches a part that is not cached yet, it does not compile it a second
+time: it first compiles the part's last callees (`AheadPlan.parent_help`), from the
+end backwards, until it meets one the second process has started, then waits for
+the part (docs/performance.md, "Cold compile, second round"). Same source and
+same argument types, so which process compiled a function cannot change a result.
+If the second process ends without the part, or takes longer than `WAIT_LIMIT_S`,
+the parent compiles it itself. Once the parent has every part, the other core is
+free while the parent finishes alone: `when_parts_loaded` lets the sweep start its
+workers then.
 
 `cardbalance sweep` starts the second process as early as it can: right after
 reading its options when no part has a cache entry yet (`start_early`: a fresh
@@ -106,8 +110,16 @@ class AheadCompile:
         *lines, self._unread = (self._unread + data).split(b"\n")
         for line in lines:
             kind, _, name = line.decode().partition(" ")
-            (self.started if kind == "start" else self.done).add(name)
+            if kind == "start":
+                self.started.add(name)
+            elif kind == "part":
+                self.done.add(name)
         return True
+
+    def _take_written(self) -> None:
+        """Read every report already written, without waiting."""
+        while not self._ended and select.select([self.process.stdout.fileno()], [], [], 0)[0]:
+            self._read(0.0)
 
     def wait_for(self, name: str, limit_s: float = WAIT_LIMIT_S) -> bool:
         """Block until the second process reports part `name` compiled (True), or ends or
@@ -122,8 +134,7 @@ class AheadCompile:
     def help_meanwhile(self) -> None:
         """Compile `parent_help` functions until one the second process has started."""
         for part in self.plan.parent_help:
-            while not self._ended and select.select([self.process.stdout.fileno()], [], [], 0)[0]:
-                self._read(0.0)  # take every report already written
+            self._take_written()
             if function_key(part.function) in self.started:
                 return
             part.function.compile(part.argtypes)
@@ -146,9 +157,8 @@ class AheadCompile:
                 loaded = _original(sig, target_context)
                 if loaded is None and not self._ended and _name not in self.done:
                     self.help_meanwhile()
-                    if self.wait_for(_name):
-                        loaded = _original(sig, target_context)
-                elif loaded is None and _name in self.done:
+                    self.wait_for(_name)
+                if loaded is None and _name in self.done:
                     loaded = _original(sig, target_context)
                 if loaded is not None:
                     self._part_loaded(_name)

@@ -25,7 +25,6 @@ less optimised; its caller's optimisation makes up for that.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 ENV_SWITCH = "CARDBALANCE_OPTIMISE_CALLEES"
@@ -37,17 +36,6 @@ _installed = False
 def nested_compile() -> bool:
     """True while a compile runs inside another one (a callee typed by its caller)."""
     return _depth[0] > 1
-
-
-@contextlib.contextmanager
-def as_callee():
-    """Compile inside this block as a callee would be: a function compiled ahead of the
-    caller that will link it (sim/compile_ahead.py) skips the module optimisation too."""
-    _depth[0] += 1
-    try:
-        yield
-    finally:
-        _depth[0] -= 1
 
 
 def install() -> bool:

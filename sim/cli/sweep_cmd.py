@@ -19,7 +19,7 @@ from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
 ORDER = 10
 
 EPILOG = """examples:
-  cardbalance sweep                              the built-in default sweep and its report (first run: a ~40 s compile on two idle cores, said on stderr)
+  cardbalance sweep                              the built-in default sweep and its report (first run: a ~30 s compile on two idle cores, said on stderr)
   cardbalance sweep handicap.toml --jobs 2       a sweep file (format: docs/architecture.md)
   cardbalance sweep grid.toml --precision 0.005 --max-matches 200000
                                                  add matches until every cell's 95 % interval is within ±0.005
