@@ -119,7 +119,7 @@ def console() -> None:
     """The installed `cardbalance` script: `main`, then an exit that skips the
     interpreter's teardown. After a cold compile, freeing numba's compiled modules and
     the rest of the heap took 1.1 s that the user waited for after the last line
-    (docs/performance.md, "Cold compile (issue 29)"). Registered first, the handler runs
+    (docs/performance.md, "Cold compile, second round"). Registered first, the handler runs
     after every other exit handler (loky's workers, joblib's temporary folders,
     logging), so only the teardown is skipped; a traceback still exits with 1."""
     exit_code = [1]
