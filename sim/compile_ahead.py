@@ -137,13 +137,17 @@ class AheadCompile:
             self._take_written()
             if function_key(part.function) in self.started:
                 return
-            part.function.compile(part.argtypes)
+            try:
+                part.function.compile(part.argtypes)
+            except Exception:  # noqa: BLE001 - a help is optional: typing reaches the function anyway
+                return
 
     def _part_loaded(self, name: str) -> None:
         self._loaded.add(name)
         if self.when_parts_loaded is not None and len(self._loaded) == len(self.plan.second):
             callback, self.when_parts_loaded = self.when_parts_loaded, None
-            callback()
+            with contextlib.suppress(Exception):  # runs inside numba's typing: an error here would fail
+                callback()                        # the compile; what the callback does is optional
 
     def hold_parts(self) -> None:
         """Make each part's cache lookup in this process wait for the second process on

@@ -227,3 +227,24 @@ def test_workers_started_early_play_the_same_chunks():
         early.start_workers(("sim.worker_lifetime",))  # a second call changes nothing
         got = {key: done.value.tolist() for key, done in early.run_all(chunks).items()}
     assert got == expected
+
+
+def test_a_help_that_cannot_compile_or_a_failing_callback_does_not_fail_the_parent():
+    """Both run inside numba's typing of the parent's batch, and both are optional: a help
+    part whose types no longer fit (a kernel edited) stops the helping; a callback that
+    raises is dropped."""
+    class _Broken(_Function):
+        def compile(self, argtypes):
+            raise TypeError("no such signature")
+
+    compiled = []
+    broken, later = _Broken("broken", compiled), _Function("later", compiled)
+    plan = compile_ahead.AheadPlan((compile_ahead.AheadPart("x", _Function(), ()),),
+                                   (compile_ahead.AheadPart("broken", broken, ()), compile_ahead.AheadPart("later", later, ())))
+    ahead = _ahead("print('part x', flush=True)", plan)
+    ahead.help_meanwhile()
+    assert compiled == []
+    ahead.when_parts_loaded = lambda: 1 / 0
+    ahead._part_loaded("x")
+    assert ahead.when_parts_loaded is None
+    ahead.stop()
