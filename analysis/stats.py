@@ -88,26 +88,16 @@ def stratified_rate(successes, trials, z: float = Z95):
 
     Returns (rate, low, high, n_eff); (NaN, 0, 1, 0) when no stratum has trials.
     """
-    successes = np.asarray(successes, dtype=float)
     trials = np.asarray(trials, dtype=float)
-    used = trials > 0
-    if not used.any():
-        return float("nan"), 0.0, 1.0, 0.0
-    p = successes[used] / trials[used]
-    k = used.sum()
-    estimate = float(p.mean())
-    variance = float(np.sum(p * (1.0 - p) / trials[used]) / (k * k))
-    total = float(trials[used].sum())
-    n_eff = estimate * (1.0 - estimate) / variance if variance > 0 else total
-    low, high = wilson_interval(estimate * n_eff, n_eff, z)
-    return estimate, low, high, n_eff
+    rate, low, high, n_eff = stratified_rates(np.zeros(len(trials), dtype=np.int64), successes, trials, 1, z)
+    return float(rate[0]), float(low[0]), float(high[0]), float(n_eff[0])
 
 
 def stratified_rates(groups, successes, trials, n_groups: int, z: float = Z95):
     """`stratified_rate` for many groups at once: row i is a stratum of group `groups[i]`
-    (0 .. n_groups − 1). Returns arrays (rate, low, high, n_eff) by group, equal to calling
-    `stratified_rate` per group (the same sums in the same order; the report's tables call
-    this for every pooled rate, and the per-group loop was half of their time)."""
+    (0 .. n_groups − 1). Returns arrays (rate, low, high, n_eff) by group, each group's
+    strata summed in row order (the report's tables call this for every pooled rate:
+    a per-group loop was half of their time)."""
     groups = np.asarray(groups, dtype=np.int64)
     successes = np.asarray(successes, dtype=float)
     trials = np.asarray(trials, dtype=float)

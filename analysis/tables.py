@@ -96,19 +96,21 @@ class Pooling:
     The report pools about forty rates over the same groups; finding them per rate
     (a groupby and a merge each) was most of its table time."""
 
-    def __init__(self, cell_frame: pd.DataFrame, table: pd.DataFrame | None = None):
+    def __init__(self, cell_frame: pd.DataFrame, table: pd.DataFrame):
         grouped = cell_frame[GROUP].groupby(GROUP, sort=False, dropna=False)
         self.cell_frame = cell_frame
         self.group_of_row = grouped.ngroup().to_numpy()
         self.keys = grouped.head(1)[GROUP].reset_index(drop=True)  # one row per group, in group order
-        self.table_rows = None
-        if table is not None:  # where each table row's group is (NaN: none, as a left merge leaves it)
-            numbered = self.keys.assign(_group=np.arange(len(self.keys)))
-            self.table_rows = table[GROUP].merge(numbered, on=GROUP, how="left", validate="many_to_one")["_group"].to_numpy()
+        # where each table row's group is (NaN: none, as a left merge leaves it)
+        numbered = self.keys.assign(_group=np.arange(len(self.keys)))
+        self.table_rows = table[GROUP].merge(numbered, on=GROUP, how="left", validate="many_to_one")["_group"].to_numpy()
 
     def rates(self, successes, trials: str, name: str) -> pd.DataFrame:
-        """Per group (in `keys` order): `name`, its interval, `name_neff` and `name_warning`
-        (see `pooled_rates`)."""
+        """Per group (in `keys` order): `name`, `name_low`, `name_high` — the first-player
+        orders weighted equally (`stats.stratified_rate`) — `name_neff` (its effective sample
+        size) and `name_warning` (non-empty when an order has no trials, so the rate is one
+        order's only and the first-player advantage is not cancelled). `successes` is a
+        column name or a Series aligned with the cell frame."""
         cells = self.cell_frame
         s = (cells[successes] if isinstance(successes, str) else successes).to_numpy(dtype=float)
         n = cells[trials].to_numpy(dtype=float)
@@ -125,24 +127,14 @@ class Pooling:
                              name + "_warning": warnings})
 
     def add(self, table: pd.DataFrame, name: str, successes, trials: str, detail: bool = False) -> pd.DataFrame:
-        """`table` (the one given at construction, or a frame with its rows) with the pooled
-        rate's columns; without `detail`, not its n_eff and warning."""
+        """`table` (the one given at construction, or a frame with the same rows) with the
+        pooled rate's columns; without `detail`, not its n_eff and warning."""
         rates = self.rates(successes, trials, name)
         if not detail:
             rates = rates.drop(columns=[name + "_neff", name + "_warning"])
         aligned = rates.reindex(self.table_rows)
         aligned.index = table.index
         return pd.concat([table, aligned], axis=1)
-
-
-def pooled_rates(cell_frame: pd.DataFrame, successes, trials: str, name: str) -> pd.DataFrame:
-    """Per group: `name`, `name_low`, `name_high` — the first-player orders weighted equally
-    (analysis.stats.stratified_rate) — and `name_neff` (its effective sample size) and
-    `name_warning` (non-empty when an order has no trials, so the rate is one order's only
-    and the first-player advantage is not cancelled). `successes` is a column name or a
-    Series aligned with `cell_frame`."""
-    pooling = Pooling(cell_frame)
-    return pd.concat([pooling.keys, pooling.rates(successes, trials, name)], axis=1)
 
 
 def _trial_words(trials: str) -> str:
