@@ -241,29 +241,24 @@ def ahead_when_cold(game, jobs: int = -1, when_parts_loaded=None):
     taken = [_early.pop(game.name)] if game.name in _early else []
     if taken:
         taken[0].when_parts_loaded = when_parts_loaded
-    if taken or jobs == 1 or not game.extra.get("compile_ahead"):
+    with contextlib.ExitStack() as listening:
+        if not taken and jobs != 1 and game.extra.get("compile_ahead"):
+            from numba.core import event
+
+            class _FirstMiss(event.Listener):  # numba accepts only its own Listener subclasses
+                def on_start(self, ev):
+                    if not taken:
+                        taken.append(start_ahead(game, when_parts_loaded))
+
+                def on_end(self, ev):
+                    pass
+
+            listening.enter_context(event.install_listener("numba:compile", _FirstMiss()))
         try:
             yield
         finally:
             if taken:
                 stop_ahead(taken[0])
-        return
-    from numba.core import event
-
-    class _FirstMiss(event.Listener):  # numba accepts only its own Listener subclasses
-        def on_start(self, ev):
-            if not taken:
-                taken.append(start_ahead(game, when_parts_loaded))
-
-        def on_end(self, ev):
-            pass
-
-    try:
-        with event.install_listener("numba:compile", _FirstMiss()):
-            yield
-    finally:
-        if taken:
-            stop_ahead(taken[0])
 
 
 def cpu_ticks() -> tuple[int, int]:

@@ -70,11 +70,8 @@ class Done:
     resumed: bool = False
 
 
-def _import_modules(modules) -> None:
-    """Worker side of `Executor.start_workers`."""
-    import importlib
-    for module in modules:
-        importlib.import_module(module)
+def _loaded(*objects) -> None:
+    """Worker side of `Executor.start_workers`: unpickling the arguments did the work."""
 
 
 def _play(function, args, kwargs, seed, size, cell, chunk):
@@ -216,15 +213,16 @@ class Executor:
         finally:
             self._context.__exit__(*exc)
 
-    def start_workers(self, modules: tuple[str, ...]) -> None:
-        """Start the local workers now and import `modules` in them, without waiting:
-        e.g. while the parent compiles alone, so that the first chunks do not wait for
-        the workers' start-up (loky only; `run` collects it first)."""
+    def start_workers(self, *preload) -> None:
+        """Start the local workers now, each unpickling `preload` (e.g. the game's batch
+        function: that imports its modules), without waiting: e.g. while the parent
+        compiles alone, so that the first chunks do not wait for the workers' start-up
+        (loky only; `run` collects it first)."""
         if self.backend != "loky" or self._warming is not None:
             return
         import joblib
         workers = joblib.effective_n_jobs(self.jobs)
-        self._warming = self._parallel(joblib.delayed(_import_modules)(modules) for _ in range(workers))
+        self._warming = self._parallel(joblib.delayed(_loaded)(*preload) for _ in range(workers))
 
     def seed(self, chunk: Chunk) -> int:
         return chunk_seed(self.root_seed, chunk.cell if chunk.deal is None else chunk.deal, chunk.chunk)

@@ -223,8 +223,8 @@ def test_workers_started_early_play_the_same_chunks():
     with Executor(7, jobs=2) as plain:
         expected = {key: done.value.tolist() for key, done in plain.run_all(chunks).items()}
     with Executor(7, jobs=2) as early:
-        early.start_workers(("sim.worker_lifetime",))
-        early.start_workers(("sim.worker_lifetime",))  # a second call changes nothing
+        early.start_workers(_chunk_vector)
+        early.start_workers(_chunk_vector)  # a second call changes nothing
         got = {key: done.value.tolist() for key, done in early.run_all(chunks).items()}
     assert got == expected
 

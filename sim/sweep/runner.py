@@ -141,11 +141,10 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
     # machine load the cached kernels instead of all compiling at once; a cold
     # compile hands named parts to a second process (sim/compile_ahead.py), and
     # once the parent has them, its workers start on the freed core.
-    with Executor(spec.seed, jobs, backend) as executor:
+    with Executor(spec.seed, jobs, backend) as pool:
         compile_started = time.perf_counter()
         first = plan.cells[0]
-        worker_modules = tuple(filter(None, [getattr(game.play_batch, "__module__", None)]))
-        with ahead_when_cold(game, jobs, when_parts_loaded=lambda: executor.start_workers(worker_modules)):
+        with ahead_when_cold(game, jobs, when_parts_loaded=lambda: pool.start_workers(game.play_batch)):
             probe = game.play_batch(rules_arrays[first.rules], cell_arrays[0], np.uint64(0), 0, 1)
         compile_s = time.perf_counter() - compile_started
         # The game's vector size: the base layout, or with the optional end-turn block (sim/aggregate.py).
@@ -169,7 +168,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
             return sum(1 for count in remaining.values() if count == 0)
 
         # A new run's chunks/ is empty, so the store serves resumed chunks only.
-        executor.store = chunk_store(run_dir, vector_size)
+        pool.store = chunk_store(run_dir, vector_size)
 
         while active:
             rounds += 1
@@ -181,7 +180,7 @@ def run_sweep(plan: Plan, run_dir: Path, *, jobs: int = -1, backend: str = "loky
                     remaining[cell_index] += 1
                     reporter.schedule(size)
                     chunks.append(sweep_chunk(plan, cell_index, chunk, size, rules_arrays, cell_arrays))
-            for done in executor.run(chunks):
+            for done in pool.run(chunks):
                 cell_index, vector = done.chunk.cell, np.asarray(done.value, dtype=np.int64)
                 totals[cell_index] += vector
                 chunk_counts[cell_index] += 1
