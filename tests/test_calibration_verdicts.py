@@ -1,4 +1,5 @@
-"""Issue 27, part 1: the default sweep of every game can say "balanced", at the family rate it prints.
+"""Issues 27 (part 1) and 37 (item 2): the default sweep of every game can say "balanced", at the
+family rate it prints.
 
 Seeded, no engine: each replication draws the decided-match shares of a table of rows at the
 game's default design (the default sweep's matches per row and its number of claims m, from
@@ -14,6 +15,12 @@ What the summary states (analysis/tables.family_statement) is tested as stated: 
 wrong label at most 5 %, and some label of either kind wrong at most their sum, 10 %, not 5 %:
 with every claim on a band edge the union is measured at about 7 % (4.7 % + 2.3 % at Faction
 War's default), and a table with rows both inside and outside the band can also hold both kinds.
+
+The Novel TCG joined in issue 37: at its former default (1,000 matches a cell, 2,000 a row, 150
+claims) a fair row was never balanced; at 9,000 a cell (18,000 decided a row, 150 claims) the
+replay measures a fair row balanced 94.6 % (normal approximation 95.0 %), rows 4 points off
+imbalanced 96.9 % (0.54) and 96.1 % (0.46), and with every claim on the band edge some balanced
+label 4.7 %, some imbalanced 2.5 %, either 7.0 % (4,000 replications each, the seeds below).
 """
 
 import math
@@ -30,7 +37,7 @@ RUNS = 4000
 LIMIT = 0.05 + 3 * math.sqrt(0.05 * 0.95 / RUNS)
 UNION_LIMIT = 0.10 + 3 * math.sqrt(0.10 * 0.90 / RUNS)  # the stated bound for either kind: the sum of the two
 DELTA = DEFAULT_DELTA  # the band ½ ± DELTA the labels are about
-GAMES = ("faction_war", "poker_duel")
+GAMES = ("faction_war", "poker_duel", "novel_tcg")
 
 
 def default_design(name):
@@ -125,6 +132,12 @@ def test_the_old_default_could_not_say_balanced():
     assert float(np.mean(labels([0.5], 4000, 56, seed=2704)[:, 0] == "balanced")) == 0.0
 
 
+def test_the_former_tcg_default_could_not_say_balanced():
+    """Issue 37's finding, reproduced: at 2,000 per row and the TCG's 150 claims a fair row is never balanced."""
+    assert default_design("novel_tcg")[1] == 150  # the claims did not change; the matches per row did
+    assert float(np.mean(labels([0.5], 2000, 150, seed=3701)[:, 0] == "balanced")) == 0.0
+
+
 def test_more_matches_to_decide_is_about_what_the_power_formula_needs():
     """An undecided fair-looking row at 4,000 told to play about 8,000 more then decides ≥ 80 % of the time."""
     m = 56
@@ -149,3 +162,54 @@ def test_the_design_counts_the_claims_the_verdict_table_makes(tmp_path, toy_game
                                    "life": [10, 20], "life_pairs": [[10, 20]], "matches": 20}, "toy"), game)
     table = tables.verdicts(load_run(tmp_path / "run"))
     assert verdict_design.plan_family(plan) == (int(table["decisions"].iloc[0]), len(table))
+
+
+def stratified_labels(first_rate, seat0_truths, n_per_order, m, seed):
+    """`labels` for mirror rows as the report pools them: each row is two first-player orders
+    of n_per_order decided matches, seat 0 first at rate `first_rate` in one and second in the
+    other, shifted so that the orders' mean is the row's truth in `seat0_truths`; pooled with
+    equal weights at the Kish n_eff (analysis.stats.stratified_rates, as tables.verdicts does).
+    The family's other claims get p = 1, as in `labels`."""
+    from analysis.stats import stratified_rates
+
+    truths = np.asarray(seat0_truths, dtype=float)
+    rates = np.stack([first_rate + truths - 0.5, 0.5 - first_rate + truths], axis=-1)  # (rows, orders)
+    generator = np.random.default_rng(seed)
+    wins = generator.binomial(n_per_order, np.broadcast_to(rates, (RUNS, *rates.shape)))
+    groups = np.repeat(np.arange(RUNS * len(truths)), 2)
+    share, _, _, n_eff = stratified_rates(groups, wins.ravel(), np.full(wins.size, float(n_per_order)),
+                                          RUNS * len(truths))
+    p_imbalanced, p_balanced = score_p_values(share.reshape(RUNS, -1), n_eff.reshape(RUNS, -1))
+    pad = np.ones((RUNS, m - len(truths)))
+    return decide_family(np.hstack([p_imbalanced, pad]), np.hstack([p_balanced, pad]))[:, :len(truths)]
+
+
+# The first player's share in the TCG's default mirrors runs from about 45 % to 99.9 %
+# (docs/examples/tcg-default): the pooled rate's n_eff grows with it, so a strong first-player
+# advantage makes a fair mirror easier to decide (n_eff about 2.9x the matches at 90 %: balanced
+# 95.1 %, 98.5 %, 100 %, 100 % at a first player of 0.5, 0.7, 0.9, 0.97), and the error on the
+# band edge must stay within 5 % there too. It does up to a first player at 90 %
+# (4.6 %, 5.2 %, 5.1 % some balanced label at 0.5, 0.7, 0.9; 20,000 replications), not beyond:
+# at 95 % it is 5.7 %, at 97 % 7.2 % (12.7 % at the former 1,000 a cell). Why: n_eff comes from
+# the strata's observed rates, and a stratum near 0 (here the second-player order at 5 %) looks
+# more precise the further its estimate falls, so a low pooled estimate gets a too small standard
+# error at the α/150 tail (not the binomial's skew: normal draws of the same variance give 8.8 %).
+# A known limit of the pooled rate's test (analysis/stats.stratified_rates' n_eff in
+# tables.verdicts; issue 37 item 2's report), not of the default's size, and not mended by
+# shifting both orders' rates to the edge for the variance (tried: still 7.5 %). The strict xfail
+# fails the day it is mended: then promote the case.
+EXTREME_FIRST_PLAYER = pytest.mark.xfail(strict=True, reason="the pooled rate's plug-in n_eff over-labels "
+                                         "'balanced' on the band edge when a stratum is near 0 or 1 (7.2 %)")
+
+
+@pytest.mark.parametrize("first_rate", [0.5, 0.7, 0.9, pytest.param(0.97, marks=EXTREME_FIRST_PLAYER)])
+def test_tcg_fair_mirrors_pooled_over_first_player_orders_decide_at_every_first_player_rate(first_rate):
+    n, m = default_design("novel_tcg")
+    fair = float(np.mean(stratified_labels(first_rate, [0.5], n // 2, m, seed=3702)[:, 0] == "balanced"))
+    edge = stratified_labels(first_rate, [0.5 + DELTA] * m, n // 2, m, seed=3703)  # every claim on the edge
+    wrong_balanced = float(np.mean((edge == "balanced").any(axis=1)))
+    wrong_imbalanced = float(np.mean((edge == "imbalanced").any(axis=1)))
+    print("novel_tcg, first player %.2f: fair mirror balanced %.4f; edge: some balanced %.4f, some imbalanced %.4f"
+          % (first_rate, fair, wrong_balanced, wrong_imbalanced))
+    assert fair >= 0.80
+    assert wrong_balanced <= LIMIT and wrong_imbalanced <= LIMIT

@@ -32,6 +32,9 @@ FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
 RANK_GAP = DerivedAxis("rank_gap", "rank", "rank gap (seat 1's rank - seat 0's)")  # §18.3 Q2
 
 # §18.3 Q1/Q2/Q10: seat advantage by template and rank, the rank gap, the template matrix.
+# 162 cells x 9,000 = 1,458,000 matches, sized so that its verdicts can decide (issue 37; at
+# 1,000 a fair row was never "balanced"): the grid keeps every §18.3 answer, so the 150 claims
+# stay and the matches per row grow. Change the numbers here, and only here.
 DEFAULT_SWEEP = {
     "name": "default",
     "game": "novel_tcg",
@@ -40,8 +43,8 @@ DEFAULT_SWEEP = {
     "rank_pairs": [[10, 11], [10, 12], [10, 13], [10, 15]],  # rank_gap +1, +2, +3, +5 (§18.3 Q2)
     "strategies": ["greedy:greedy"],
     "rules": ["default"],
-    "matches": 1000,
-    "chunk_size": 500,
+    "matches": 9000,      # 18,000 per row: a fair row is "balanced" with >= 80 % at Holm over 150 claims (analysis/verdict_design.py)
+    "chunk_size": 1000,
     "seed": 1,
 }
 
