@@ -229,6 +229,11 @@ def test_an_undecided_row_says_in_the_page_how_many_more_matches_would_decide_it
     undecided = verdicts[verdicts["verdict"] == "undecided"]
     assert len(undecided) >= 1 and np.isfinite(undecided["more_matches"]).all() and (undecided["more_matches"] > 0).all()
     html = build_report(path, out=tmp_path / "out").read_text(encoding="utf-8")
-    assert "more matches to decide (80 %)" in html
-    row = undecided.iloc[0]  # the page shows the larger of the row's two verdicts' sizes
-    assert "+{:,.0f}".format(np.fmax(row["more_matches"], row["first_more_matches"])) in html
+    assert "more matches to decide the balance verdict (80 %)" in html
+    assert "more matches to decide the first-player verdict (80 %)" in html
+    row = undecided.iloc[0]  # issue 37: each verdict's own size in its own column, not the larger of the two
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", html)
+    for column in ("more_matches", "first_more_matches"):
+        if np.isfinite(row[column]):
+            assert "+{:,.0f}".format(row[column]) in cells
+    assert "Precision costs matches: a 95 % interval of ±1 point at ½" in html
