@@ -487,7 +487,7 @@ def _more_matches_range(more: pd.Series, name: str) -> str:
         if len(finite) else []
     parts += ["%d on the band edge (more than %d× the row's matches: more matches will not decide)"
               % (edge, verdict_design.ON_EDGE_RATIO)] if edge else []
-    return "%s: %s" % (name, ", ".join(parts) or "none undecided")
+    return "%s: %s" % (name, ", ".join(parts) or "all decided")
 
 
 DERIVED_TABLE = "derived_win_rates"  # analysis/derived_axes.py: win rates vs each derived axis
