@@ -237,6 +237,9 @@ def test_an_undecided_row_says_in_the_page_how_many_more_matches_would_decide_it
         if np.isfinite(row[column]):
             assert "+{:,.0f}".format(row[column]) in cells
     assert "Precision costs matches: a 95 % interval of ±1 point at ½" in html
+    first = verdicts["first_more_matches"].dropna()  # the family statement gives each question's range
+    assert "(balance: {:,.0f} here; first player: from {:,.0f} to {:,.0f} here)".format(
+        undecided["more_matches"].iloc[0], first.min(), first.max()) in html
 
 
 def test_the_interval_cost_line_is_the_wilson_size_and_every_summary_states_it(tmp_path):
