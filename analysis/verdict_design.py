@@ -12,7 +12,10 @@ a band edge it must clear, a one-sided test at level a clears it with probabilit
 Φ(d/s − z_a) (the balanced claim must clear both edges). The matches a row needs are
 found by solving that chance = `POWER` (80 %) for n, with s shrinking as 1/√n from its
 value now. An estimate on the very edge (d = 0) cannot be decided by any size: that is
-reported as infinite.
+reported as infinite, and so is a size past `ON_EDGE_RATIO` times the row's matches (the
+estimate then sits within noise of the edge; the reports say "on the band edge — more
+matches will not decide"). Each verdict of a row has its own size (issue 37: the reports
+showed the larger of the two, unnamed).
 """
 
 from __future__ import annotations
