@@ -174,10 +174,11 @@ def _check_reached(search, low, high, target, direction) -> None:
     above = min(low_lo, high_lo) > target
     if below or above:
         raise NotReached("no value of the parameter in %d..%d reaches the target %.4g: the metric is %s it at both "
-                         "ends (%.4g [%.4g, %.4g] at %d, %.4g [%.4g, %.4g] at %d; search, 95 %%); wrong with probability at most "
-                         "2.5 %% if the metric is monotone; widen the range or change the target."
+                         "ends (%.4g [%.4g, %.4g] at %d, %.4g [%.4g, %.4g] at %d; search, 95 %%); wrong with "
+                         "probability at most 2.5 %% if the metric is monotone; widen the range or change the target."
                          % (low, high, target, "below" if below else "above", search[low][0], low_lo, low_hi, low,
-                            search[high][0], high_lo, high_hi, high), search=sorted((v, *iv) for v, iv in search.items()))
+                            search[high][0], high_lo, high_hi, high),
+                         search=sorted((v, *iv) for v, iv in search.items()))
 
 
 def _check_range_ends(points, search, low, high, target, direction, z, round_number, alpha) -> None:
