@@ -132,6 +132,7 @@ def fair_markdown(settings: dict, param, found, cost: dict) -> str:
 def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
     """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone."""
     folder = Path(folder)
+    (folder / "not-reached.txt").unlink(missing_ok=True)  # a smaller budget's refusal (other K, z) no longer holds
     data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
     write_json(folder / "result.json", data)
     save(fair_figure(param, found, settings["metric"]), folder / "fair.png")

@@ -122,3 +122,6 @@ def test_a_target_just_beyond_the_range_end_is_refused_by_the_confirmation_grid(
     summary = (tmp_path / "run" / "summary.md").read_text()
     assert summary.startswith("# Fair value: not reached") and "confirm | 13 |" in summary
     assert not any((tmp_path / "run" / name).exists() for name in ("result.json", "fair.png", "report.html"))
+    assert main(args + ["--max-matches", "1800"]) == 0  # back to the small budget: its result, and no stale refusal
+    assert _result(tmp_path / "run") == {k: v for k, v in small.items() if k != "cost"}
+    assert not (tmp_path / "run" / "not-reached.txt").exists()
