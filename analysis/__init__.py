@@ -37,15 +37,6 @@ def _points_interval(value, low, high) -> str:
     return "%+.1f pts [%+.1f, %+.1f]" % (100 * value, 100 * low, 100 * high)
 
 
-def _more_matches(row) -> str:
-    """About how many more matches would likely decide the row's undecided verdict(s) ('' when decided)."""
-    values = [v for v in (row["more_matches"], row["first_more_matches"]) if v == v]
-    if not values:
-        return ""
-    value = max(values)
-    return "no size decides (on the band edge)" if value == float("inf") else "+{:,.0f}".format(value)
-
-
 def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
     """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
     from analysis import skill
@@ -67,6 +58,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     run's `tables.all_tables(run, delta, adjust)` when the caller has them (a sweep builds
     them once for its report and its summary)."""
     from analysis import tables
+    from analysis.verdict_design import interval_cost_line, more_matches_text
 
     run = run_dir if isinstance(run_dir, Run) else load_run(run_dir)
     if run_tables is None:
@@ -76,7 +68,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     several_variants = verdicts["variant"].nunique() > 1
     words = run.labels
     header = [words["series"], words["axis"] or "axis", "matches", "seat0 share [95% CI]", "draws", "1st-player adv [95% CI]", "verdict",
-              "1st-player verdict", "more matches"]
+              "1st-player verdict", "more: balance", "more: 1st player"]
     if several_variants:
         header.insert(2, "strategies rules")
     rows, notes = [], []
@@ -91,7 +83,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
                 _percent(row["draw_rate"]).strip(),
                 _points_interval(adv["advantage"], adv["advantage_low"], adv["advantage_high"]),
                 verdict + (" *" if row["warning"] else ""), row["first_player_verdict"],
-                _more_matches(row)]
+                more_matches_text(row["more_matches"]), more_matches_text(row["first_more_matches"])]
         if several_variants:
             line.insert(2, row["variant"])
         rows.append(line)
@@ -116,6 +108,7 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
         lines.append("Rows with unequal seats are judged on the difference from the mirror series at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")
     lines.append(tables.family_statement(verdicts))
+    lines.append(interval_cost_line())
     lines += _skill_lines(verdicts, ratings, run.meta, run.labels)
     from analysis.game_sections import game_sections
     for section in game_sections(run, run_tables):  # the game's own questions

@@ -14,8 +14,17 @@ Two stages, on independent deals:
    high side. If the metric is monotone over the range, every one of the K tests is right
    with probability ≥ 1 − α (union bound, whatever the dependence between them), and then
    the fair value lies strictly between v_low and v_high. A side with no confident point
-   is open: the range end bounds it. Stops when v_high − v_low ≤ `precision` or when the
-   next round would pass the match budget.
+   is open: the range end bounds it, and no point estimate is given. Stops when
+   v_high − v_low ≤ `precision` or when the next round would pass the match budget.
+
+Out of range (NotReached): stage 0 refuses when both ends are confidently on one side of
+the target (95 % intervals; wrong, for a monotone metric, only if the end on the target's
+side is, ≤ 2.5 %). Stage 1 refuses when a range end in the grid is confidently on the wrong
+side of the target (the high end below it for a rising metric, the low end above it) and
+no grid point is confidently on the other side: that end's test is one of the K, so the
+refusal is wrong with probability ≤ α/K per round it is looked at (within the α of the
+union bound). Together: a monotone metric whose target lies inside the range is refused
+with probability ≤ 2.5 % + α.
 
 The finder knows nothing of games: a *source* plays and measures
 (`measure(stage, values, matches)`, `interval(stage, value, z)`), so the calibration
@@ -36,7 +45,12 @@ MAX_GRID = 15
 
 
 class NotReached(CardbalanceError):
-    """The target lies confidently outside the metric's values over the whole range."""
+    """The target lies confidently outside the metric's values over the whole range.
+    `search` and `points`: the measured points behind the refusal, as in FairValue."""
+
+    def __init__(self, message: str, search=(), points=()):
+        super().__init__(message)
+        self.search, self.points = list(search), list(points)
 
 
 @dataclass
@@ -45,7 +59,7 @@ class FairValue:
     low: int                      # the parameter range searched
     high: int
     direction: int                # +1: the metric rises with the parameter
-    estimate: float               # point estimate (interpolated)
+    estimate: float | None        # point estimate (interpolated); None when a side is open
     lower: float                  # interval on the value: (lower, upper), open where a side is unbounded
     upper: float
     lower_open: bool
@@ -135,6 +149,7 @@ def find(source, low: int, high: int, target: float, *, first: int, budget: int,
         matches = per_round * 2 ** round_number
         source.measure(CONFIRM, grid, matches)
         points = [(v, *source.interval(CONFIRM, v, z)) for v in grid]
+        _check_range_ends(points, search, low, high, target, direction, z, round_number + 1, alpha)
         result = _interval(points, target, direction, low, high)
         lower, upper = result[0], result[1]
         done = round_number + 1
@@ -142,10 +157,10 @@ def find(source, low: int, high: int, target: float, *, first: int, budget: int,
             break
     lower, upper, lower_open, upper_open, monotone = result
     stopped = "precision" if (not lower_open and not upper_open and upper - lower <= precision) else "budget"
-    estimate = crossing(points, target, direction, lower, upper, default=candidate)
+    estimate = point_estimate(points, target, direction, lower, upper, lower_open, upper_open, default=candidate)
     inside = [v for v in range(int(math.floor(lower)), int(math.ceil(upper)) + 1)
               if (lower < v or (lower_open and v == lower)) and (v < upper or (upper_open and v == upper))]
-    return FairValue(target=target, low=low, high=high, direction=direction, estimate=float(estimate),
+    return FairValue(target=target, low=low, high=high, direction=direction, estimate=estimate,
                      lower=float(lower), upper=float(upper), lower_open=lower_open, upper_open=upper_open,
                      candidates=inside, grid=grid, rounds=done, planned_rounds=rounds, z=z, alpha=alpha,
                      matches=source.matches(), stopped=stopped, monotone=monotone,
@@ -159,9 +174,34 @@ def _check_reached(search, low, high, target, direction) -> None:
     above = min(low_lo, high_lo) > target
     if below or above:
         raise NotReached("no value of the parameter in %d..%d reaches the target %.4g: the metric is %s it at both "
-                         "ends (%.4g [%.4g, %.4g] at %d, %.4g [%.4g, %.4g] at %d); widen the range or change the target."
+                         "ends (%.4g [%.4g, %.4g] at %d, %.4g [%.4g, %.4g] at %d; search, 95 %%); wrong with "
+                         "probability at most 2.5 %% if the metric is monotone; widen the range or change the target."
                          % (low, high, target, "below" if below else "above", search[low][0], low_lo, low_hi, low,
-                            search[high][0], high_lo, high_hi, high))
+                            search[high][0], high_lo, high_hi, high),
+                         search=sorted((v, *iv) for v, iv in search.items()))
+
+
+def _check_range_ends(points, search, low, high, target, direction, z, round_number, alpha) -> None:
+    """A range end in the grid confidently on the wrong side of the target (the far end of a
+    rising metric below it, the near end above it) with no grid point confidently on the
+    other side: under monotonicity no value in the range reaches the target."""
+    below, above = _sides(points, target, direction)
+    measured = {v: (e, lo, hi) for v, e, lo, hi in points}
+    if high in below and not above:
+        wrong, other = high, low
+    elif low in above and not below:
+        wrong, other = low, high
+    else:
+        return
+    side = "below" if (wrong == high) == (direction > 0) else "above"
+    shown = lambda v: "%.4g [%.4g, %.4g]" % measured[v] if v in measured else "%.4g [%.4g, %.4g]" % tuple(search[v])
+    where = "confirmation" if other in measured else "search, 95 %"
+    raise NotReached(
+        "no value of the parameter in %d..%d reaches the target %.4g: the metric is confidently %s it at %d (%s, "
+        "confirmation round %d, z = %.2f) and is %s at %d (%s); wrong with probability at most %g %% if the metric "
+        "is monotone; widen the range or change the target."
+        % (low, high, target, side, wrong, shown(wrong), round_number, z, shown(other), other, where, 100 * alpha),
+        search=sorted((v, *iv) for v, iv in search.items()), points=points)
 
 
 def _interpolate(points: dict, target: float, a, b, default=None) -> float:
@@ -175,6 +215,15 @@ def _interpolate(points: dict, target: float, a, b, default=None) -> float:
         return float(default if default is not None else (a + b) / 2)
     x = x0 + (target - y0) * (x1 - x0) / (y1 - y0)
     return float(min(max(x, min(a, b)), max(a, b)))
+
+
+def point_estimate(points, target: float, direction: int, lower: float, upper: float, lower_open: bool,
+                   upper_open: bool, default: float) -> float | None:
+    """`crossing`, or None beside an open side: the range end bounds the interval there, and a
+    line through the estimates would claim a value the data do not bracket."""
+    if lower_open or upper_open:
+        return None
+    return crossing(points, target, direction, lower, upper, default)
 
 
 def crossing(points, target: float, direction: int, lower: float, upper: float, default: float) -> float:
@@ -215,11 +264,18 @@ def _narrow(grid, centre, points):
 
 def _interval(points, target, direction, low, high):
     """(lower, upper, lower_open, upper_open, monotone) from the confirmation points' intervals."""
-    below = [v for v, _, lo, hi in points if (hi < target if direction > 0 else lo > target)]
-    above = [v for v, _, lo, hi in points if (lo > target if direction > 0 else hi < target)]
+    below, above = _sides(points, target, direction)
     lower = max(below) if below else low
     upper = min(above) if above else high
     monotone = not (below and above and max(below) > min(above))
     if not monotone:  # a crossing of confident points: report the hull of the disagreement
         lower, upper = min(min(above), max(below)), max(min(above), max(below))
     return lower, upper, not below, not above, monotone
+
+
+def _sides(points, target, direction):
+    """The grid points confidently on the low side of the target and on the high side (for a
+    falling metric, low side = metric above the target)."""
+    below = [v for v, _, lo, hi in points if (hi < target if direction > 0 else lo > target)]
+    above = [v for v, _, lo, hi in points if (lo > target if direction > 0 else hi < target)]
+    return below, above

@@ -74,6 +74,20 @@ def half_width(successes, trials, z: float = Z95):
     return (np.asarray(high) - np.asarray(low)) / 2.0
 
 
+def matches_for_half_width(half: float, rate: float = 0.5, z: float = Z95) -> int:
+    """The fewest trials whose Wilson interval at an observed `rate` is at most ± `half` wide
+    (at ½ and ± 0.01: 9,600, the textbook (z / 0.01)² · ¼ ≈ 9,604 less Wilson's z² term)."""
+    def wide(trials):
+        return float(half_width(rate * trials, trials, z)) > half
+    low, high = 1, 2
+    while wide(high):  # the width falls as 1/√trials: double, then bisect
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if wide(middle) else (low, middle)
+    return high
+
+
 def stratified_rate(successes, trials, z: float = Z95):
     """Equal-weight rate over strata (here: the two first-player orders) with a Wilson interval.
 

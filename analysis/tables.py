@@ -375,12 +375,12 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     spread = np.where(judged_on_effect, effect_se, np.sqrt(share_var))
     needed = verdict_design.matches_to_decide(estimate, spread, frame["matches"], m, delta,
                                               centre=np.where(judged_on_effect, 0.0, 0.5))
-    frame["more_matches"] = np.where(frame["verdict"] == "undecided", np.maximum(needed - frame["matches"], 0), np.nan)
+    frame["more_matches"] = verdict_design.more_matches(needed, frame["matches"], frame["verdict"] == "undecided")
     first_needed = verdict_design.matches_to_decide(
         frame["first_share"], np.sqrt(_share_variance(frame["first_share"], frame["first_share_neff"])),
         frame["matches"], m, delta)
-    frame["first_more_matches"] = np.where(frame["first_player_verdict"] == "undecided",
-                                           np.maximum(first_needed - frame["matches"], 0), np.nan)
+    frame["first_more_matches"] = verdict_design.more_matches(first_needed, frame["matches"],
+                                                              frame["first_player_verdict"] == "undecided")
     favoured = []
     for _, row in frame.iterrows():
         if row["verdict"] != "imbalanced":
@@ -468,15 +468,26 @@ def family_statement(verdict_table: pd.DataFrame, alpha: float = 0.05) -> str:
                  "interval just outside the band can stay undecided.")
     undecided = verdict_table[(verdict_table["verdict"] == "undecided") | (verdict_table["first_player_verdict"] == "undecided")]
     if len(undecided):
-        more = np.fmax(undecided["more_matches"].to_numpy(dtype=float), undecided["first_more_matches"].to_numpy(dtype=float))
-        finite = more[np.isfinite(more)]
-        text += (" %d row(s) have an undecided verdict; each row says about how many more matches would likely "
-                 "(80 %%) decide it ('more matches'%s)." % (len(undecided), ", from {:,.0f} to {:,.0f} here".format(
-                     finite.min(), finite.max()) if len(finite) else ""))
+        text += (" %d row(s) have an undecided verdict; each row says, per verdict, about how many more matches "
+                 "would likely (80 %%) decide it (%s)." % (len(undecided), "; ".join(
+                     _more_matches_range(undecided[column], name) for column, name in
+                     (("more_matches", "balance"), ("first_more_matches", "first player")))))
     if handicap:
         text += (" %d row(s) with unequal seats (mirrors, or without a mirror to compare with) are labelled "
                  "'handicap' and make no claim about the seats' sides." % handicap)
     return text
+
+
+def _more_matches_range(more: pd.Series, name: str) -> str:
+    """'balance: from 322 to 19,455 here, 2 on the band edge' for family_statement."""
+    values = more.to_numpy(dtype=float)
+    finite, edge = values[np.isfinite(values)], int(np.isinf(values).sum())
+    low, high = (finite.min(), finite.max()) if len(finite) else (0, 0)
+    parts = ["{:,.0f} here".format(low) if low == high else "from {:,.0f} to {:,.0f} here".format(low, high)] \
+        if len(finite) else []
+    parts += ["%d on the band edge (more than %d× the row's matches: more matches will not decide)"
+              % (edge, verdict_design.ON_EDGE_RATIO)] if edge else []
+    return "%s: %s" % (name, ", ".join(parts) or "all decided")
 
 
 DERIVED_TABLE = "derived_win_rates"  # analysis/derived_axes.py: win rates vs each derived axis

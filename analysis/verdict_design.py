@@ -12,7 +12,10 @@ a band edge it must clear, a one-sided test at level a clears it with probabilit
 Φ(d/s − z_a) (the balanced claim must clear both edges). The matches a row needs are
 found by solving that chance = `POWER` (80 %) for n, with s shrinking as 1/√n from its
 value now. An estimate on the very edge (d = 0) cannot be decided by any size: that is
-reported as infinite.
+reported as infinite, and so is a size past `ON_EDGE_RATIO` times the row's matches (the
+estimate then sits within noise of the edge; the reports say "on the band edge — more
+matches will not decide"). Each verdict of a row has its own size (issue 37: the reports
+showed the larger of the two, unnamed).
 """
 
 from __future__ import annotations
@@ -23,6 +26,14 @@ from scipy.special import ndtr, ndtri
 from analysis.verdict import DEFAULT_DELTA, FAMILY_ALPHA
 
 POWER = 0.80
+# Above this many times a row's matches, "more matches" says the row is on the band edge. The size
+# grows as ((z_level + z_power) / (d / s))², d the estimate's distance from the band edge and s its
+# standard error: past 100× the row's matches, d < (z_level + 0.84) / 10 · s ≈ 0.4 s at the default
+# families (z_level ≈ 3.1–3.3), so the data cannot tell which side of the edge the truth lies on,
+# and the projection, which takes the estimate for the truth, moves by orders of magnitude within
+# one s.e. of noise (d = 0.1 s or 1.4 s: a factor of 200).
+ON_EDGE_RATIO = 100
+ON_EDGE_WORDS = "on the band edge — more matches will not decide"
 
 
 def level_z(m: int, alpha: float = FAMILY_ALPHA, two_sided: bool = False) -> float:
@@ -58,6 +69,32 @@ def matches_to_decide(estimate, se, matches, m: int, delta: float = DEFAULT_DELT
     needed = np.where((off == delta) | (chance(np.exp(high)) < power), np.inf, needed)
     known = np.isfinite(estimate) & np.isfinite(se) & (se > 0)
     return np.where(known, needed, np.nan)
+
+
+def more_matches(needed, matches, undecided) -> np.ndarray:
+    """Matches beyond the row's to play for an 80 % chance of deciding an undecided claim, from
+    `matches_to_decide`: NaN where decided, inf past `ON_EDGE_RATIO` times the row's matches."""
+    needed, matches = np.asarray(needed, dtype=float), np.asarray(matches, dtype=float)
+    with np.errstate(invalid="ignore"):
+        more = np.where(needed > ON_EDGE_RATIO * matches, np.inf, np.maximum(needed - matches, 0))
+    return np.where(np.asarray(undecided, dtype=bool), more, np.nan)
+
+
+def more_matches_text(value) -> str:
+    """A "more matches" cell: '' when decided, '+12,345', or the band-edge words."""
+    if value is None or value != value:
+        return ""
+    return ON_EDGE_WORDS if value == float("inf") else "+{:,.0f}".format(value)
+
+
+def interval_cost_line(half: float = 0.01) -> str:
+    """What a ± `half` interval at ½ costs in decided matches, from the reports' own interval
+    (Wilson, 95 %): the one line every sweep report states, so a reader can price a precision."""
+    from analysis.stats import matches_for_half_width
+    return ("Precision costs matches: a 95 %% interval of ±%g point%s at ½ (Wilson, as every rate here) needs "
+            "about %s decided matches in the row; ±%g points needs %s (the width falls as 1/√matches)."
+            % (100 * half, "" if half == 0.01 else "s", format(matches_for_half_width(half), ","),
+               200 * half, format(matches_for_half_width(2 * half), ",")))
 
 
 def power_balanced(n, m: int, truth: float = 0.5, delta: float = DEFAULT_DELTA, alpha: float = FAMILY_ALPHA) -> float:

@@ -119,24 +119,17 @@ def _param_spec(described: str) -> str:
     return "%s=%s:%s" % (name, low, high)
 
 
-def _interval_text(result: dict) -> str:
-    return "%s%g, %g%s" % ("[" if result["lower_open"] else "(", result["lower"], result["upper"],
-                           "]" if result["upper_open"] else ")")
-
-
 # ---- fair ------------------------------------------------------------------------------------
 
 def _fair(settings: dict, result: dict, folder: Path) -> dict:
+    from reports.fair import value_text
     from sim.fair.metrics import DESCRIPTIONS
     name = settings["param"].split(" in ")[0]
     metric = DESCRIPTIONS.get(settings["metric"], settings["metric"])
-    interval = _interval_text(result)
     inside = result["candidates"]
     ends = [side for side, open_ in (("lower", result["lower_open"]), ("upper", result["upper_open"])) if open_]
-    headline = ["At %s play, %s meets %g at %s = %.1f, 95 %% interval on the value %s%s."
-                % (settings["skill"], metric, result["target"], name, result["estimate"], interval,
-                   " (%s end open: no confident point beyond it, the range end bounds it)" % " and ".join(ends)
-                   if ends else "")]
+    headline = ["At %s play, %s meets %g at %s %s." % (settings["skill"], metric, result["target"], name,
+                                                      value_text(result))]
     if inside:
         headline.append("Integers the data cannot tell from fair: %s." % _compact(inside))
     warnings = []

@@ -59,6 +59,26 @@ def cost_line(cost: dict) -> str:
 
 # ---- fair ---------------------------------------------------------------------------------
 
+def interval_text(result: dict) -> str:
+    """The interval on the value, '[' / ']' where a side is open (bounded by the range end)."""
+    return "%s%g, %g%s" % ("[" if result["lower_open"] else "(", result["lower"], result["upper"],
+                           "]" if result["upper_open"] else ")")
+
+
+def value_text(result: dict) -> str:
+    """What follows the parameter's name: '= 36.2, 95 % interval on the value (35, 38)', or, beside an
+    open side, the interval alone ('> 74, open at the range end 100 ...'): no point estimate is claimed
+    where the data bracket no crossing. `result`: a FairValue's fields (result.json)."""
+    interval = "95 %% interval on the value %s" % interval_text(result)
+    if result["lower_open"] and result["upper_open"]:
+        return ("not located: no confirmation point is confidently on either side of the target (%s)" % interval)
+    if result["upper_open"]:
+        return "> %g, open at the range end %g: no point estimate (%s)" % (result["lower"], result["upper"], interval)
+    if result["lower_open"]:
+        return "< %g, open at the range end %g: no point estimate (%s)" % (result["upper"], result["lower"], interval)
+    return "= %.1f, %s" % (result["estimate"], interval)
+
+
 def fair_figure(param, found, metric: str = "metric") -> Figure:
     figure = Figure(figsize=(7, 4.2))
     axes = figure.add_subplot()
@@ -74,26 +94,22 @@ def fair_figure(param, found, metric: str = "metric") -> Figure:
         axes.errorbar(x, y, yerr=[y - low, high - y], linestyle="none", capsize=2, label=label, **style)
     axes.axhline(found.target, color="k", linewidth=0.8, linestyle="--", label="target %g" % found.target)
     axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 % interval on the value")
-    axes.axvline(found.estimate, color="C2", linewidth=1)
+    if found.estimate is not None:
+        axes.axvline(found.estimate, color="C2", linewidth=1)
     axes.set_xlabel(param.name)
     axes.set_ylabel(metric)
-    axes.set_title("Fair %s: %.1f, interval %s%g, %g%s" % (param.name, found.estimate, "[" if found.lower_open else "(",
-                                                         found.lower, found.upper, "]" if found.upper_open else ")"))
+    axes.set_title("Fair %s %s" % (param.name, value_text(found.__dict__)), fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
     return figure
 
 
 def fair_markdown(settings: dict, param, found, cost: dict) -> str:
-    ends = [side for side, open_ in (("lower", found.lower_open), ("upper", found.upper_open)) if open_]
-    note = " (%s end: the range end, no confident point beyond it)" % " and ".join(ends) if ends else ""
     lines = ["# Fair value of %s" % param.name, "",
              "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
                                                         grid_text(settings)),
              "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
-             "- **fair value %.1f**, 95 %% interval on the value %s%g, %g%s%s" % (
-                 found.estimate, "[" if found.lower_open else "(", found.lower, found.upper,
-                 "]" if found.upper_open else ")", note),
+             "- **fair %s %s**" % (param.name, value_text(found.__dict__)),
              "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
              "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
                                             "" if found.monotone else "; **confident points disagree: not monotone "
@@ -116,11 +132,28 @@ def fair_markdown(settings: dict, param, found, cost: dict) -> str:
 def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
     """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone."""
     folder = Path(folder)
+    (folder / "not-reached.txt").unlink(missing_ok=True)  # a smaller budget's refusal (other K, z) no longer holds
     data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
     write_json(folder / "result.json", data)
     save(fair_figure(param, found, settings["metric"]), folder / "fair.png")
     write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
     write_design_report(folder)
+
+
+def write_not_reached(folder: Path, line: str, search, points) -> None:
+    """A refused run's summary.md (the refusal and the points behind it) and not-reached.txt (the line,
+    which `cardbalance report` quotes); the figure, result.json and report.html of an earlier,
+    smaller-budget run of this folder are removed, as they state a value."""
+    folder = Path(folder)
+    for stale in ("result.json", "fair.png", "report.html"):
+        (folder / stale).unlink(missing_ok=True)
+    write_text_atomic(folder / "not-reached.txt", line + "\n")
+    lines = ["# Fair value: not reached", "", line, "", "| stage | value | estimate | low | high |",
+             "|---|---:|---:|---:|---:|"]
+    for stage, rows in (("search", search), ("confirm", points)):
+        for value, estimate, low, high in rows:
+            lines.append("| %s | %d | %.4f | %.4f | %.4f |" % (stage, value, estimate, low, high))
+    write_text_atomic(folder / "summary.md", "\n".join(lines + [""]))
 
 
 # ---- map ----------------------------------------------------------------------------------
@@ -288,12 +321,13 @@ def write_sensitivity_report(folder: Path, settings: dict, params, method: str, 
 
 def rewrite_fair_report(folder: Path) -> None:
     """Redraw a fair run's summary and figure from its result.json (no matches)."""
-    from analysis.fair_value import FairValue, crossing
+    from analysis.fair_value import FairValue, point_estimate
     from sim.fair.params import NUMBER, Param
     data = json.loads((Path(folder) / "result.json").read_text(encoding="utf-8"))
     settings, cost = data.pop("settings"), data.pop("cost")
     found = FairValue(**{key: value for key, value in data.items() if key in FairValue.__dataclass_fields__})
-    found.estimate = crossing(found.points, found.target, found.direction, found.lower, found.upper, found.estimate)
+    found.estimate = point_estimate(found.points, found.target, found.direction, found.lower, found.upper,
+                                    found.lower_open, found.upper_open, found.estimate)
     param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
     write_fair_report(folder, settings, param, found, cost)
 

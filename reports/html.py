@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from analysis.runs import Run
 from analysis.tables import family_statement
+from analysis.verdict_design import interval_cost_line, more_matches_text
 from reports.figures import DERIVED_FIGURE, DERIVED_TITLE, FIGURES, titles, words
 
 # Captions in the run's words ({series}, {axis_description}: analysis.dimensions.labels).
@@ -128,17 +129,6 @@ def _key_cells(row, several_variants: bool) -> list[str]:
     return [row["series"], row["axis"]] + ([row["variant"]] if several_variants else [])
 
 
-def _more_matches(row) -> str:
-    """About how many more matches would likely (80 %) decide the row's undecided verdicts
-    (analysis/verdict_design.py), the larger of the two; '' when both are decided."""
-    values = [row.get(name) for name in ("more_matches", "first_more_matches")]
-    values = [float(v) for v in values if v is not None and v == v]
-    if not values:
-        return ""
-    more = max(values)
-    return "no size decides (on a band edge)" if more == float("inf") else "+{:,.0f}".format(more)
-
-
 def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
     """Condensed, formatted versions of the analysis tables for the page (CSV files hold everything)."""
     several = tables["verdicts"]["variant"].nunique() > 1 if len(tables["verdicts"]) else False
@@ -147,7 +137,9 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
 
     table = _Table("verdicts", _keys(tables["verdicts"], several) + [
         "matches", "seat 0 share of decided [95 % CI]", "draws [95 % CI]", "verdict",
-        "first player's share [95 % CI]", "first-player verdict", "more matches to decide (80 %)"], {k})
+        "first player's share [95 % CI]", "first-player verdict",
+        "more matches to decide the balance verdict (80 %)", "more matches to decide the first-player verdict (80 %)"],
+        {k})
     for _, row in _by_level(tables["verdicts"]).iterrows():
         verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
         if row["mirror"]:  # a mirror's question is the first player's; its seat-0 share checks the set-up
@@ -165,7 +157,8 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         table.add(_key_cells(row, several) + [
             int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
             (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
-            (_first_words(row), _first_css(row)), _more_matches(row)])
+            (_first_words(row), _first_css(row)), more_matches_text(row["more_matches"]),
+            more_matches_text(row["first_more_matches"])])
     out["verdicts"] = table
 
     table = _Table("win_rates", _keys(tables["win_rates"], several) + [
@@ -414,7 +407,7 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
         "run": run, "complete": run.complete, "delta": delta,
         "headline": headline_sentences(tables["verdicts"], run.labels, skill["order"], _game_agents(run.game)),
         "badges": badges(verdicts, found),
-        "family": family_statement(verdicts),
+        "family": family_statement(verdicts), "interval_cost": interval_cost_line(),
         "n_groups": len(verdicts), "group_words": "%s × %s" % (found["series"], found["axis"]), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],
         "metadata": _metadata(run), "rules": _rules(run), "reproduce": _reproduce(run),

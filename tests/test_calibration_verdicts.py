@@ -213,3 +213,36 @@ def test_tcg_fair_mirrors_pooled_over_first_player_orders_decide_at_every_first_
           % (first_rate, fair, wrong_balanced, wrong_imbalanced))
     assert fair >= 0.80
     assert wrong_balanced <= LIMIT and wrong_imbalanced <= LIMIT
+
+
+def test_more_matches_past_100_times_the_rows_matches_is_the_band_edge():
+    """Issue 37 item 6: the cap is exact at ON_EDGE_RATIO times the row's matches; decided rows say nothing."""
+    more = verdict_design.more_matches([400_000, 400_001, 5_000, 3_000], 4_000, [True, True, True, False])
+    assert more[0] == 396_000 and np.isinf(more[1]) and more[2] == 1_000 and np.isnan(more[3])
+    assert [verdict_design.more_matches_text(v) for v in more] == [
+        "+396,000", "on the band edge — more matches will not decide", "+1,000", ""]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_band_edge_cell_says_so_on_the_edge_and_rarely_elsewhere(name):
+    """What the band-edge words cost and buy, at each game's default design, 4,000 replications
+    (normal approximation of a row, its family's other claims not rejected). The words appear when
+    the row's estimate is within about 0.4 s.e. of a band edge. Measured (Faction War / Poker Duel):
+    a fair row 0.0 % / 0.0 %, a row at 0.51 (2.5× more matches would decide it) 1.5 % / 1.6 %, 1.5
+    points inside (0.515, about 10× would) 15 % / 15 %, a row on the edge (0.52: no size decides)
+    31 % / 29 % — the rest of the edge rows get a projected size, which on the edge is noise."""
+    n, m = default_design(name)
+    rates = {}
+    for truth in (0.5, 0.51, 0.515, 0.52):
+        generator = np.random.default_rng(3706)
+        shares = generator.binomial(n, truth, size=(RUNS, 1)) / n
+        p_imbalanced, p_balanced = score_p_values(shares, np.full(shares.shape, float(n)))
+        pad = np.ones((RUNS, m - 1))
+        label = decide_family(np.hstack([p_imbalanced, pad]), np.hstack([p_balanced, pad]))[:, 0]
+        share = shares[:, 0]
+        needed = verdict_design.matches_to_decide(share, np.sqrt(share * (1 - share) / n), n, m)
+        rates[truth] = float(np.mean(np.isinf(verdict_design.more_matches(needed, n, label == "undecided"))))
+    print("%s: band-edge words at %s" % (name, rates))
+    assert rates[0.5] <= LIMIT and rates[0.51] <= LIMIT
+    assert rates[0.515] <= 0.20
+    assert rates[0.52] >= 0.25

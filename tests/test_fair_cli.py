@@ -101,3 +101,27 @@ def test_a_target_no_value_in_the_range_reaches_is_one_line_and_exit_2(tmp_path,
     error = capsys.readouterr().err
     assert "no value of the parameter in 2..6 reaches the target 0.5" in error and error.count("\n") == 1
     assert not (tmp_path / "run" / "result.json").exists()  # no invented value; the played chunks stay for a rerun
+
+
+def test_a_target_just_beyond_the_range_end_is_refused_by_the_confirmation_grid(tmp_path, capsys):
+    """Issue 37 item 1 on the toy game (the fair life0 at life 12 is about 13.6): over 2..13 stage 0
+    cannot tell the end 13 from ½ at 100 matches, and the old finder printed a fair value at the
+    range end. The confirmation grid finds 13 confidently below ½: one line, exit 2, and the folder's
+    earlier result from a smaller budget (an interval open at 13) no longer claims a value."""
+    args = ["fair", "--param", "life0=2:13", "--life", "12", "--round-matches", "100", "--precision", "1",
+            "--jobs", "1", "--out", str(tmp_path / "run")] + TOY
+    assert main(args + ["--max-matches", "1800"]) == 0  # one confirmation round: not yet confident
+    small = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert small["upper_open"] and small["estimate"] is None
+    assert "life0 > " in capsys.readouterr().out  # the interval only, no point estimate beside the open side
+    assert main(args + ["--max-matches", "12000"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "no value of the parameter in 2..13 reaches the target 0.5" in error
+    assert "confidently below it at 13" in error and "at 2 (search, 95 %)" in error
+    assert "matches played stay in %s" % (tmp_path / "run") in error
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert summary.startswith("# Fair value: not reached") and "confirm | 13 |" in summary
+    assert not any((tmp_path / "run" / name).exists() for name in ("result.json", "fair.png", "report.html"))
+    assert main(args + ["--max-matches", "1800"]) == 0  # back to the small budget: its result, and no stale refusal
+    assert _result(tmp_path / "run") == {k: v for k, v in small.items() if k != "cost"}
+    assert not (tmp_path / "run" / "not-reached.txt").exists()

@@ -229,6 +229,28 @@ def test_an_undecided_row_says_in_the_page_how_many_more_matches_would_decide_it
     undecided = verdicts[verdicts["verdict"] == "undecided"]
     assert len(undecided) >= 1 and np.isfinite(undecided["more_matches"]).all() and (undecided["more_matches"] > 0).all()
     html = build_report(path, out=tmp_path / "out").read_text(encoding="utf-8")
-    assert "more matches to decide (80 %)" in html
-    row = undecided.iloc[0]  # the page shows the larger of the row's two verdicts' sizes
-    assert "+{:,.0f}".format(np.fmax(row["more_matches"], row["first_more_matches"])) in html
+    assert "more matches to decide the balance verdict (80 %)" in html
+    assert "more matches to decide the first-player verdict (80 %)" in html
+    row = undecided.iloc[0]  # issue 37: each verdict's own size in its own column, not the larger of the two
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", html)
+    for column in ("more_matches", "first_more_matches"):
+        if np.isfinite(row[column]):
+            assert "+{:,.0f}".format(row[column]) in cells
+    assert "Precision costs matches: a 95 % interval of ±1 point at ½" in html
+    first = verdicts["first_more_matches"].dropna()  # the family statement gives each question's range
+    assert "(balance: {:,.0f} here; first player: from {:,.0f} to {:,.0f} here)".format(
+        undecided["more_matches"].iloc[0], first.min(), first.max()) in html
+
+
+def test_the_interval_cost_line_is_the_wilson_size_and_every_summary_states_it(tmp_path):
+    """Issue 37 item 6: '±1 point at ½ costs N decided matches', N from the reports' own interval
+    (Wilson): the fewest matches whose 95 % interval at ½ is ±0.01 — 9,600, the textbook
+    (1.96 / 0.01)² / 4 ≈ 9,604 less Wilson's z² term."""
+    from analysis.stats import half_width, matches_for_half_width
+    n = matches_for_half_width(0.01)
+    assert half_width(n / 2, n) <= 0.01 < half_width((n - 1) / 2, n - 1)
+    assert n == 9_600 and matches_for_half_width(0.02) == 2_398
+    cells = [dict(first=0, seat0_knockout=28, seat1_knockout=22), dict(first=1, seat0_knockout=28, seat1_knockout=22)]
+    text = analysis.summary_text(write_synthetic_run(tmp_path / "run", cells))
+    assert "a 95 % interval of ±1 point at ½ (Wilson, as every rate here) needs about 9,600 decided matches" in text
+    assert "more: balance" in text and "more: 1st player" in text  # one column per question

@@ -70,7 +70,7 @@ class GameSource:
 
 def run(args) -> int:
     from analysis import fair_value
-    from reports.fair import write_fair_report
+    from reports.fair import value_text, write_fair_report
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
 
@@ -105,17 +105,23 @@ def run(args) -> int:
                 found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,
                                         precision=args.precision, orders=orders)
             except fair_value.NotReached as error:
-                (folder / "not-reached.txt").write_text(str(error) + "\n", encoding="utf-8")
-                raise
+                raise not_reached(folder, error, runner.matches()) from None
         cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1)}
         write_fair_report(folder, settings, param, found, cost)
-        print("fair %s: %.1f, 95 %% interval %s (integers %s); %s matches, stopped at %s; %s"
-              % (param.name, found.estimate, interval_text(found), ", ".join(map(str, found.candidates)) or "none",
+        print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
+              % (param.name, value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
                  format(found.matches, ","), found.stopped, folder / "summary.md"))
     return 0
 
 
-def interval_text(found) -> str:
-    return "%s%g, %g%s" % ("[" if found.lower_open else "(", found.lower, found.upper, "]" if found.upper_open else ")")
+def not_reached(folder, error, matches: int):
+    """The refusal as one line (exit 2) naming where the played chunks stay; the folder's summary says
+    the same and no earlier result of this folder (a smaller budget) is left claiming a fair value."""
+    from reports.fair import write_not_reached
+    from sim.errors import CardbalanceError
+    line = ("%s The %s matches played stay in %s (the same command with a larger --max-matches resumes them; "
+            "a wider --param range needs a new --out)." % (error, format(matches, ","), folder))
+    write_not_reached(folder, line, error.search, error.points)
+    return CardbalanceError(line)
