@@ -60,11 +60,12 @@ def inert_under(rules, name: str) -> ActsWhen | None:
     return entry if entry is not None and not entry.acts(rules) else None
 
 
-def check_design(rules, params, command: str) -> None:
+def check_design(rules, params, command: str, factors: bool = False) -> None:
     """Refuse (CardbalanceError, one line) the first parameter of a design that can act at none
     of the design's points: its condition is false under the base rules and stays false at every
     corner of the varied parameters it reads (each numeric one at its low and high, each factor
-    at every reading it takes)."""
+    at every reading it takes). `factors`: the command can vary switches (sensitivity), so the
+    line may suggest varying the one the condition reads."""
     table = declaration(rules)
     by_name = {param.name: param for param in params if param.kind != SEAT_VALUE}
     for param in params:
@@ -74,11 +75,11 @@ def check_design(rules, params, command: str) -> None:
         varied = [by_name[key] for key in entry.reads if key in by_name and key != param.name]
         if entry.condition is not None and varied and _acts_somewhere(entry, rules, varied):
             continue
-        raise CardbalanceError(
-            "parameter '%s' has no effect under these rules: %s; %s refuses it rather than measure nothing%s."
-            % (param.name, entry.sentence(), command,
-               "" if entry.condition is None else " (set %s in the rules, or vary %s too)"
-               % (entry.needs, " or ".join(entry.reads))))
+        remedy = ""
+        if entry.condition is not None:
+            remedy = ": change the rules to that%s" % (", or vary %s too" % " or ".join(entry.reads) if factors else "")
+        raise CardbalanceError("parameter '%s' has no effect under these rules: %s; %s refuses it rather than "
+                               "measure nothing%s." % (param.name, entry.sentence(), command, remedy))
 
 
 def _levels(param) -> tuple:

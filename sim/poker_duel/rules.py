@@ -231,7 +231,7 @@ def _straight_flush_switch_read(rules) -> bool:
     return rules.reading("D-AMB-48") == "own_switch"
 
 
-_ADVANCED = (_advanced_on, "advanced_rules = true (e.g. --rules advanced)", ("advanced_rules",))
+_ADVANCED = (_advanced_on, "advanced_rules = true (--rules advanced)", ("advanced_rules",))
 _STRAIGHT_FLUSH = (_straight_flush_in_play, "the straight flush in play (advanced_rules = true under D-AMB-48 "
                    "with_advanced, straight_flush = true under own_switch, or D-AMB-48 = core)",
                    ("advanced_rules", "straight_flush", "D-AMB-48"))
