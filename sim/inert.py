@@ -116,3 +116,18 @@ def changed_keys(base_rules, tweak_rules) -> list[str]:
     """Every rules key (ambiguity IDs flattened) whose value differs between the arms."""
     base, tweak = _flat_values(base_rules), _flat_values(tweak_rules)
     return [name for name in tweak if base.get(name) != tweak[name]]
+
+
+def compare_note(base_rules, tweak_rules) -> str | None:
+    """`compare`'s up-front line when TWEAK changes parameters that can act under neither arm's
+    rules (None when it changes none): all of them -> every paired match will be identical."""
+    inert = inert_changes(base_rules, tweak_rules)
+    if not inert:
+        return None
+    why = "; ".join("%s: %s" % (entry.name, entry.sentence()) for entry in inert)
+    names = ", ".join(entry.name for entry in inert)
+    if len(inert) == len(changed_keys(base_rules, tweak_rules)):
+        return ("the tweak changes only %s, which can act under neither arm's rules, so every paired match will "
+                "be identical (%s)." % (names, why))
+    return ("of the tweak's changes, %s can act under neither arm's rules; only the others can move a match (%s)."
+            % (names, why))
