@@ -23,11 +23,6 @@ from sim.errors import CardbalanceError
 from sim.fair.params import FACTOR, REAL, SEAT_VALUE
 from sim.sweep import vary
 
-# A design's corners checked per parameter whose condition reads varied keys (2 levels each, or
-# a factor's readings): a bound, so a design of many factors stays a quick check.
-MAX_CORNERS = 4096
-
-
 @dataclass(frozen=True)
 class ActsWhen:
     """One declared entry: `condition(rules)` says whether `name` can act under `rules`."""
@@ -52,12 +47,6 @@ def declaration(rules) -> dict[str, ActsWhen]:
     """{parameter: ActsWhen} of the rules' game (empty when its rules module declares none)."""
     table = getattr(sys.modules.get(type(rules).__module__), "ACTS_ONLY_WHEN", {}) or {}
     return {name: ActsWhen(name, *entry) for name, entry in table.items()}
-
-
-def inert_under(rules, name: str) -> ActsWhen | None:
-    """The declared entry of `name` when it cannot act under `rules`, else None."""
-    entry = declaration(rules).get(name)
-    return entry if entry is not None and not entry.acts(rules) else None
 
 
 def check_design(rules, params, command: str, factors: bool = False) -> None:
@@ -90,8 +79,8 @@ def _levels(param) -> tuple:
 
 
 def _acts_somewhere(entry: ActsWhen, rules, varied) -> bool:
-    corners = itertools.islice(itertools.product(*(_levels(param) for param in varied)), MAX_CORNERS)
-    for corner in corners:
+    # a condition reads one to three keys, so the corners are few (at most 2 x 2 x 3 today)
+    for corner in itertools.product(*(_levels(param) for param in varied)):
         changed = vary.apply(rules, {param.name: value for param, value in zip(varied, corner)}, "design")
         if entry.acts(changed):
             return True

@@ -72,8 +72,8 @@ class GameSource:
 def run(args) -> int:
     from analysis import fair_value
     from reports.fair import write_fair_report
-    from sim.errors import CardbalanceError
     from sim import inert
+    from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
 
     b = setup.base(args)

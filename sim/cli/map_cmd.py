@@ -54,8 +54,8 @@ def run(args) -> int:
     from analysis.balance_map import BalanceMap, family_verdicts
     from analysis.verdict import DEFAULT_DELTA, check_adjust, check_delta
     from reports.fair import write_map_report
-    from sim.errors import CardbalanceError
     from sim import inert
+    from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
     import numpy as np
 

@@ -233,8 +233,9 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     # Both arms play the same cells: grid values (e.g. a starting life) come only
     # from the grid, never from a rules file, so a comparison changes rules alone.
     notes = []
-    if base is not None and tweak is not None and compare_note(base.rules, tweak.rules):
-        notes.append(compare_note(base.rules, tweak.rules))  # said up front: the tweak cannot act here
+    inert_note = compare_note(base.rules, tweak.rules) if base is not None and tweak is not None else None
+    if inert_note:
+        notes.append(inert_note)  # said before any match: the tweak changes what cannot act here
     if baseline is not None:
         if len(cells) != len(baseline.cells) or cells != [_strip_tweak(c) for c in baseline.cells]:
             raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
