@@ -43,6 +43,26 @@ REFUSED = [
      "summon_limit_offset", 'T-AMB-46 = "on"'),
 ]
 
+# Readings the Novel TCG declares but no v1 match can tell apart (INERT_IN_V1, FIXED_IN_V1, OUTSIDE_V1):
+# refused with the rules module's reason instead of a bare "unknown parameter".
+NOT_SWITCHES = [
+    (["sensitivity", "--param", "T-AMB-05", "--param", "star_mod=2:8"] + NT, "T-AMB-05",
+     "no v1 switch: with vanilla cards no Battle-phase effect exists"),
+    (["sensitivity", "--param", "T-AMB-03", "--param", "star_mod=2:8"] + NT, "T-AMB-03", "outside v1: No mulligan"),
+    (["fair", "--param", "mulligan"] + NT, "mulligan", "outside v1: No mulligan"),
+    (["map", "--x", "T-AMB-04=0:1:1", "--y", "star_mod=2:8:2"] + NT, "T-AMB-04", "no v1 switch: the first player"),
+]
+
+
+@pytest.mark.parametrize("command, name, reason", NOT_SWITCHES, ids=[n for _, n, _ in NOT_SWITCHES])
+def test_a_reading_no_v1_match_tells_apart_is_refused_with_its_reason(command, name, reason, tmp_path, capsys,
+                                                                       no_matches):
+    out = tmp_path / "run"
+    assert main(command + ["--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "parameter '%s' cannot be varied: %s" % (name, reason) in error, error
+    assert not out.exists()
+
 
 @pytest.mark.parametrize("command, name, switch", REFUSED, ids=["%s-%s" % (c[0], n) for c, n, _ in REFUSED])
 def test_an_inert_parameter_is_one_line_exit_2_before_any_match(command, name, switch, tmp_path, capsys, no_matches):

@@ -200,6 +200,13 @@ def why_not_switchable(amb_id: str) -> str:
         return " (outside v1: %s)" % OUTSIDE_V1[amb_id][1].rstrip(".")
     return ""
 
+
+def why_no_parameter(name: str) -> str:
+    """Why a design cannot vary `name` (an ambiguity ID or the §16 switch name of one that is no
+    v1 switch: inert, fixed or outside v1), or '' (sim/fair/params.py names it in its refusal)."""
+    ids = OUTSIDE_V1_SWITCHES.get(name, [name])
+    return "; ".join(why_not_switchable(amb_id).strip()[1:-1] for amb_id in ids if why_not_switchable(amb_id))
+
 # ---- numbers ------------------------------------------------------------------------------
 # name -> (description with clause, minimum, maximum, default)
 NUMBERS: dict[str, tuple[str, int, int, int]] = {
