@@ -33,8 +33,8 @@ def add_parser(subparsers):
         epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--param", required=True,
                         help="NAME or NAME=LOW:HIGH: a per-seat grid value (life0, life1, life; hp0 ...) or a rules "
-                             "number (club_multiplier ...); default range: what the game declares. A number that cannot "
-                             "act under the rules (club_multiplier without advanced_rules) is refused, exit 2")
+                             "number (club_multiplier ...); default range: what the game declares. A number that "
+                             "cannot act under the rules (club_multiplier without advanced_rules) is refused, exit 2")
     parser.add_argument("--metric", default="seat0", help="seat0 (default), first, special or length")
     parser.add_argument("--target", type=float, default=0.5, help="the metric's target (default 0.5)")
     parser.add_argument("--precision", type=float, default=2.0,
