@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import math
 
+from analysis.decisions import identical_limit
 from reports.markdown_text import code, link_target, text
 
 VERDICT_TITLES = {0: "PASS", 1: "FAIL", 3: "INCONCLUSIVE"}
+# The headline of a paired run whose every pair ended alike (runner.CompareResult.changed_no_match):
+# whatever the reason, the reader learns first that the tweak did nothing on these matches.
+NO_MATCH_CHANGED = "the tweak changed no match"
 GATE_MARKS = {"pass": "pass", "fail": "**FAIL**", "inconclusive": "*inconclusive*"}
 
 
@@ -122,7 +126,13 @@ def render(data: dict, figures: dict | None = None) -> str:
     has_gates = bool(data["gates"])
     title = VERDICT_TITLES.get(data["exit_code"], "?") if has_gates else "report only (no gate)"
     base, tweak = data["base"] or {}, data["tweak"] or {}
+    if data.get("changed_no_match"):
+        title = NO_MATCH_CHANGED + (" (%s)" % title if has_gates else "")
     lines = ["## Balance comparison: %s" % title, ""]
+    if data.get("changed_no_match"):
+        lines += ["Every one of the %s paired matches ended with the same winner, end type and length under "
+                  "BASE and TWEAK: exact for these matches; %s (rule of three, tests/test_calibration_gate_sides.py)."
+                  % (_count(data["total_matches"]), identical_limit(int(data["total_matches"]))), ""]
     base_name = "baseline " + code(data["baseline_file"]) if data["mode"] == "baseline" else code(base.get("source"))
     lines.append("**BASE** %s (rules hash %s) vs **TWEAK** %s (rules hash %s) — game %s, behaviour version %s."
                  % (base_name, code(base.get("hash")), code(tweak.get("source")), code(tweak.get("hash")),

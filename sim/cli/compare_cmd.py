@@ -134,6 +134,8 @@ def run(args) -> int:
                            grid_source=args.sweep or ("baseline " + args.baseline if args.baseline else "built-in"))
     if args.scheduler and args.backend != "dask":
         raise CardbalanceError("--scheduler needs --backend dask.")
+    for note in setup.notes:  # e.g. a tweak of parameters that cannot act: said before anything is played
+        print("compare: note: " + note, file=sys.stderr)
     progress = None if args.quiet else (lambda line: print("compare: " + line, file=sys.stderr))
     client = None
     if args.backend == "dask":
@@ -165,6 +167,8 @@ def run(args) -> int:
             _write(args.json, text)
     if not args.quiet and args.json != "-":
         sys.stdout.write(markdown)
+    if progress and result.changed_no_match:
+        progress(compare_md.NO_MATCH_CHANGED)
     if progress:
         for gate in data["gates"]:
             for part in gate["comparisons"]:

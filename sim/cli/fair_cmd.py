@@ -33,7 +33,8 @@ def add_parser(subparsers):
         epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--param", required=True,
                         help="NAME or NAME=LOW:HIGH: a per-seat grid value (life0, life1, life; hp0 ...) or a rules "
-                             "number (club_multiplier ...); default range: what the game declares")
+                             "number (club_multiplier ...); default range: what the game declares. A number that "
+                             "cannot act under the rules (club_multiplier without advanced_rules) is refused, exit 2")
     parser.add_argument("--metric", default="seat0", help="seat0 (default), first, special or length")
     parser.add_argument("--target", type=float, default=0.5, help="the metric's target (default 0.5)")
     parser.add_argument("--precision", type=float, default=2.0,
@@ -71,12 +72,14 @@ class GameSource:
 def run(args) -> int:
     from analysis import fair_value
     from reports.fair import value_text, write_fair_report
+    from sim import inert
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
 
     b = setup.base(args)
     name, low, high, _ = params.parse_spec(args.param)
     param = params.resolve(b.game, b.rules, name, low, high)
+    inert.check_design(b.rules, [param], "fair")  # an inert parameter has no fair value: refused
     metric = metrics.check_metric(args.metric)
     target = metrics.check_target(metric, args.target)
     if not args.precision >= 1:

@@ -11,7 +11,7 @@ ORDER = 58
 
 EPILOG = """examples:
   cardbalance map --x {axis}0=30:90:10 --y {axis}1=30:90:10 --matches 400
-  cardbalance map --game poker_duel --x hp0=20:60:10 --y club_multiplier=1:4:1 --metric first
+  cardbalance map --game poker_duel --rules advanced --x hp0=20:60:10 --y club_multiplier=1:4:1 --metric first
 """
 
 
@@ -21,7 +21,8 @@ def add_parser(subparsers):
     parser = subparsers.add_parser(
         "map", help="map a metric over two parameters with its 50 %% contour and the balanced region",
         description="Play a 2-D grid of two parameters on common deals and draw the metric, its target contour "
-                    "and the points decided balanced at the family level.",
+                    "and the points decided balanced at the family level. A parameter that cannot act under the rules "
+                    "(club_multiplier without advanced_rules) is refused, exit 2.",
         epilog=EPILOG.format(**example_words()), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--x", required=True, help="NAME=LOW:HIGH:STEP, the horizontal parameter")
     parser.add_argument("--y", required=True, help="NAME=LOW:HIGH:STEP, the vertical parameter")
@@ -53,6 +54,7 @@ def run(args) -> int:
     from analysis.balance_map import BalanceMap, family_verdicts
     from analysis.verdict import DEFAULT_DELTA, check_adjust, check_delta
     from reports.fair import write_map_report
+    from sim import inert
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
     import numpy as np
@@ -63,6 +65,7 @@ def run(args) -> int:
         name, low, high, values = parse_axis(text, option)
         axes.append((params.resolve(b.game, b.rules, name, low, high), values))
     (px, xs), (py, ys) = axes
+    inert.check_design(b.rules, [px, py], "map")  # a flat axis would map noise: refused
     if px.name == py.name:
         raise CardbalanceError("--x and --y name the same parameter '%s'; give two different ones." % px.name)
     metric = metrics.check_metric(args.metric)

@@ -12,7 +12,7 @@ import numpy as np
 ORDER = 57
 
 EPILOG = """examples:
-  cardbalance sensitivity --game poker_duel --param hp0=30:50 --param club_multiplier=1:4 \\
+  cardbalance sensitivity --game poker_duel --rules advanced --param hp0=30:50 --param club_multiplier=1:4 \\
       --param D-AMB-42 --param D-AMB-24 --method sobol --n 16 --matches 200
   cardbalance sensitivity --game poker_duel --param ... --method lhs --n 120 (a surrogate: fewer points)
   cardbalance sensitivity --game poker_duel --param ... --method morris --n 10 (screening)
@@ -27,7 +27,9 @@ def add_parser(subparsers):
                     "the mean length to declared parameters: numbers, per-seat grid values, switches and ambiguity "
                     "readings as factors.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--param", action="append", required=True,
-                        help="NAME, NAME=LOW:HIGH (integers) or ID=READING,READING (a factor); repeat, at least two")
+                        help="NAME, NAME=LOW:HIGH (integers) or ID=READING,READING (a factor); repeat, at least two. "
+                             "A parameter that cannot act anywhere in the design (club_multiplier without "
+                             "advanced_rules, neither set nor varied) is refused, exit 2, not ranked 0")
     parser.add_argument("--spread-over", metavar="DIMENSION",
                         help="a choice dimension (e.g. the pairing): play every value of it at every point and add "
                              "the matchup spread (largest minus smallest seat-0 share) as a metric")
@@ -43,6 +45,7 @@ def add_parser(subparsers):
 def run(args) -> int:
     from analysis import sensitivity
     from reports.fair import write_sensitivity_report
+    from sim import inert
     from sim.errors import CardbalanceError
     from sim.fair import metrics, params, setup
 
@@ -53,6 +56,7 @@ def run(args) -> int:
         if any(p.name == name for p in chosen):
             raise CardbalanceError("--param '%s' is given twice." % name)
         chosen.append(params.resolve(b.game, b.rules, name, low, high, levels, factors=True))
+    inert.check_design(b.rules, chosen, "sensitivity", factors=True)  # refused, not dropped: the design is what was asked
     method = sensitivity.check_method(args.method)
     if args.matches < 10:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))

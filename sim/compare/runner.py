@@ -45,6 +45,7 @@ from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.executor import Chunk, ChunkStore, Executor
+from sim.inert import compare_note
 from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
 from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
 from sim.sweep.runfolder import write_json_atomic
@@ -232,6 +233,9 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     # Both arms play the same cells: grid values (e.g. a starting life) come only
     # from the grid, never from a rules file, so a comparison changes rules alone.
     notes = []
+    inert_note = compare_note(base.rules, tweak.rules) if base is not None and tweak is not None else None
+    if inert_note:
+        notes.append(inert_note)  # said before any match: the tweak changes what cannot act here
     if baseline is not None:
         if len(cells) != len(baseline.cells) or cells != [_strip_tweak(c) for c in baseline.cells]:
             raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
@@ -301,6 +305,16 @@ class CompareResult:
         if "inconclusive" in verdicts:
             return 3
         return 0
+
+    @property
+    def changed_no_match(self) -> bool | None:
+        """Paired: whether every pair had the same winner, end type and length in both arms, i.e.
+        Σ(tweak − base)² = Σa² + Σb² − 2Σab is 0 for every metric of every cell; None unpaired."""
+        if self.sums is None:
+            return None
+        squared_differences = (self.sums[..., agg.P_SQ_A] + self.sums[..., agg.P_SQ_B]
+                               - 2 * self.sums[..., agg.P_CROSS])
+        return bool((squared_differences == 0).all())
 
     @property
     def total_matches(self) -> int:
@@ -476,6 +490,7 @@ def result_json(result: CompareResult) -> dict:
         "history": result.history,
         "seconds": round(result.seconds, 3),
         "exit_code": result.exit_code,
+        "changed_no_match": result.changed_no_match,
         "gates": result.gate_results,
         "metrics": [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
                     for row in table.to_dict(orient="records")],

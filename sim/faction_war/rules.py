@@ -166,6 +166,13 @@ def rules_from_array(array) -> "Rules":
     return Rules(ambiguities=ambiguities, **numbers)
 
 
+# ---- where a number or reading can act (sim/inert.py reads this table) ---------------
+# Faction War has no switch that turns a rules number or reading off: its conditional
+# readings (Alien K, Human hearts, the Deep-Sea Era ...) depend on the factions a cell
+# plays, a grid value, not on the rules object, so none is declared here.
+ACTS_ONLY_WHEN: dict[str, tuple] = {}
+
+
 # ---- rules array slots (what kernels read) ------------------------------------
 R_OPENING_HAND = 0
 R_DRAWS_PER_TURN = 1

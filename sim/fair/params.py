@@ -156,6 +156,9 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
             if len(chosen) < 2:
                 raise CardbalanceError("parameter '%s' needs at least two readings (got %s)." % (name, ", ".join(chosen)))
             return Param(name, FACTOR, levels=chosen)
+    why_not = getattr(_rules_module(rules), "why_no_parameter", lambda _: "")(name)
+    if why_not:  # a reading the rules declare but no match can tell apart (e.g. the Novel TCG's INERT_IN_V1)
+        raise CardbalanceError("parameter '%s' cannot be varied: %s." % (name, why_not))
     raise CardbalanceError("unknown parameter '%s' for %s; allowed: %s." % (name, game.name,
                                                                            ", ".join(known_names(game, rules, factors))))
 

@@ -200,6 +200,13 @@ def why_not_switchable(amb_id: str) -> str:
         return " (outside v1: %s)" % OUTSIDE_V1[amb_id][1].rstrip(".")
     return ""
 
+
+def why_no_parameter(name: str) -> str:
+    """Why a design cannot vary `name` (an ambiguity ID or the §16 switch name of one that is no
+    v1 switch: inert, fixed or outside v1), or '' (sim/fair/params.py names it in its refusal)."""
+    ids = OUTSIDE_V1_SWITCHES.get(name, [name])
+    return "; ".join(why_not_switchable(amb_id).strip()[1:-1] for amb_id in ids if why_not_switchable(amb_id))
+
 # ---- numbers ------------------------------------------------------------------------------
 # name -> (description with clause, minimum, maximum, default)
 NUMBERS: dict[str, tuple[str, int, int, int]] = {
@@ -330,6 +337,41 @@ class Rules:
         arr[R_DECK_SHAPE] = DECK_SHAPES.index(self.deck_shape)
         arr[R_POOL:R_POOL + POOL_SIZE] = pool_table(self).ravel()
         return arr
+
+
+# ---- where a number or reading can act (sim/inert.py reads this table) ---------------------
+# parameter -> (condition on the rules, what would make it act, the rules keys the condition
+# reads, the clause that says why); tests/test_inert.py plays matches on both sides of each.
+
+
+def _summon_limit_on(rules) -> bool:
+    return rules.reading("T-AMB-46") == "on"
+
+
+def _star_mod_above_zero(rules) -> bool:
+    return rules.numbers["star_mod"] > 0
+
+
+def _shaped_characters(rules) -> bool:
+    return rules.deck_shape != "balanced"
+
+
+_LIMIT = (_summon_limit_on, 'T-AMB-46 = "on" (the summon limit)', ("T-AMB-46",))
+_STAR_MOD = (_star_mod_above_zero, "star_mod > 0", ("star_mod",))
+ACTS_ONLY_WHEN: dict[str, tuple] = {
+    "summon_limit_offset": (*_LIMIT, "T-LIMIT-1: the offset L sets the star ceiling only while the limit is on"),
+    # These refine a summon over the star ceiling, and no played match has one: every deck
+    # template is built at or under its owner's ceiling (§18.1, card_pool.deck_counts), and with
+    # the limit off the ceiling is the top star (T-AMB-25). (A scenario position may still.)
+    **{amb: (None, None, (), "T-LIMIT-2: every generated deck holds only cards at or under its owner's "
+                             "star ceiling (§18.1), so no summon of a played match is over the limit")
+       for amb in ("T-AMB-47", "T-AMB-49", "T-AMB-80")},
+    "T-AMB-54": (*_STAR_MOD, "T-BATTLE-6/7: which side the star modifier m x stars apart applies to"),
+    "T-AMB-56": (*_STAR_MOD, "T-BATTLE-6/7: a 0-ATK side's modifier (with m = 0 it deals 0 either way)"),
+    "T-AMB-57": (*_STAR_MOD, "T-BATTLE-6/7: the modifier against a defense-position defender"),
+    "shape_k": (_shaped_characters, 'deck_shape = "aggressive" or "defensive"', ("deck_shape",),
+                "§18.1: k shapes only aggressive and defensive characters; a balanced deck holds none"),
+}
 
 
 # ---- rules array slots ---------------------------------------------------------------------

@@ -212,6 +212,48 @@ class Rules:
 
 FLAGS = ("p1_first_battle", "advanced_rules", "straight_flush")
 
+# ---- where a number or reading can act (sim/inert.py reads this table) -----------------
+# parameter -> (condition on the rules, what would make it act, the rules keys the condition
+# reads, the clause that says why). Outside its condition the engines never read the parameter,
+# so a design that varies it there ranks noise; tests/test_inert.py plays matches on both sides
+# of every condition, so the table cannot drift from the engines.
+
+
+def _advanced_on(rules) -> bool:
+    return rules.advanced_rules
+
+
+def _straight_flush_in_play(rules) -> bool:
+    return rules.straight_flush_on
+
+
+def _straight_flush_switch_read(rules) -> bool:
+    return rules.reading("D-AMB-48") == "own_switch"
+
+
+_ADVANCED = (_advanced_on, "advanced_rules = true (--rules advanced)", ("advanced_rules",))
+_STRAIGHT_FLUSH = (_straight_flush_in_play, "the straight flush in play (advanced_rules = true under D-AMB-48 "
+                   "with_advanced, straight_flush = true under own_switch, or D-AMB-48 = core)",
+                   ("advanced_rules", "straight_flush", "D-AMB-48"))
+ACTS_ONLY_WHEN: dict[str, tuple] = {
+    "club_multiplier": (*_ADVANCED, "D-ADV-3: only the advanced module's club monsters multiply damage"),
+    "straight_flush": (_straight_flush_switch_read, "D-AMB-48 = own_switch", ("D-AMB-48",),
+                       "D-AMB-48: the flag is the straight flush's own switch only under reading own_switch"),
+    "D-AMB-49": (*_ADVANCED, "D-ADV-1/2: entering the field matters only to the spade and heart rules"),
+    "D-AMB-50": (*_ADVANCED, "D-ADV-2: only the heart rule heals"),
+    "D-AMB-51": (*_ADVANCED, "D-ADV-3: the club scope places the club multiplier"),
+    "D-AMB-52": (*_ADVANCED, "D-ADV-4: only the diamond rule gives an extra attack"),
+    "D-AMB-53": (*_ADVANCED, "D-ADV-4: the diamond's extra attack"),
+    "D-AMB-54": (*_ADVANCED, "D-ADV-1: only the spade rule burns"),
+    "D-AMB-63": (*_ADVANCED, "D-ADV-4: the diamond's extra attack"),
+    # inert under every rules (the condition None): §15 says so, and no engine reads them
+    "D-AMB-03": (None, None, (), "D-AMB-03 (§15): S42 counts both kinds of summon and S49 concerns K only"),
+    "D-AMB-05": (None, None, (), "D-AMB-05: the grid's first-player dimension plays the first player"),
+    **{amb: (*_STRAIGHT_FLUSH, "D-SF-1..3: a reading of the straight-flush win") for amb in
+       ("D-AMB-55", "D-AMB-56", "D-AMB-57", "D-AMB-58", "D-AMB-59")},
+}
+
+
 # ---- rules array slots ------------------------------------------------------------------
 NUMBER_SLOTS = {name: i for i, name in enumerate(NUMBERS)}
 FLAG_SLOTS = {name: len(NUMBERS) + i for i, name in enumerate(FLAGS)}

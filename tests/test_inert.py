@@ -1,0 +1,127 @@
+"""The declarations of where a rules number or reading can act (`ACTS_ONLY_WHEN` in each game's
+rules module, read by sim/inert.py), proven both ways on the plain-Python match loop that the
+kernels are held equal to: on each condition's false side the parameter at two (or every) values
+plays identical match records; on its true side some value changes a record. So a declaration
+that is too wide or too narrow fails here, and a new entry without a row here fails too."""
+
+import numpy as np
+import pytest
+
+from sim import rng
+from sim.fair.params import declared_factors
+from sim.inert import declaration
+from sim.registry import get_game
+from sim.sweep import vary
+
+ROOT_SEED = 37
+
+
+def side(preset, grid=None, **changes):
+    """A rules side: preset + rules changes, and grid values over the game's single values."""
+    return (preset, changes, grid or {})
+
+
+PD_CORE, PD_ADVANCED = side("core"), side("advanced")
+# straight flushes are rare at 5 cards: 12-card hands (and wild jokers) make the readings show
+PD_BIG_HANDS = side("advanced", **{"start_hand": 12, "hand_limit": 20, "D-AMB-57": "yes"})
+NT_LIMIT_OFF, NT_DEFAULT = side("default", **{"T-AMB-46": "off"}), side("default")
+NT_NO_STAR_MOD = side("default", star_mod=0)
+
+# (game, parameter) -> (false sides, true side (None: acts under no rules), values (None: every
+# reading), matches per strategy pair: enough for the true side, by the first seeds that differ)
+PROOFS = {
+    ("poker_duel", "club_multiplier"): ([PD_CORE], PD_ADVANCED, (2, 4), 10),
+    ("poker_duel", "straight_flush"): ([PD_CORE, PD_ADVANCED], side("core", **{"D-AMB-48": "own_switch"}),
+                                       (False, True), 20),
+    **{("poker_duel", amb): ([PD_CORE], PD_ADVANCED, None, 10)
+       for amb in ("D-AMB-49", "D-AMB-50", "D-AMB-51", "D-AMB-52", "D-AMB-53")},
+    ("poker_duel", "D-AMB-54"): ([PD_CORE], PD_ADVANCED, None, 40),
+    ("poker_duel", "D-AMB-55"): ([PD_CORE], PD_ADVANCED, None, 20),
+    ("poker_duel", "D-AMB-57"): ([PD_CORE], PD_ADVANCED, None, 40),
+    ("poker_duel", "D-AMB-63"): ([PD_CORE], PD_ADVANCED, None, 60),
+    ("poker_duel", "D-AMB-56"): ([PD_CORE], PD_BIG_HANDS, None, 10),
+    ("poker_duel", "D-AMB-58"): ([PD_CORE], PD_BIG_HANDS, None, 20),
+    ("poker_duel", "D-AMB-59"): ([PD_CORE], side("advanced", **{"start_hand": 12, "hand_limit": 20, "D-AMB-57": "yes",
+                                                            "D-AMB-27": "yes"}), None, 80),
+    ("poker_duel", "D-AMB-03"): ([PD_CORE, PD_ADVANCED], None, None, 20),
+    ("poker_duel", "D-AMB-05"): ([PD_CORE, PD_ADVANCED], None, None, 20),
+    ("novel_tcg", "summon_limit_offset"): ([NT_LIMIT_OFF], NT_DEFAULT, (2, 0), 5),
+    **{("novel_tcg", amb): ([NT_DEFAULT, NT_LIMIT_OFF, side("default", {"deck": "swarm", "rank": (3, 18)}),
+                             side("default", {"deck": "advance", "rank": (18, 3)})], None, None, 5)
+       for amb in ("T-AMB-47", "T-AMB-49", "T-AMB-80")},
+    **{("novel_tcg", amb): ([NT_NO_STAR_MOD], NT_DEFAULT, None, 5) for amb in ("T-AMB-54", "T-AMB-57")},
+    # ATK = star under the default curve, so no character has 0 ATK unless the curve starts below 0
+    ("novel_tcg", "T-AMB-56"): ([side("default", star_mod=0, atk_base=-3.0)], side("default", atk_base=-3.0), None, 5),
+    ("novel_tcg", "shape_k"): ([NT_DEFAULT], side("default", deck_shape="aggressive"), (0.4, 0.9), 5),
+}
+GAMES = ("faction_war", "poker_duel", "novel_tcg")
+# The false side needs no rare event to show: the engines never read the parameter there.
+FALSE_SIDE_MATCHES = 20
+
+
+def rules_of(game_name, rules_side, name=None, value=None):
+    preset, changes, _ = rules_side
+    changes = dict(changes, **({name: value} if name is not None else {}))
+    return vary.apply(get_game(game_name).load_rules(preset), changes, "test")
+
+
+def records(game_name, rules, grid, n):
+    """Match records of n random:random then n greedy:greedy matches of one cell."""
+    game = get_game(game_name).with_data()
+    values = {name: (0 if value is None else value) for name, value in {**game.single_values(), **grid}.items()}
+    out = []
+    for strategy in ("random", "greedy"):
+        strategy_id = game.strategy_id(strategy)
+        cell = game.cell_array(values, strategy_id, strategy_id)
+        out += [game.reference_play_match(rules, cell, rng.match_seed(ROOT_SEED, i)) for i in range(n)]
+    return np.array(out)
+
+
+def changed_matches(game_name, rules_side, name, values, n) -> list[int]:
+    """Per value after the first: how many of the matches differ from those at the first value."""
+    if values is None:
+        values = declared_factors(rules_of(game_name, rules_side))[name]
+    grid = rules_side[2]
+    first = records(game_name, rules_of(game_name, rules_side, name, values[0]), grid, n)
+    return [int((records(game_name, rules_of(game_name, rules_side, name, value), grid, n) != first).any(axis=1).sum())
+            for value in values[1:]]
+
+
+def test_every_declared_entry_has_a_proof():
+    declared = {(game, name) for game in GAMES for name in declaration(get_game(game).load_rules("default"))}
+    assert declared == set(PROOFS)
+    assert ("poker_duel", "club_multiplier") in declared  # the issue's case: the table is not empty
+
+
+@pytest.mark.parametrize("game_name, name", sorted(PROOFS), ids=["%s-%s" % key for key in sorted(PROOFS)])
+def test_the_sides_are_the_declared_conditions(game_name, name):
+    false_sides, true_side, _, _ = PROOFS[game_name, name]
+    entry = declaration(get_game(game_name).load_rules("default"))[name]
+    assert not any(entry.acts(rules_of(game_name, s)) for s in false_sides)
+    if true_side is None:
+        assert entry.condition is None  # declared to act under no rules
+    else:
+        assert entry.acts(rules_of(game_name, true_side))
+
+
+@pytest.mark.parametrize("game_name, name", sorted(PROOFS), ids=["%s-%s" % key for key in sorted(PROOFS)])
+def test_a_parameter_changes_no_match_where_it_cannot_act(game_name, name):
+    false_sides, _, values, n = PROOFS[game_name, name]
+    for rules_side in false_sides:
+        assert not any(changed_matches(game_name, rules_side, name, values, min(n, FALSE_SIDE_MATCHES))), rules_side
+
+
+ACTING = sorted(key for key, proof in PROOFS.items() if proof[1] is not None)
+
+
+@pytest.mark.parametrize("game_name, name", ACTING, ids=["%s-%s" % key for key in ACTING])
+def test_a_parameter_changes_matches_where_it_can_act(game_name, name):
+    _, true_side, values, n = PROOFS[game_name, name]
+    assert any(changed_matches(game_name, true_side, name, values, n))
+
+
+def test_a_planted_wrong_declaration_would_be_caught():
+    # D-AMB-42 (ties) is a core rule: declared advanced-only, its false side (core) would change matches
+    assert any(changed_matches("poker_duel", PD_CORE, "D-AMB-42", None, 10))
+    # and hand_limit acts in core too: a declaration "acts only with advanced_rules" fails the same way
+    assert any(changed_matches("poker_duel", PD_CORE, "hand_limit", (6, 3), 10))
