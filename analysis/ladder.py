@@ -41,7 +41,8 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.dimensions import SEAT_NAMES, SERIES
+from analysis import first_mover_fit
+from analysis.dimensions import SEAT, SEAT_NAMES, SERIES
 
 ELO_PER_UNIT = 400.0 / math.log(10.0)  # a Bradley–Terry log-strength difference of 1, in Elo points
 BT_ALPHA = 0.01  # choix's regulariser: keeps an agent that won every match finite, negligible otherwise
@@ -50,6 +51,7 @@ BOOTSTRAP_STREAM = 0x1ADDE5  # mixed into the root seed, so the bootstrap draws 
 RUNG_ADJUST = "holm"  # the rungs' family correction (analysis/verdict.reject_family)
 RUNG_ALPHA = 0.05
 GAP_Z = 1.959963984540054  # the normal 97.5 % point: rung gaps are estimate ± GAP_Z bootstrap s.d. (gap_interval)
+UNKNOWN_FIRST = -1  # `first` of a cell whose first mover is not recorded (the fit's s = 0 there)
 
 
 @dataclass
@@ -65,6 +67,7 @@ class Ladder:
     matrix: pd.DataFrame            # agent x agent score of the row against the column (NaN on the diagonal)
     by_series: pd.DataFrame         # the pairwise table per series, `series` first
     words: dict                     # the run's words for its roles (analysis.dimensions.labels)
+    first_mover: dict               # elo, elo_low, elo_high: the first mover's Elo offset; note: why none ("" if any)
 
 
 # ---- match points per meeting --------------------------------------------------------
@@ -81,7 +84,9 @@ def meetings(results: pd.DataFrame) -> pd.DataFrame:
         "seat1_name": results[SEAT_NAMES[1]].astype(str).to_numpy() if SEAT_NAMES[1] in results else "",
         "wins0": results["seat0_wins"].to_numpy(dtype=np.int64), "wins1": results["seat1_wins"].to_numpy(dtype=np.int64),
         "draws": results["draws"].to_numpy(dtype=np.int64),
-        "series": results[SERIES].astype(str).to_numpy() if SERIES in results else "all"})
+        "series": results[SERIES].astype(str).to_numpy() if SERIES in results else "all",
+        # who moved first (a seat number); UNKNOWN_FIRST for a frame without the column: no first-mover term
+        "first": results[SEAT].to_numpy(dtype=np.int64) if SEAT in results else UNKNOWN_FIRST})
     return frame[frame["agent0"] != frame["agent1"]].reset_index(drop=True)  # a mirror match rates nobody
 
 
@@ -173,6 +178,54 @@ def _fit_with_bootstrap(items: list, item0, item1, frame: pd.DataFrame, draws: i
     out = pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
     out.attrs["samples"] = samples
     return out
+
+
+def first_mover_design(items: list, item0, item1, first) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, to_rows): the first-mover fit's design, one row per distinct (seat 0's item, seat
+    1's item, first mover), and the 0/1 matrix (cells, rows) that sums cells' counts into them.
+    Cells of one row differ only by series; the likelihood depends on their sums alone."""
+    index = {item: k for k, item in enumerate(items)}
+    keys = np.stack([np.array([index[a] for a in item0], dtype=np.int64),
+                     np.array([index[b] for b in item1], dtype=np.int64),
+                     np.asarray(first, dtype=np.int64)], axis=1).reshape(-1, 3)
+    distinct, row_of_cell = np.unique(keys, axis=0, return_inverse=True)
+    to_rows = np.zeros((len(keys), len(distinct)))
+    to_rows[np.arange(len(keys)), np.ravel(row_of_cell)] = 1.0
+    return first_mover_fit.design(distinct[:, 0], distinct[:, 1], distinct[:, 2], len(items)), to_rows
+
+
+def fit_first_mover(rows: np.ndarray, to_rows: np.ndarray, wins0, wins1, ties) -> tuple[np.ndarray, np.ndarray]:
+    """(Elo ratings (..., items) centred at mean 0, the first mover's Elo offset (...)) of cell
+    counts with any leading axes (..., cells): one fit per leading index."""
+    wins0, wins1, ties = (np.asarray(c, dtype=float) for c in (wins0, wins1, ties))
+    beta = first_mover_fit.fit(rows, (wins0 + 0.5 * ties) @ to_rows, (wins0 + wins1 + ties) @ to_rows) * ELO_PER_UNIT
+    elo = beta[..., :-1]
+    return elo - elo.mean(axis=-1, keepdims=True), beta[..., -1]
+
+
+def _fit_first_mover_with_bootstrap(agents: list, frame: pd.DataFrame, draws: int, seed) -> tuple[pd.DataFrame, dict]:
+    """The overall ratings, fitted jointly with the first mover's offset, with their bootstrap
+    intervals (percentiles for the ratings, as before; estimate ± z s.d. for the offset, as
+    for rung gaps); the ratings' bootstrap fits (draws, agents) in `.attrs["samples"]`."""
+    wins0, wins1, ties = (frame[c].to_numpy() for c in ("wins0", "wins1", "draws"))
+    rows, to_rows = first_mover_design(agents, frame["agent0"], frame["agent1"], frame["first"])
+    elo, offset = fit_first_mover(rows, to_rows, wins0, wins1, ties)
+    known = bool((frame["first"] != UNKNOWN_FIRST).any())
+    low = high = np.full(len(agents), np.nan)
+    offset_low = offset_high = float("nan")
+    samples = None
+    if draws > 0:
+        counts = resample_cells(wins0, wins1, ties, draws, np.random.default_rng(seed))
+        samples, offset_samples = fit_first_mover(rows, to_rows, counts[..., 0], counts[..., 1], counts[..., 2])
+        low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+        offset_low, offset_high = (float(end) for end in gap_interval(offset, offset_samples))
+    ratings = pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
+    ratings.attrs["samples"] = samples
+    first_mover = {"elo": float(offset), "elo_low": offset_low, "elo_high": offset_high,
+                   "note": "" if known else "the run does not record who moved first"}
+    if not known:
+        first_mover.update(elo=float("nan"), elo_low=float("nan"), elo_high=float("nan"))
+    return ratings, first_mover
 
 
 def resample_cells(wins0, wins1, ties, draws: int, generator: np.random.Generator) -> np.ndarray:
@@ -328,7 +381,7 @@ def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: 
     words = {"series": "series", "seat_name": "", **(words or {})}
     frame = meetings(results)
     table = pairwise_table(frame, agents)
-    overall = _fit_with_bootstrap(agents, frame["agent0"], frame["agent1"], frame, bootstrap, bootstrap_seed(root_seed, 0))
+    overall, first_mover = _fit_first_mover_with_bootstrap(agents, frame, bootstrap, bootstrap_seed(root_seed, 0))
     overall.insert(0, "agent", agents)
     overall["rank"] = overall["elo"].rank(ascending=False, method="first").astype(int)
     names = sorted(set(frame["seat0_name"]) | set(frame["seat1_name"]) - {""})
@@ -348,7 +401,7 @@ def ladder(results: pd.DataFrame, agents: list[str], root_seed: int, bootstrap: 
     return Ladder(agents=list(agents), pairwise=table, ratings=overall, by_seat_name=by_seat_name,
                   rungs=rung_table(overall, table), cycles=find_cycles(table, agents), bootstrap=bootstrap,
                   seat_name_note=note, matrix=score_matrix(table, agents), by_series=_by_series(frame, agents),
-                  words=words)
+                  words=words, first_mover=first_mover)
 
 
 def _by_series(frame: pd.DataFrame, agents: list[str]) -> pd.DataFrame:

@@ -42,7 +42,8 @@ def test_the_toy_game_goes_through_the_ladder_into_a_run_folder_and_report(toy_l
     assert set(results["first"]) == {0, 1}
     # >= the asked matches per comparison: 240 over 2 seat orders x 3 pairings x 2 first players
     assert set(results["matches"]) == {20}
-    for page in ("ladder.html", "ladder.md", "ratings.png", "pairwise.png", "tables/ratings.csv", "tables/pairwise.csv"):
+    for page in ("ladder.html", "ladder.md", "ratings.png", "pairwise.png", "tables/ratings.csv", "tables/pairwise.csv",
+                 "tables/first_mover.csv"):
         assert (toy_ladder / "ladder" / page).is_file(), page
     by_series = pd.read_csv(toy_ladder / "ladder" / "tables" / "pairwise_by_series.csv")
     assert set(by_series["series"]) == {"red_vs_red", "red_vs_blue", "blue_vs_blue"}
@@ -52,6 +53,11 @@ def test_the_toy_game_goes_through_the_ladder_into_a_run_folder_and_report(toy_l
         overall.set_index(["agent_a", "agent_b"])["a_wins"].to_dict()
     html = (toy_ladder / "ladder" / "ladder.html").read_text()
     assert "Ladder report" in html and "Rungs" in html and "By faction played" in html
+    # the first mover's Elo offset, fitted with the ratings (issue 37), on the page and in its table
+    first = pd.read_csv(toy_ladder / "ladder" / "tables" / "first_mover.csv")
+    assert first["elo_low"].iloc[0] < first["elo"].iloc[0] < first["elo_high"].iloc[0]
+    assert 'id="first_mover">First mover: %+.0f Elo [' % first["elo"].iloc[0] in html
+    assert "First mover: %+.0f Elo [" % first["elo"].iloc[0] in (toy_ladder / "ladder" / "ladder.md").read_text()
 
 
 def test_common_deals_every_agent_pair_plays_the_same_match_seeds(toy_ladder):
@@ -101,6 +107,7 @@ def test_printed_ladder_names_ratings_rungs_and_cycles(tmp_path, toy_game, capsy
     text = capsys.readouterr().out
     assert "Bradley-Terry" in text and "95% bootstrap CI" in text and "beats it?" in text
     assert "No intransitive cycle" in text
+    assert "First mover: " in text and "(95% bootstrap CI)" in text
     assert "Pairwise:" in text and "greedy   random" in text  # the strength table of two agents
     assert not (out / "ladder").exists()
 
