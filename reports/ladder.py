@@ -113,6 +113,18 @@ def first_mover_table(lad: Ladder) -> pd.DataFrame:
                           "elo_high": first["elo_high"], "bootstrap": lad.bootstrap, "note": first.get("note", "")}])
 
 
+def resampling_words(lad: Ladder) -> str:
+    """What the intervals' bootstrap redrew; a warning when it could not redraw deal blocks."""
+    if not lad.bootstrap:
+        return ""
+    if lad.resampling == "deal blocks":
+        return ("Intervals: estimate ± t · bootstrap s.d., the bootstrap redrawing blocks of deals (chunks) whole, "
+                "since every pair played the same deals.")
+    return ("WARNING: intervals redraw each cell's matches on their own: %s. Common deals correlate the pairs' "
+            "outcomes, so the end agents' and the first mover's intervals can be too narrow (docs/ladder.md)."
+            % lad.resampling_note)
+
+
 def cycle_words(lad: Ladder) -> str:
     if not lad.cycles:
         return "No intransitive cycle: no agent chain A beats B beats C beats A with every step's interval above 50%."
@@ -142,7 +154,7 @@ def ladder_text(lad: Ladder, run) -> str:
     if not run.complete:
         lines.append("WARNING: this run is incomplete; ratings cover the matches played.")
     lines += _plain_table(RATING_HEADER, rating_rows(lad))
-    lines += [first_mover_words(lad)]
+    lines += [first_mover_words(lad)] + ([resampling_words(lad)] if resampling_words(lad) else [])
     lines += ["", "Rungs (each agent against the next one down):"] + _plain_table(RUNG_HEADER, rung_rows(lad))
     lines += [rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
@@ -165,7 +177,7 @@ def ladder_markdown(lad: Ladder, run) -> str:
              "with 95 %% Wilson intervals." % (len(lad.agents), int(run.results["matches"].sum()), lad.bootstrap or "no"),
              "", "## Ratings", ""]
     lines += _markdown_table(RATING_HEADER, rating_rows(lad))
-    lines += ["", first_mover_words(lad)]
+    lines += ["", first_mover_words(lad)] + (["", resampling_words(lad)] if resampling_words(lad) else [])
     lines += ["", "## Rungs", ""] + _markdown_table(RUNG_HEADER, rung_rows(lad)) + ["", rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
     named = seat_name_lines(lad, lambda title: ["## " + title, ""] + _markdown_table(seat_name_header(lad),
@@ -292,7 +304,9 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
     parts += ['<section id="ratings"><h2>Ratings</h2>',
               '<figure><img src="%s" alt="ladder"><figcaption>Strongest on top; bars are 95 %% bootstrap intervals%s.'
               "</figcaption></figure>" % (data_uri(figures["ratings"]), escape(squares)), _html_table(RATING_HEADER, rating_rows(lad)),
-              '<p class="lead" id="first_mover">%s</p>' % escape(first_mover_words(lad)), "</section>",
+              '<p class="lead" id="first_mover">%s</p>' % escape(first_mover_words(lad)),
+              '<p class="%s" id="resampling">%s</p>' % ("lead" if lad.resampling == "deal blocks" else "warning",
+                                                       escape(resampling_words(lad))), "</section>",
               '<section id="rungs"><h2>Rungs</h2><p>Does each agent beat the next one down? %s</p>'
               % escape(rungs_statement(lad.rungs)), _html_table(RUNG_HEADER, rung_rows(lad)), "</section>"]
     if len(lad.by_seat_name):
