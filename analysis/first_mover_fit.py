@@ -39,18 +39,21 @@ def design(agent0, agent1, first, agents: int) -> np.ndarray:
     return rows
 
 
-def fit(rows: np.ndarray, points0, matches, ridge: float = RIDGE) -> np.ndarray:
+def fit(rows: np.ndarray, points0, matches, ridge: float = RIDGE, start=None) -> np.ndarray:
     """Maximum (penalised) likelihood (..., agents + 1) in log-strength units: ratings, then h.
 
     `rows` is the shared design (cells, p); `points0` (seat 0's points) and `matches` have any
-    leading axes (..., cells), one data set per leading index."""
+    leading axes (..., cells), one data set per leading index. `start` (broadcast to (..., p)):
+    where Newton begins, e.g. the original data's fit for its bootstrap resamples (fewer
+    steps; the optimum is the same)."""
     rows = np.asarray(rows, dtype=float)
     points0, matches = np.broadcast_arrays(np.asarray(points0, dtype=float), np.asarray(matches, dtype=float))
     lead, cells = points0.shape[:-1], points0.shape[-1]
     points0, matches = points0.reshape(-1, cells), matches.reshape(-1, cells)
     p = rows.shape[1]
     outer = (rows[:, :, None] * rows[:, None, :]).reshape(cells, p * p)  # the Hessian is weights @ outer
-    beta = np.zeros((points0.shape[0], p))
+    beta = np.zeros((points0.shape[0], p)) if start is None else \
+        np.broadcast_to(np.asarray(start, dtype=float), lead + (p,)).reshape(-1, p).copy()
     todo = np.arange(points0.shape[0])
     for _ in range(MAX_ITERATIONS):
         b = beta[todo]

@@ -283,11 +283,16 @@ def first_mover_design(items: list, item0, item1, first) -> tuple[np.ndarray, np
     return first_mover_fit.design(distinct[:, 0], distinct[:, 1], distinct[:, 2], len(items)), to_rows
 
 
-def fit_first_mover(rows: np.ndarray, to_rows: np.ndarray, wins0, wins1, ties) -> tuple[np.ndarray, np.ndarray]:
+def fit_first_mover(rows: np.ndarray, to_rows: np.ndarray, wins0, wins1, ties, start=None) -> tuple[np.ndarray, np.ndarray]:
     """(Elo ratings (..., items) centred at mean 0, the first mover's Elo offset (...)) of cell
-    counts with any leading axes (..., cells): one fit per leading index."""
+    counts with any leading axes (..., cells): one fit per leading index. `start`: (ratings,
+    offset) of a fit to begin from (a bootstrap's: the original data's)."""
     wins0, wins1, ties = (np.asarray(c, dtype=float) for c in (wins0, wins1, ties))
-    beta = first_mover_fit.fit(rows, (wins0 + 0.5 * ties) @ to_rows, (wins0 + wins1 + ties) @ to_rows) * ELO_PER_UNIT
+    if start is not None:
+        start = np.concatenate([np.asarray(start[0], dtype=float), np.asarray(start[1], dtype=float)[..., None]],
+                               axis=-1) / ELO_PER_UNIT
+    beta = first_mover_fit.fit(rows, (wins0 + 0.5 * ties) @ to_rows, (wins0 + wins1 + ties) @ to_rows,
+                               start=start) * ELO_PER_UNIT
     elo = beta[..., :-1]
     return elo - elo.mean(axis=-1, keepdims=True), beta[..., -1]
 
@@ -306,7 +311,8 @@ def _fit_first_mover_with_bootstrap(agents: list, frame: pd.DataFrame, draws: in
     samples = None
     if draws > 0:
         counts = resampling.draw(wins0, wins1, ties, draws, np.random.default_rng(seed))
-        samples, offset_samples = fit_first_mover(rows, to_rows, counts[..., 0], counts[..., 1], counts[..., 2])
+        samples, offset_samples = fit_first_mover(rows, to_rows, counts[..., 0], counts[..., 1], counts[..., 2],
+                                                  start=(elo, offset))
         low, high = gap_interval(elo, samples, resampling.multiplier)
         offset_low, offset_high = (float(end) for end in gap_interval(offset, offset_samples, resampling.multiplier))
     ratings = pd.DataFrame({"elo": elo, "elo_low": low, "elo_high": high})
