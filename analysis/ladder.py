@@ -9,14 +9,18 @@ turns its results into:
   Wilson interval. A draw counts half a win for each side (the chess
   convention), so score = (wins + draws / 2) / matches and ratings use the
   same points.
-- `ratings(run)`: Bradley–Terry maximum likelihood (`choix`) on those points,
-  on the Elo scale (400 / ln 10 per unit of log-strength, mean 0), with
-  percentile bootstrap 95 % intervals: each cell's matches are resampled
-  (multinomial at its observed win / loss / draw shares) and the model is
-  refitted, from a seed derived from the run's root seed.
-- the same per seat name played (`by_seat_name`): every (agent, seat name) is
-  an item of one model, so "greedy as one side" and "greedy as the other" share
-  a scale. Seat names are the first choice dimension's per-seat columns
+- `ratings(run)`: Bradley–Terry maximum likelihood on those points with a
+  first-mover term (analysis/first_mover_fit.py: each match's first mover
+  gets a shared Elo offset, fitted jointly with the ratings), on the Elo
+  scale (400 / ln 10 per unit of log-strength, mean 0), with bootstrap 95 %
+  intervals (estimate ± m bootstrap s.d.) for every rating and the offset.
+  The bootstrap redraws deal blocks (`Resampling`): the pairs play common
+  deals, so a chunk of deals at a grid point is one unit of luck for every
+  pair; a run without enough chunks redraws each cell's matches instead and
+  says so. The seed is derived from the run's root seed.
+- the same per seat name played (`by_seat_name`, the plain fit by `choix`):
+  every (agent, seat name) is an item of one model, so "greedy as one side"
+  and "greedy as the other" share a scale. Seat names are the first choice dimension's per-seat columns
   (analysis/dimensions.py); a game without one has none, and no such ratings.
 - `rungs(...)`: the agents by rating, each against the one below: does it
   beat it? Each rung is a two-sided score test of its pair's score against
@@ -24,7 +28,7 @@ turns its results into:
   the same matches), the rungs corrected together by Holm (`RUNG_ADJUST`):
   some "beats" wrong in at most 5 % of ladders. Each rung also carries the
   rating difference to the agent below with a bootstrap 95 % interval: the
-  gap ± 1.96 standard deviations of the same bootstrap fits as the ratings
+  gap ± m standard deviations of the same bootstrap fits as the ratings
   (`gap_interval`: the percentiles of 200 resamples under-covered).
 - `cycles(...)`: intransitive cycles (A beats B beats C beats A, every step
   with its interval above 50 %).
@@ -283,7 +287,8 @@ def first_mover_design(items: list, item0, item1, first) -> tuple[np.ndarray, np
     return first_mover_fit.design(distinct[:, 0], distinct[:, 1], distinct[:, 2], len(items)), to_rows
 
 
-def fit_first_mover(rows: np.ndarray, to_rows: np.ndarray, wins0, wins1, ties, start=None) -> tuple[np.ndarray, np.ndarray]:
+def fit_first_mover(rows: np.ndarray, to_rows: np.ndarray, wins0, wins1, ties,
+                    start=None) -> tuple[np.ndarray, np.ndarray]:
     """(Elo ratings (..., items) centred at mean 0, the first mover's Elo offset (...)) of cell
     counts with any leading axes (..., cells): one fit per leading index. `start`: (ratings,
     offset) of a fit to begin from (a bootstrap's: the original data's)."""

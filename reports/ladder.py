@@ -206,7 +206,7 @@ def ratings_figure(lad: Ladder) -> Figure:
     axes = figure.subplots()
     y = np.arange(len(ordered))
     errors = None
-    if ordered["elo_low"].notna().all():  # a percentile interval need not contain the estimate: clip the bars
+    if ordered["elo_low"].notna().all():  # symmetric intervals now; the clip kept for any that is not
         errors = [np.maximum(ordered["elo"] - ordered["elo_low"], 0), np.maximum(ordered["elo_high"] - ordered["elo"], 0)]
     axes.errorbar(ordered["elo"], y, xerr=errors, fmt="o", color="black", capsize=3, label="overall")
     position = dict(zip(ordered["agent"], y))

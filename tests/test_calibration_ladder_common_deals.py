@@ -25,7 +25,6 @@ the first mover's (estimate ± 1.96 bootstrap s.d.) is counted against the truth
 import math
 
 import numpy as np
-import pytest
 
 from analysis import ladder
 
@@ -122,7 +121,8 @@ def _fits(rows, to_rows, counts, start=None):
 
 
 def _print(label, before, now, truth):
-    names = ["agent %d (%+.0f)" % (i + 1, value) for i, value in enumerate(truth[:-1])] + ["first mover (%+.0f)" % truth[-1]]
+    names = ["agent %d (%+.0f)" % (i + 1, value) for i, value in enumerate(truth[:-1])]
+    names.append("first mover (%+.0f)" % truth[-1])
     for name, old, new in zip(names, before.mean(axis=0), now.mean(axis=0)):
         print("%s, %s: coverage over cells %.4f, over deal blocks %.4f" % (label, name, old, new))
 
