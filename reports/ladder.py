@@ -4,7 +4,8 @@
 sweep report's stylesheet, figures inline), `ladder.md` (the same in
 Markdown), `ratings.png` (the ladder: Elo with 95 % intervals, overall and
 per seat name played, e.g. each side of a series), `pairwise.png` (the heatmap of row-vs-column scores with
-their Wilson intervals) and the tables as CSV. `ladder_text` is what the
+their Wilson intervals) and the tables as CSV (the first mover's Elo offset in
+`tables/first_mover.csv`). `ladder_text` is what the
 command prints. Reports never simulate: everything comes from the run folder.
 """
 
@@ -94,6 +95,36 @@ def seat_name_lines(lad: Ladder, heading) -> list[str]:
     return []
 
 
+def first_mover_words(lad: Ladder) -> str:
+    """The first mover's Elo offset with its interval, or why there is none."""
+    first = lad.first_mover
+    if first.get("note"):
+        return "No first-mover offset: %s." % first["note"]
+    interval = " %s (95%% bootstrap CI)" % _interval(first["elo_low"], first["elo_high"], pct=False) \
+        if first["elo_low"] == first["elo_low"] else ""
+    return ("First mover: %+.0f Elo%s: moving first is worth that many rating points to either agent, fitted "
+            "jointly with the ratings (the ratings are net of it)." % (first["elo"], interval))
+
+
+def first_mover_table(lad: Ladder) -> pd.DataFrame:
+    """tables/first_mover.csv: one row, the offset on the Elo scale."""
+    first = lad.first_mover
+    return pd.DataFrame([{"term": "first_mover", "elo": first["elo"], "elo_low": first["elo_low"],
+                          "elo_high": first["elo_high"], "bootstrap": lad.bootstrap, "note": first.get("note", "")}])
+
+
+def resampling_words(lad: Ladder) -> str:
+    """What the intervals' bootstrap redrew; a warning when it could not redraw deal blocks."""
+    if not lad.bootstrap:
+        return ""
+    if lad.resampling == "deal blocks":
+        return ("Intervals: estimate ± t · bootstrap s.d., the bootstrap redrawing blocks of deals (chunks) whole, "
+                "since every pair played the same deals.")
+    return ("WARNING: intervals redraw each cell's matches on their own: %s. Common deals correlate the pairs' "
+            "outcomes, so the end agents' and the first mover's intervals can be too narrow (docs/ladder.md)."
+            % lad.resampling_note)
+
+
 def cycle_words(lad: Ladder) -> str:
     if not lad.cycles:
         return "No intransitive cycle: no agent chain A beats B beats C beats A with every step's interval above 50%."
@@ -123,6 +154,7 @@ def ladder_text(lad: Ladder, run) -> str:
     if not run.complete:
         lines.append("WARNING: this run is incomplete; ratings cover the matches played.")
     lines += _plain_table(RATING_HEADER, rating_rows(lad))
+    lines += [first_mover_words(lad)] + ([resampling_words(lad)] if resampling_words(lad) else [])
     lines += ["", "Rungs (each agent against the next one down):"] + _plain_table(RUNG_HEADER, rung_rows(lad))
     lines += [rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
@@ -145,6 +177,7 @@ def ladder_markdown(lad: Ladder, run) -> str:
              "with 95 %% Wilson intervals." % (len(lad.agents), int(run.results["matches"].sum()), lad.bootstrap or "no"),
              "", "## Ratings", ""]
     lines += _markdown_table(RATING_HEADER, rating_rows(lad))
+    lines += ["", first_mover_words(lad)] + (["", resampling_words(lad)] if resampling_words(lad) else [])
     lines += ["", "## Rungs", ""] + _markdown_table(RUNG_HEADER, rung_rows(lad)) + ["", rungs_statement(lad.rungs)]
     lines += ["", cycle_words(lad)]
     named = seat_name_lines(lad, lambda title: ["## " + title, ""] + _markdown_table(seat_name_header(lad),
@@ -173,7 +206,7 @@ def ratings_figure(lad: Ladder) -> Figure:
     axes = figure.subplots()
     y = np.arange(len(ordered))
     errors = None
-    if ordered["elo_low"].notna().all():  # a percentile interval need not contain the estimate: clip the bars
+    if ordered["elo_low"].notna().all():  # symmetric intervals now; the clip kept for any that is not
         errors = [np.maximum(ordered["elo"] - ordered["elo_low"], 0), np.maximum(ordered["elo_high"] - ordered["elo"], 0)]
     axes.errorbar(ordered["elo"], y, xerr=errors, fmt="o", color="black", capsize=3, label="overall")
     position = dict(zip(ordered["agent"], y))
@@ -270,7 +303,10 @@ def ladder_html(lad: Ladder, run, figures: dict[str, Path]) -> str:
                if len(lad.by_seat_name) else "")
     parts += ['<section id="ratings"><h2>Ratings</h2>',
               '<figure><img src="%s" alt="ladder"><figcaption>Strongest on top; bars are 95 %% bootstrap intervals%s.'
-              "</figcaption></figure>" % (data_uri(figures["ratings"]), escape(squares)), _html_table(RATING_HEADER, rating_rows(lad)), "</section>",
+              "</figcaption></figure>" % (data_uri(figures["ratings"]), escape(squares)), _html_table(RATING_HEADER, rating_rows(lad)),
+              '<p class="lead" id="first_mover">%s</p>' % escape(first_mover_words(lad)),
+              '<p class="%s" id="resampling">%s</p>' % ("lead" if lad.resampling == "deal blocks" else "warning",
+                                                       escape(resampling_words(lad))), "</section>",
               '<section id="rungs"><h2>Rungs</h2><p>Does each agent beat the next one down? %s</p>'
               % escape(rungs_statement(lad.rungs)), _html_table(RUNG_HEADER, rung_rows(lad)), "</section>"]
     if len(lad.by_seat_name):
@@ -303,6 +339,7 @@ def build_ladder_report(run_dir, bootstrap: int | None = None, out=None) -> tupl
         tables = building / "tables"
         tables.mkdir()
         lad.ratings.to_csv(tables / "ratings.csv", index=False)
+        first_mover_table(lad).to_csv(tables / "first_mover.csv", index=False)
         lad.pairwise.to_csv(tables / "pairwise.csv", index=False)
         lad.by_series.to_csv(tables / "pairwise_by_series.csv", index=False)
         lad.rungs.to_csv(tables / "rungs.csv", index=False)

@@ -118,18 +118,19 @@ ROWS = [("A", "B", 60, 35, 5), ("B", "A", 30, 66, 4), ("A", "C", 90, 8, 2), ("C"
 
 
 def test_the_batched_bootstrap_draws_what_one_fit_per_resample_drew():
-    """The same resamples (one multinomial call per resample, as shipped before) and the same fits."""
+    """The same resamples (one multinomial call per resample, as shipped before) and the same fits
+    (the overall ratings' fit is the first-mover one, analysis/first_mover_fit.py, since issue 37)."""
     result = ladder.ladder(_frame(ROWS), ["A", "B", "C"], root_seed=7, bootstrap=50)
     frame = ladder.meetings(_frame(ROWS))
     generator = np.random.default_rng(ladder.bootstrap_seed(7, 0))
     wins0, wins1, ties = (frame[c].to_numpy() for c in ("wins0", "wins1", "draws"))
     n = wins0 + wins1 + ties
     shares = np.stack([wins0, wins1, ties], axis=1) / n[:, None]
+    rows, to_rows = ladder.first_mover_design(["A", "B", "C"], frame["agent0"], frame["agent1"], frame["first"])
     loop = []
     for _ in range(50):
         counts = generator.multinomial(n, shares)
-        loop.append(ladder.bradley_terry(ladder._points_matrix(["A", "B", "C"], frame["agent0"], frame["agent1"],
-                                                               counts[:, 0], counts[:, 1], counts[:, 2])))
+        loop.append(ladder.fit_first_mover(rows, to_rows, counts[:, 0], counts[:, 1], counts[:, 2])[0])
     assert np.abs(result.ratings.attrs["samples"] - np.stack(loop)).max() <= FIT_TOLERANCE
 
 

@@ -5,6 +5,7 @@ input checks that need its strategy table (budgets), which compile nothing.
 """
 
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,8 @@ def test_the_toy_game_goes_through_the_ladder_into_a_run_folder_and_report(toy_l
     assert set(results["first"]) == {0, 1}
     # >= the asked matches per comparison: 240 over 2 seat orders x 3 pairings x 2 first players
     assert set(results["matches"]) == {20}
-    for page in ("ladder.html", "ladder.md", "ratings.png", "pairwise.png", "tables/ratings.csv", "tables/pairwise.csv"):
+    for page in ("ladder.html", "ladder.md", "ratings.png", "pairwise.png", "tables/ratings.csv", "tables/pairwise.csv",
+                 "tables/first_mover.csv"):
         assert (toy_ladder / "ladder" / page).is_file(), page
     by_series = pd.read_csv(toy_ladder / "ladder" / "tables" / "pairwise_by_series.csv")
     assert set(by_series["series"]) == {"red_vs_red", "red_vs_blue", "blue_vs_blue"}
@@ -52,6 +54,13 @@ def test_the_toy_game_goes_through_the_ladder_into_a_run_folder_and_report(toy_l
         overall.set_index(["agent_a", "agent_b"])["a_wins"].to_dict()
     html = (toy_ladder / "ladder" / "ladder.html").read_text()
     assert "Ladder report" in html and "Rungs" in html and "By faction played" in html
+    # the first mover's Elo offset, fitted with the ratings (issue 37), on the page and in its table
+    first = pd.read_csv(toy_ladder / "ladder" / "tables" / "first_mover.csv")
+    assert first["elo_low"].iloc[0] < first["elo"].iloc[0] < first["elo_high"].iloc[0]
+    assert 'id="first_mover">First mover: %+.0f Elo [' % first["elo"].iloc[0] in html
+    assert "First mover: %+.0f Elo [" % first["elo"].iloc[0] in (toy_ladder / "ladder" / "ladder.md").read_text()
+    # --chunk-size 10 leaves 2 chunks a cell: too few deal blocks, so the page warns that it redrew cells
+    assert '<p class="warning" id="resampling">WARNING: intervals redraw each cell' in html
 
 
 def test_common_deals_every_agent_pair_plays_the_same_match_seeds(toy_ladder):
@@ -101,8 +110,34 @@ def test_printed_ladder_names_ratings_rungs_and_cycles(tmp_path, toy_game, capsy
     text = capsys.readouterr().out
     assert "Bradley-Terry" in text and "95% bootstrap CI" in text and "beats it?" in text
     assert "No intransitive cycle" in text
+    assert "First mover: " in text and "(95% bootstrap CI)" in text
     assert "Pairwise:" in text and "greedy   random" in text  # the strength table of two agents
     assert not (out / "ladder").exists()
+
+
+def test_a_default_ladder_keeps_its_deals_in_blocks_and_the_intervals_redraw_them(tmp_path, toy_game, capsys):
+    from analysis.runs import load_run
+    from analysis.tables import _cell_frame
+    out = tmp_path / "blocks"
+    assert main(["ladder", "--game", "toy", "--agents", AGENTS, "--matches", "240", "--bootstrap", "20",
+                 "--out", str(out), "--jobs", "1", "--no-report"]) == 0
+    text = capsys.readouterr().out
+    assert "the bootstrap redrawing blocks of deals (chunks) whole" in text and "WARNING: intervals" not in text
+    assert json.loads((out / "meta.json").read_text())["sweep"]["chunk_size"] == 1  # 20 matches a cell in 20 chunks
+    run = load_run(out)
+    frame = ladder_analysis.meetings(_cell_frame(run))
+    blocks = ladder_analysis.deal_blocks(run, frame)
+    assert blocks.kind == "deal blocks" and blocks.blocks.shape == (6 * 20, len(frame), 3)  # 3 pairings x 2 first x 20
+    assert np.array_equal(blocks.blocks.sum(axis=0), frame[["wins0", "wins1", "draws"]].to_numpy(dtype=float))
+    results = run.results.set_index("cell").loc[frame["cell"]]
+    for block, point in zip(blocks.blocks, blocks.stratum):
+        played = block.sum(axis=1)
+        assert sorted(played) == [0.0] * (len(frame) - 6) + [1.0] * 6  # one deal, all six ordered pairs of its point
+        assert len(set(zip(results["pairing"][played > 0], results["first"][played > 0]))) == 1
+    assert blocks.multiplier == pytest.approx(1.9810 * math.sqrt(120 / 114), abs=1e-4)  # t(114) 97.5 % point
+    (out / "chunks" / "c000000-k000003.npy").unlink()
+    lost = ladder_analysis.deal_blocks(run, frame)
+    assert lost.kind == "cells" and lost.note == "chunk 3 of cell 0 is missing or unreadable"
 
 
 # ---- the ratings themselves ------------------------------------------------------------

@@ -61,7 +61,9 @@ def add_parser(subparsers):
     add_game_option(parser)
     add_dimension_options(parser, choice_lists=True)
     parser.add_argument("--seed", type=int, default=None, help="root seed of the match seeds and the bootstrap (default 1)")
-    parser.add_argument("--chunk-size", type=int, default=None, help="matches per chunk (default 1000)")
+    parser.add_argument("--chunk-size", type=int, default=None,
+                        help="matches per chunk (default: a cell's matches in 20 chunks, at most 1000 each; the "
+                             "rating intervals redraw these blocks of deals and need at least 10 a cell)")
     parser.add_argument("--bootstrap", type=int, default=None,
                         help="bootstrap resamples for the rating intervals (default 200; 0: none; at most %d)"
                              % MAX_BOOTSTRAP)
@@ -130,7 +132,7 @@ def plan_ladder(args):
     settings = ladder.grid_settings(game, dimension_values(args, game))
     spec = ladder.ladder_spec(game, agents, matches, settings, rules=args.rules or "default",
                               seed=1 if args.seed is None else args.seed,
-                              chunk_size=args.chunk_size or ladder.DEFAULT_CHUNK_SIZE)
+                              chunk_size=args.chunk_size)
     bootstrap = 200 if args.bootstrap is None else args.bootstrap
     return build_plan(spec), ladder.ladder_meta(agents, matches, bootstrap)
 

@@ -14,7 +14,8 @@ tournament:
   grid point, so the luck of the deal cancels out of the comparison.
 
 `--matches` counts per comparison (an unordered agent pair over all its
-cells): each cell gets ceil(matches / cells per pair).
+cells): each cell gets ceil(matches / cells per pair), in DEAL_BLOCKS chunks by
+default (the blocks of deals the ratings' bootstrap redraws).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ from sim.registry import CHOICE, PER_SEAT, GameSpec
 from sim.sweep.grid import SweepSpec, parse_sweep
 
 DEFAULT_MATCHES = 2000   # per comparison: the strength table issue 14 asks for
-DEFAULT_CHUNK_SIZE = 1000
+DEFAULT_CHUNK_SIZE = 1000  # at most, matches per chunk
+# Chunks a cell's deals are cut into by default: common deals make the chunks at one grid point
+# blocks of deals every pair played, which the ratings' bootstrap redraws whole (analysis/ladder.py:
+# Resampling); 20 a grid point keeps its interval's small-sample factor near 1.06.
+DEAL_BLOCKS = 20
 LADDER_VERSION = 1
 
 
@@ -83,11 +88,19 @@ def cells_per_pair(game: GameSpec, settings: dict) -> int:
     return 2 * points
 
 
+def deal_block_chunk_size(per_cell: int) -> int:
+    """The default chunk size: each cell's deals in DEAL_BLOCKS chunks (fewer when it has fewer
+    matches), at most DEFAULT_CHUNK_SIZE matches each."""
+    return min(DEFAULT_CHUNK_SIZE, max(1, math.ceil(per_cell / DEAL_BLOCKS)))
+
+
 def ladder_spec(game: GameSpec, agents: list[str], matches: int, settings: dict, rules: str = "default",
-                seed: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, name: str = "ladder") -> SweepSpec:
+                seed: int = 1, chunk_size: int | None = None, name: str = "ladder") -> SweepSpec:
+    """`chunk_size` None: `deal_block_chunk_size` (a given one is kept, as before)."""
     if isinstance(matches, bool) or not isinstance(matches, int) or matches < 1:
         raise CardbalanceError("--matches must be a positive integer (matches per agent pair; got %r)." % (matches,))
     per_cell = math.ceil(matches / cells_per_pair(game, settings))
+    chunk_size = deal_block_chunk_size(per_cell) if chunk_size is None else chunk_size
     pairs = ["%s:%s" % (a, b) for a in agents for b in agents if a != b]
     data = {"name": name, "game": game.name, **settings, "strategies": pairs, "rules": [rules], "matches": per_cell,
             "chunk_size": min(chunk_size, per_cell), "seed": seed, "common_deals": True}
