@@ -32,6 +32,19 @@ def one_line(text: str) -> str:
                    character.encode("unicode_escape").decode("ascii") for character in str(text))
 
 
+MAX_ERROR_LINE = 2000  # characters; a bad value quoted whole (a 6,000-character --skill) made a 6,000-character line
+
+
+def error_line(text: str) -> str:
+    """`text` as one line of at most MAX_ERROR_LINE characters: the checks quote the bad value
+    shortened, and this is the net for any that quotes it whole (issue 39)."""
+    line = one_line(text)
+    if len(line) <= MAX_ERROR_LINE:
+        return line
+    tail = "... (%d characters, shortened)" % len(line)
+    return line[:MAX_ERROR_LINE - len(tail)] + tail
+
+
 def describe_os_error(error: OSError) -> str:
     """'cannot write/read PATH (reason)' in one line, for an environment fault."""
     reason = error.strerror or type(error).__name__

@@ -9,6 +9,7 @@ what is allowed, and runs before any match is played:
 - `parse_count`: a decimal count written in ASCII digits within declared
   bounds ("²" or a 5,000-digit number is refused, not crashed on);
 - `check_count`: an integer option (already parsed) within declared bounds;
+- `check_jobs`: a number of worker processes, or -1 for all cores;
 - `check_path`: a path given on the command line or in a file must be
   valid UTF-8 text (the run folder records it in JSON and a resume reads it
   back), so a name that is not is refused up front rather than handled end
@@ -52,6 +53,18 @@ def check_count(value, field: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise CardbalanceError("%s must be an integer from %d to %d (got %s)." % (field, low, high, shorten(str(value))))
     return value
+
+
+MAX_JOBS = 1024  # far above any machine this runs on; a typo like 10000 would fork that many workers
+
+
+def check_jobs(jobs, field: str = "--jobs") -> int:
+    """A number of worker processes (1 to MAX_JOBS) or -1 for all cores: joblib reads 0 as an
+    error and -5 as "all cores but four", neither of which a user asking for workers means."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not (jobs == -1 or 1 <= jobs <= MAX_JOBS):
+        raise CardbalanceError("%s must be a number of worker processes from 1 to %d, or -1 for all cores (got %s)."
+                               % (field, MAX_JOBS, shorten(str(jobs))))
+    return jobs
 
 
 def shorten(text: str, limit: int = 40) -> str:

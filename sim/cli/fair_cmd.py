@@ -75,8 +75,7 @@ def run(args) -> int:
     from sim.fair import metrics, params, setup
 
     b = setup.base(args)
-    name, low, high, _ = params.parse_spec(args.param)
-    param = params.resolve(b.game, b.rules, name, low, high)
+    param = params.parse_param(b.game, b.rules, args.param)
     metric = metrics.check_metric(args.metric)
     target = metrics.check_target(metric, args.target)
     if not args.precision >= 1:
@@ -93,8 +92,9 @@ def run(args) -> int:
     settings = {"command": "fair", **setup.describe_base(b), "param": param.describe(), "metric": metric,
                 "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
                 "chunk_size": chunk, "seed": args.seed}
-    with setup.cluster(args, runner_probe, params.apply(b.rules, b.values, [param], [param.low])):
-        folder, resumed = setup.prepare_folder(args.out, "fair", settings)
+    low_point = params.apply(b.rules, b.values, [param], [param.low])
+    with (setup.cluster(args, runner_probe, low_point),
+          setup.prepare_folder(args.out, "fair", settings) as (folder, resumed)):
         setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
                                                                    target, b.skill, b.game.name,
                                                                    " (resumed)" if resumed else "", folder))

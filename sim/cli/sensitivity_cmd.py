@@ -49,10 +49,11 @@ def run(args) -> int:
     b = setup.base(args)
     chosen = []
     for text in args.param:
-        name, low, high, levels = params.parse_spec(text)
-        if any(p.name == name for p in chosen):
-            raise CardbalanceError("--param '%s' is given twice." % name)
-        chosen.append(params.resolve(b.game, b.rules, name, low, high, levels, factors=True))
+        param = params.parse_param(b.game, b.rules, text, factors=True)
+        if any(p.name == param.name for p in chosen):
+            raise CardbalanceError("--param '%s' is given twice." % param.name)
+        chosen.append(param)
+    params.check_disjoint(chosen)
     method = sensitivity.check_method(args.method)
     if args.matches < 10:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
@@ -79,8 +80,8 @@ def run(args) -> int:
     settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
                 "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed,
                 "spread_over": spread}
-    with setup.cluster(args, probe, points[0]):
-        folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+    with (setup.cluster(args, probe, points[0]),
+          setup.prepare_folder(args.out, "sensitivity", settings) as (folder, resumed)):
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
                   % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
                      " (resumed)" if resumed else "", folder))

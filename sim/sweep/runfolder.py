@@ -40,7 +40,7 @@ import pandas as pd
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, data_hash
-from sim.safe_output import atomic_folder, write_bytes_atomic
+from sim.safe_output import atomic_folder, remove_stale_temporaries, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
 META = "meta.json"
@@ -183,10 +183,8 @@ def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray
     folder = Path(run) / CHUNKS
     if not folder.is_dir():
         return found
+    remove_stale_temporaries(folder)  # writes killed before their rename
     for entry in folder.iterdir():
-        if entry.name.endswith(".tmp"):
-            entry.unlink(missing_ok=True)  # a write killed before its rename
-            continue
         match = _CHUNK_NAME.match(entry.name)
         if not match:
             continue
