@@ -9,9 +9,9 @@ written through these helpers:
 - `atomic_folder`: a folder is built under a hidden sibling name and renamed
   into place when complete; on any failure the partial folder is removed.
 - `check_output_file` / `check_output_folder`: the up-front check that an
-  output path can be written (no name too long for the file system, nothing
-  on the way is a file, the folder is writable), done before any simulation
-  so a bad path costs nothing.
+  output path can be written (no name too long for the file system —
+  sim/user_input.py —, nothing on the way is a file, the folder is
+  writable), done before any simulation so a bad path costs nothing.
 - `remove_stale_temporaries`: what a process killed mid-write (SIGKILL, power
   loss) left of a temporary file, removed when a run folder is reopened.
 
@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 from sim.errors import CardbalanceError
-from sim.user_input import shorten
+from sim.user_input import check_name_lengths
 
 
 def current_umask() -> int:
@@ -129,42 +129,6 @@ def _probe_folder(folder: Path, option: str, shown: Path) -> None:
     except OSError as error:
         raise CardbalanceError("%s: cannot write to '%s' (%s in '%s'); choose a writable location."
                                % (option, shown, _reason(error), folder)) from None
-
-
-def check_name_lengths(path, option: str) -> Path:
-    """Refuse a path the file system cannot hold: a name over NAME_MAX bytes or the whole over
-    PATH_MAX (asking the OS about such a path fails with an OSError, not an answer)."""
-    path = Path(path)
-    anchor = _nearest_existing_quietly(path)
-    name_max, path_max = _limit(anchor, "PC_NAME_MAX", 255), _limit(anchor, "PC_PATH_MAX", 4096)
-    for part in path.parts:
-        if len(os.fsencode(part)) > name_max:
-            raise CardbalanceError("%s: the name '%s' is %d bytes long; a file or folder name may have at most %d."
-                                   % (option, shorten(part), len(os.fsencode(part)), name_max))
-    if len(os.fsencode(str(path))) >= path_max:
-        raise CardbalanceError("%s: the path '%s' is %d bytes long; a path may have at most %d."
-                               % (option, shorten(str(path)), len(os.fsencode(str(path))), path_max - 1))
-    return path
-
-
-def _nearest_existing_quietly(path: Path) -> Path:
-    """The nearest ancestor of `path` that exists (".": when asking fails, e.g. a name too long)."""
-    candidate = path.parent
-    while candidate != candidate.parent:
-        try:
-            if candidate.exists():
-                return candidate
-        except OSError:
-            pass
-        candidate = candidate.parent
-    return candidate if candidate.exists() else Path(".")
-
-
-def _limit(folder: Path, name: str, default: int) -> int:
-    try:
-        return int(os.pathconf(folder, name))
-    except (OSError, ValueError):
-        return default
 
 
 def _check_ancestors(path: Path, option: str) -> Path:

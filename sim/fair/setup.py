@@ -62,9 +62,10 @@ def base(args) -> Base:
     from sim.cli.options import dimension_values
     from sim.sweep.grid import skill_pairs
     from sim.sweep.vary import load_named
-    from sim.user_input import check_jobs
+    from sim.user_input import check_jobs, check_name_lengths
     game = get_game(args.game)
     rules_name = args.rules or "default"
+    check_name_lengths(rules_name, "--rules")  # a preset or a file: a longer name is neither (and no OSError)
     rules = load_named(game.load_rules, rules_name)
     given = dimension_values(args, game)
     orders = None  # both first-player orders, unless one is given (then seat 0's share is the first player's)
@@ -122,8 +123,9 @@ def prepare_folder(out: str | None, command: str, settings: dict):
     are read, so a second run on it is refused naming the first instead of playing the same
     chunks again, and the temporaries a killed run left are removed. Call it last before
     playing: nothing is created before every check passed."""
-    from sim.safe_output import atomic_folder, check_name_lengths, check_output_folder, write_text_atomic
+    from sim.safe_output import atomic_folder, check_output_folder, write_text_atomic
     from sim.sweep.runlock import command_line, hold_run_lock
+    from sim.user_input import check_name_lengths
     path = Path(out) if out else Path("runs") / ("%s-%s" % (time.strftime("%Y%m%d-%H%M%S"), command))
     check_name_lengths(path, "--out")  # asking the OS about a name too long fails with an OSError
     text = json.dumps(settings, sort_keys=True, indent=1, default=str)
