@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import CardbalanceError
-from sim.registry import SEAT, GameSpec, get_game
+from sim.registry import CHOICE, SEAT, GameSpec, get_game
 
 SETTINGS = "settings.json"
 
@@ -73,6 +73,10 @@ def base(args) -> Base:
         if dimension.kind == SEAT and dimension.name in given:
             orders = (given.pop(dimension.name),)
     values = {**game.single_values(), **given}
+    for dimension in game.dimensions:  # found by the property tests: a KeyError deep in the game's cell_array
+        if dimension.kind == CHOICE and values.get(dimension.name) is None:
+            raise CardbalanceError("--%s is needed: a design plays one %s; give one of %s."
+                                   % (dimension.name, dimension.name, ", ".join(map(str, dimension.values))))
     pair = skill_pairs([args.skill], "--skill", game)[0]
     strategies = game.strategy_pair(pair)
     if args.seed is None or not 0 <= args.seed < 2**63:
