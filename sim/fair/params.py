@@ -216,13 +216,13 @@ def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) 
 def _check_range(name, low, high, declared_low, declared_high, where, number) -> None:
     """An empty range is named as such (it used to read "outside the range the rules declare" even
     when both ends were inside); `declared_low` None: the rules declare no range."""
+    shown = lambda value: number % value
     if not low < high:
-        raise CardbalanceError(("parameter '%s': range " + number + ".." + number + " is empty; LOW must be below "
-                                "HIGH.") % (name, low, high))
+        raise CardbalanceError("parameter '%s': range %s..%s is empty; LOW must be below HIGH."
+                               % (name, shown(low), shown(high)))
     if declared_low is not None and not declared_low <= low < high <= declared_high:
-        raise CardbalanceError(("parameter '%s': range " + number + ".." + number + " is outside the range %s "
-                                "declare (" + number + ".." + number + ").")
-                               % (name, low, high, where, declared_low, declared_high))
+        raise CardbalanceError("parameter '%s': range %s..%s is outside the range %s declare (%s..%s)."
+                               % (name, shown(low), shown(high), where, shown(declared_low), shown(declared_high)))
 
 
 def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
@@ -243,7 +243,8 @@ def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
             raise CardbalanceError("parameter '%s': a range must be LOW:HIGH numbers (got '%s')."
                                    % (shorten(name), shorten(rest))) from None
         if not (math.isfinite(low_real) and math.isfinite(high_real)):
-            raise CardbalanceError("parameter '%s': a range must be finite numbers (got '%s')." % (shorten(name), shorten(rest)))
+            raise CardbalanceError("parameter '%s': a range must be finite numbers (got '%s')."
+                                   % (shorten(name), shorten(rest)))
         return name, low_real, high_real, None
     levels = tuple(item for item in rest.split(",") if item)  # matched to the readings by `readings_named`
     return name, None, None, levels
