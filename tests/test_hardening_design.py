@@ -269,3 +269,33 @@ def test_an_empty_range_is_called_empty_not_outside(tmp_path, capsys, no_matches
     # with both ends inside; die_sides (no declared range) was accepted as a range of 9 down to 3
     line = _one_line(capsys, ["fair", "--param", spec] + TOY + ["--out", str(tmp_path / "run")])
     assert "%s is empty; LOW must be below HIGH" % shown in line, line
+
+
+def test_two_design_runs_racing_for_one_folder_play_every_chunk_once(tmp_path):
+    """Two real processes start the same map on one new --out at once: one plays, the other is refused
+    naming it (or, if it comes after, resumes and plays nothing). Was: both ran, every chunk twice."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    tests = Path(__file__).resolve().parent
+    launcher = ("import sys; sys.path.insert(0, %r); import toygame; toygame.register_toy_game(); "
+                "from sim.cli import main; sys.exit(main(sys.argv[1:]))" % str(tests))
+    folder = tmp_path / "map"
+    argv = [a if a != "10" else "2000" for a in SMALL_MAP] + ["--out", str(folder)]  # 32,000 matches: a few s
+    runs = [subprocess.Popen([sys.executable, "-c", launcher, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    outcomes = [(run.wait(timeout=120), run.stderr.read()) for run in runs]
+    for run in runs:
+        run.stdout.close()
+        run.stderr.close()
+    codes = sorted(code for code, _ in outcomes)
+    print("race outcome (exit codes):", codes)
+    assert codes in ([0, 0], [0, 2]), outcomes
+    if codes == [0, 2]:
+        refused = next(err for code, err in outcomes if code == 2)
+        assert "is in use by pid" in refused and refused.count("\n") == 1, refused
+    cost = json.loads((folder / "result.json").read_text())["cost"]
+    assert cost["matches"] == 2 * 2 * 2 * 2000
+    # result.json is the last writer's: the one that ran alone played all; one that waited for the lock to be
+    # free found the run finished and played nothing
+    assert cost["matches_played_now"] == (cost["matches"] if codes == [0, 2] else 0), (outcomes, cost)
