@@ -110,6 +110,15 @@ PD = ["--game", "poker_duel", "--skill", "greedy"]
      "--target: a mean length is a finite number of turns above 0; no value reaches inf"),
     (["map", "--x", "life0=4:8:4", "--y", "life1=4:8:4", "--metric", "length", "--target", "inf"] + TOY,
      "no value reaches inf"),
+    # a design SALib cannot allocate (found trying the options by hand): was a 32 GiB MemoryError traceback
+    (["sensitivity", "--param", "hp0", "--param", "hp1", "--method", "sobol", "--n", str(2**30),
+      "--max-matches", str(10**18)] + PD, "the sobol design would have 4,294,967,296 points; at most 100,000"),
+    # budgets too large to plan (found by hand): was a MemoryError building the chunk list, after the folder existed
+    (["map", "--x", "life0=4:8:4", "--y", "life1=4:8:4", "--matches", str(10**12), "--max-matches", str(10**18)]
+     + TOY, "the map: 8,000,000,000,000 matches in chunks of 10 would be 800,000,000,000 chunks; at most 1,000,000"),
+    (["fair", "--param", "life0=2:40", "--max-matches", str(10**18)] + TOY, "would be 100,000,000,000,000,000 chunks"),
+    (["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "morris", "--n", "4",
+      "--matches", str(10**9), "--max-matches", str(10**18)] + TOY, "the design: "),
     # two parameters setting seat 0's life: the later overwrote the earlier at every point
     (["map", "--x", "life0=4:8:4", "--y", "life=4:8:4"] + TOY, "parameters 'life0' and 'life' both set seat 0's life"),
     (["sensitivity", "--param", "life1=4:16", "--param", "life=4:16"] + TOY,

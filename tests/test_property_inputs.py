@@ -339,6 +339,9 @@ OPTION_CHOICES = {  # valid values as well, so that the checks after the first a
     "--skill": ["greedy", "random", "greedy/random", "pimc:4", "x"], "--first": ["0", "1", "2"],
     "--target": ["0.5", "inf", "nan", "0", "1", "30"], "--spread-over": ["pairing", "matchup", "life", "hp", "x"],
     "--out": ["", "afile", "afile/sub", "notrun", "x" * 300, "sub/../run"],
+    "--max-matches": ["1000", "100000", str(10**18)], "--matches": ["10", "9", str(10**12)],
+    "--round-matches": ["10", "100", str(10**12)], "--n": ["4", "8", "16", str(2**30)],
+    "--chunk-size": ["1", "10", "250", "1000000"],
 }
 
 
@@ -438,6 +441,7 @@ def _check_accepted_design(argv, folder) -> None:
     """What every accepted design must hold (the issue's classes as properties): a whole, locked run
     folder; a finite target; map axes within their bound; readings and seats given once."""
     from sim.cli.map_cmd import MAX_AXIS_VALUES
+    from sim.fair.setup import MAX_CHUNKS
     assert {"settings.json", ".lock"} <= set(os.listdir(folder)), (argv, os.listdir(folder))
     settings = json.loads((folder / "settings.json").read_text(encoding="utf-8"))
     assert settings["command"] == argv[0]
@@ -445,6 +449,10 @@ def _check_accepted_design(argv, folder) -> None:
         assert 0 < settings["target"] < float("inf"), (argv, settings["target"])
     if argv[0] == "map":
         assert len(settings["x"][1]) <= MAX_AXIS_VALUES and len(settings["y"][1]) <= MAX_AXIS_VALUES
+        chunks = len(settings["x"][1]) * len(settings["y"][1]) * 2 * -(-settings["matches"] // settings["chunk_size"])
+        assert chunks <= MAX_CHUNKS, (argv, chunks)  # the chunk list is built before the first match
+    if argv[0] == "fair":
+        assert settings["max_matches"] // settings["chunk_size"] <= MAX_CHUNKS, argv
     for described in settings.get("params", []):
         if " in {" in described:
             readings = described.partition(" in {")[2].rstrip("}").split(", ")

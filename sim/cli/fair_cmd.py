@@ -87,6 +87,7 @@ def run(args) -> int:
     runner_probe = b.runner(args.seed, args.jobs, None, chunk)
     orders = len(runner_probe.orders)
     fair_value.cost_check(param.low, param.high, first, orders, args.max_matches)
+    setup.check_chunk_count(args.max_matches, chunk, "--max-matches")
     for value in (param.low, param.high):  # the game's own checks of the range ends
         runner_probe.check(params.apply(b.rules, b.values, [param], [value]))
     settings = {"command": "fair", **setup.describe_base(b), "param": param.describe(), "metric": metric,

@@ -85,6 +85,7 @@ def run(args) -> int:
     matches = -(-args.matches // chunk) * chunk
     probe = b.runner(args.seed, args.jobs, None, chunk)
     needed = len(xs) * len(ys) * len(probe.orders) * matches
+    setup.check_chunk_count(needed, chunk, "the map")
     if needed > args.max_matches:
         raise CardbalanceError("the map needs %s matches (%d x %d points x %d orders x %d), above --max-matches %s; "
                                "use fewer points or matches." % (format(needed, ","), len(xs), len(ys),

@@ -64,6 +64,8 @@ def run(args) -> int:
     problem = sensitivity.problem(chosen)
     needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders) * len(choices),
                                       args.max_matches)
+    check_design_size(method, problem, args.n)
+    setup.check_chunk_count(needed, chunk, "the design")
     X = sensitivity.design(method, problem, args.n, args.seed)
     rows = sensitivity.to_values(chosen, X)
     distinct = {}
@@ -125,6 +127,21 @@ def run(args) -> int:
               % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
                  format(runner.matches(), ","), folder / "summary.md"))
     return 0
+
+
+MAX_DESIGN_POINTS = 100_000  # a point is a rules object and its chunks, all built before the first match: --n 2**30
+                             # with a raised --max-matches allocated 32 GiB in SALib's sampler, then crashed
+
+
+def check_design_size(method: str, problem: dict, n: int) -> None:
+    """Refuse a design too large to build, before SALib allocates it (the budget check alone passes it
+    when --max-matches is raised as far)."""
+    from analysis.sensitivity import design_points
+    from sim.errors import CardbalanceError
+    points = design_points(method, problem, n)
+    if points > MAX_DESIGN_POINTS:
+        raise CardbalanceError("--n %d: the %s design would have %s points; at most %s (a smaller --n)."
+                               % (n, method, format(points, ","), format(MAX_DESIGN_POINTS, ",")))
 
 
 def spread_choices(b, name):

@@ -89,6 +89,19 @@ def base(args) -> Base:
     return Base(game, rules, rules_name, values, strategies, args.skill, orders, args.backend)
 
 
+MAX_CHUNKS = 1_000_000  # chunk files (and their task objects) one design may plan; 10**12 matches in chunks of 250
+                       # were a MemoryError building the chunk list, after the run folder existed
+
+
+def check_chunk_count(matches: int, chunk: int, what: str) -> None:
+    """Refuse a design whose `matches` (the most it may play) would be more than MAX_CHUNKS chunks of `chunk`."""
+    chunks = -(-matches // chunk)
+    if chunks > MAX_CHUNKS:
+        raise CardbalanceError("%s: %s matches in chunks of %d would be %s chunks; at most %s (a larger --chunk-size "
+                               "or fewer matches)." % (what, format(matches, ","), chunk, format(chunks, ","),
+                                                       format(MAX_CHUNKS, ",")))
+
+
 @contextlib.contextmanager
 def cluster(args, probe, setting):
     """With --backend dask: a connected client whose workers played a probe match of `setting`
