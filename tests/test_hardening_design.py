@@ -271,6 +271,13 @@ def test_a_300_character_out_is_exit_2_naming_the_limit(tmp_path, capsys, no_mat
     assert "--out: the name 'xxxx" in line and "is 300 bytes long; a file or folder name may have at most 255" in line
 
 
+@pytest.mark.parametrize("argv", [["sweep", "--game", "poker_duel"],
+                                  ["ladder", "--game", "poker_duel", "--agents", "greedy,random"]])
+def test_a_300_character_out_is_exit_2_for_the_sweep_and_the_ladder_too(tmp_path, capsys, argv):
+    line = _one_line(capsys, argv + ["--out", str(tmp_path / ("x" * 300))])  # was: exit 74
+    assert "is 300 bytes long; a file or folder name may have at most 255" in line
+
+
 @pytest.mark.parametrize("spec, shown", [("life0=40:2", "range 40..2"), ("life0=7:7", "range 7..7"),
                                          ("die_sides=9:3", "range 9..3")])
 def test_an_empty_range_is_called_empty_not_outside(tmp_path, capsys, no_matches, spec, shown):

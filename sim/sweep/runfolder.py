@@ -83,7 +83,8 @@ def _json_default(value):
 
 def check_new_run_folder(path: Path) -> None:
     """Refuse a path that already holds something (checked before any work)."""
-    path = Path(path)
+    from sim.user_input import check_name_lengths
+    path = check_name_lengths(path, "--out")  # asking the OS about a name too long is an OSError (exit 74)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
 
