@@ -4,9 +4,11 @@ One test (or one parametrised test) per class of the issue: `--jobs` (3), the de
 commands' inputs (4), their run folders — lock, a folder another run creates meanwhile,
 stale temporaries, Ctrl-C while the report is written (6), Markdown escaping of the rules
 file name in summary.md (7), and the minor ones: error lines over 5,000 characters, a
-300-character `--out`, the misleading "outside the range" of an empty range (8). Every
-refusal is one stderr line, exit 2, before any run folder exists or any match is played.
-The runs that write a folder are toy-game maps of 2 x 2 points and 10 matches (seconds).
+300-character `--out`, the misleading "outside the range" of an empty range (8); and designs
+too large to build (more than 100,000 points or 1,000,000 chunks), found trying the options.
+Every refusal is one stderr line, exit 2, before any run folder exists or any match is played.
+The runs that write a folder are toy-game maps of 2 x 2 points and 10 matches; the race is two
+real processes (about 3 s). Whole file: about 8 s.
 """
 
 from __future__ import annotations
@@ -191,6 +193,35 @@ def test_a_folder_another_run_creates_meanwhile_is_joined_under_its_lock(tmp_pat
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".run.building-")]
 
 
+def test_two_design_runs_racing_for_one_folder_play_every_chunk_once(tmp_path):
+    """Two real processes start the same map on one new --out at once: one plays, the other is refused
+    naming it (or, if it comes after, resumes and plays nothing). Was: both ran, every chunk twice."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    tests = Path(__file__).resolve().parent
+    launcher = ("import sys; sys.path.insert(0, %r); import toygame; toygame.register_toy_game(); "
+                "from sim.cli import main; sys.exit(main(sys.argv[1:]))" % str(tests))
+    folder = tmp_path / "map"
+    argv = [a if a != "10" else "2000" for a in SMALL_MAP] + ["--out", str(folder)]  # 32,000 matches: a few s
+    runs = [subprocess.Popen([sys.executable, "-c", launcher, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    outcomes = [(run.wait(timeout=120), run.stderr.read()) for run in runs]
+    for run in runs:
+        run.stdout.close()
+        run.stderr.close()
+    codes = sorted(code for code, _ in outcomes)
+    assert codes in ([0, 0], [0, 2]), outcomes
+    if codes == [0, 2]:
+        refused = next(err for code, err in outcomes if code == 2)
+        assert "is in use by pid" in refused and refused.count("\n") == 1, refused
+    cost = json.loads((folder / "result.json").read_text())["cost"]
+    assert cost["matches"] == 2 * 2 * 2 * 2000
+    # result.json is the last writer's: the one that ran alone played all; one that waited for the lock to be
+    # free found the run finished and played nothing
+    assert cost["matches_played_now"] == (cost["matches"] if codes == [0, 2] else 0), (outcomes, cost)
+
+
 def test_resume_removes_the_temporaries_a_killed_run_left(tmp_path, capsys, finished_map):
     folder = _copy(finished_map, tmp_path)
     first = _result(folder)
@@ -286,32 +317,3 @@ def test_an_empty_range_is_called_empty_not_outside(tmp_path, capsys, no_matches
     line = _one_line(capsys, ["fair", "--param", spec] + TOY + ["--out", str(tmp_path / "run")])
     assert "%s is empty; LOW must be below HIGH" % shown in line, line
 
-
-def test_two_design_runs_racing_for_one_folder_play_every_chunk_once(tmp_path):
-    """Two real processes start the same map on one new --out at once: one plays, the other is refused
-    naming it (or, if it comes after, resumes and plays nothing). Was: both ran, every chunk twice."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    tests = Path(__file__).resolve().parent
-    launcher = ("import sys; sys.path.insert(0, %r); import toygame; toygame.register_toy_game(); "
-                "from sim.cli import main; sys.exit(main(sys.argv[1:]))" % str(tests))
-    folder = tmp_path / "map"
-    argv = [a if a != "10" else "2000" for a in SMALL_MAP] + ["--out", str(folder)]  # 32,000 matches: a few s
-    runs = [subprocess.Popen([sys.executable, "-c", launcher, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True) for _ in range(2)]
-    outcomes = [(run.wait(timeout=120), run.stderr.read()) for run in runs]
-    for run in runs:
-        run.stdout.close()
-        run.stderr.close()
-    codes = sorted(code for code, _ in outcomes)
-    print("race outcome (exit codes):", codes)
-    assert codes in ([0, 0], [0, 2]), outcomes
-    if codes == [0, 2]:
-        refused = next(err for code, err in outcomes if code == 2)
-        assert "is in use by pid" in refused and refused.count("\n") == 1, refused
-    cost = json.loads((folder / "result.json").read_text())["cost"]
-    assert cost["matches"] == 2 * 2 * 2 * 2000
-    # result.json is the last writer's: the one that ran alone played all; one that waited for the lock to be
-    # free found the run finished and played nothing
-    assert cost["matches_played_now"] == (cost["matches"] if codes == [0, 2] else 0), (outcomes, cost)
