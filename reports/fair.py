@@ -13,6 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from reports.design_html import write_design_report
+from reports import markdown_text as md
 from sim.safe_output import write_bytes_atomic, write_text_atomic
 
 DPI = 100
@@ -46,6 +47,14 @@ def grid_text(settings: dict) -> str:
     shown = ", ".join("%s %s" % (k, "/".join(map(str, v)) if isinstance(v, list) else v) for k, v in values.items())
     return "%s; first-player orders: %s" % (shown, "both" if orders == "both" else
                                              "seat %s moves first" % "/".join(map(str, orders)))
+
+
+def setting_line(settings: dict) -> str:
+    """The summary's game, rules, skill and grid line. The rules name can be any file name a user
+    chose: it is a code span and the rest literal text (reports/markdown_text.py), so HTML, a link or
+    emphasis in a name reaches no Markdown renderer (the HTML page and the CSVs escape it already)."""
+    return "- game %s, rules %s, skill %s, grid %s" % (md.text(settings["game"]), md.code(settings["rules"]),
+                                                      md.text(settings["skill"]), md.text(grid_text(settings)))
 
 
 def cost_line(cost: dict) -> str:
@@ -106,8 +115,7 @@ def fair_figure(param, found, metric: str = "metric") -> Figure:
 
 def fair_markdown(settings: dict, param, found, cost: dict) -> str:
     lines = ["# Fair value of %s" % param.name, "",
-             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        grid_text(settings)),
+             setting_line(settings),
              "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
              "- **fair %s %s**" % (param.name, value_text(found.__dict__)),
              "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
@@ -191,8 +199,7 @@ def map_figure(px, py, found, target: float, metric: str) -> Figure:
 
 def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
     lines = ["# Balance-region map: %s x %s" % (px.name, py.name), "",
-             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        grid_text(settings)),
+             setting_line(settings),
              "- metric %s, %d matches per point and first-player order, common deals over the map"
              % (settings["metric"], settings["matches"]),
              "- cost: %s" % cost_line(cost)]
@@ -274,8 +281,7 @@ def sensitivity_figure(results: dict, method: str) -> Figure:
 def sensitivity_markdown(settings: dict, params, method: str, results: dict, cost: dict) -> str:
     from sim.fair.metrics import DESCRIPTIONS
     lines = ["# Sensitivity (%s)" % method, "",
-             "- game %s, rules %s, skill %s, grid %s" % (settings["game"], settings["rules"], settings["skill"],
-                                                        grid_text(settings)),
+             setting_line(settings),
              "- parameters: %s" % "; ".join(p.describe() for p in params),
              "- design: %s, n = %d, %d points (%d distinct), %d matches per point and first-player order, common "
              "deals over the design" % (method, settings["n"], cost["design_points"], cost["distinct_points"],

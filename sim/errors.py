@@ -32,6 +32,24 @@ def one_line(text: str) -> str:
                    character.encode("unicode_escape").decode("ascii") for character in str(text))
 
 
+MAX_ERROR_LINE = 2000  # characters; a bad value quoted whole (a 6,000-character --skill) made a 6,000-character line
+LONGEST_QUOTED_WORD = 300  # a run of non-blank characters longer than this is a pasted value, not a path or a name
+
+
+def error_line(text: str) -> str:
+    """`text` as one line of at most MAX_ERROR_LINE characters: the checks quote a bad value
+    shortened, and this is the net for any that quotes it whole (issue 39). A long word is cut in
+    its middle, so the sentence around it (what is allowed) stays whole."""
+    import re
+    line = re.sub(r"\S{%d,}" % (LONGEST_QUOTED_WORD + 1),
+                  lambda word: "%s...(%d characters)...%s" % (word.group()[:60], len(word.group()), word.group()[-20:]),
+                  one_line(text))
+    if len(line) <= MAX_ERROR_LINE:
+        return line
+    tail = "... (%d characters, shortened)" % len(line)
+    return line[:MAX_ERROR_LINE - len(tail)] + tail
+
+
 def describe_os_error(error: OSError) -> str:
     """'cannot write/read PATH (reason)' in one line, for an environment fault."""
     reason = error.strerror or type(error).__name__

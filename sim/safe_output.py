@@ -9,8 +9,11 @@ written through these helpers:
 - `atomic_folder`: a folder is built under a hidden sibling name and renamed
   into place when complete; on any failure the partial folder is removed.
 - `check_output_file` / `check_output_folder`: the up-front check that an
-  output path can be written (nothing on the way is a file, the folder is
+  output path can be written (no name too long for the file system —
+  sim/user_input.py —, nothing on the way is a file, the folder is
   writable), done before any simulation so a bad path costs nothing.
+- `remove_stale_temporaries`: what a process killed mid-write (SIGKILL, power
+  loss) left of a temporary file, removed when a run folder is reopened.
 
 Files and folders get the permissions the user's umask gives any other
 tool (`mkstemp`/`mkdtemp` alone would make them private, 0600/0700). The
@@ -27,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from sim.errors import CardbalanceError
+from sim.user_input import check_name_lengths
 
 
 def current_umask() -> int:
@@ -87,6 +91,26 @@ def write_text_atomic(path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def is_temporary_name(name: str) -> bool:
+    """A name `write_bytes_atomic` gives its temporary file (".NAME.XXXXXXXX.tmp")."""
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def remove_stale_temporaries(folder) -> int:
+    """Delete the temporary files left in `folder` by writes killed before their rename; the
+    number removed. Call it only while holding the folder's run lock: a live writer's
+    temporary is not stale."""
+    folder = Path(folder)
+    removed = 0
+    if not folder.is_dir():
+        return removed
+    for entry in folder.iterdir():
+        if is_temporary_name(entry.name) and entry.is_file():
+            entry.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 # ---- up-front checks ----------------------------------------------------------------
 
 def _nearest_existing(path: Path) -> Path:
@@ -117,7 +141,7 @@ def _check_ancestors(path: Path, option: str) -> Path:
 
 def check_output_file(path, option: str) -> Path:
     """Refuse an output file path that cannot be written; creates nothing that stays."""
-    path = Path(path)
+    path = check_name_lengths(path, option)
     if path.is_dir():
         raise CardbalanceError("%s: '%s' is a folder; give a file name." % (option, path))
     if path.exists() and not path.is_file():
@@ -128,7 +152,7 @@ def check_output_file(path, option: str) -> Path:
 
 def check_output_folder(path, option: str) -> Path:
     """Refuse an output folder path that cannot be created or written; creates nothing that stays."""
-    path = Path(path)
+    path = check_name_lengths(path, option)
     if path.exists() and not path.is_dir():
         raise CardbalanceError("%s: '%s' is a file, not a folder; choose another path." % (option, path))
     folder = path if path.is_dir() else _check_ancestors(path, option)

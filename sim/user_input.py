@@ -9,10 +9,14 @@ what is allowed, and runs before any match is played:
 - `parse_count`: a decimal count written in ASCII digits within declared
   bounds ("²" or a 5,000-digit number is refused, not crashed on);
 - `check_count`: an integer option (already parsed) within declared bounds;
+- `check_jobs`: a number of worker processes, or -1 for all cores;
 - `check_path`: a path given on the command line or in a file must be
   valid UTF-8 text (the run folder records it in JSON and a resume reads it
   back), so a name that is not is refused up front rather than handled end
   to end (the trade-off: such files must be renamed to be used);
+- `check_name_lengths`: a path the file system can hold (no name over
+  NAME_MAX bytes): asking the OS about a longer one fails with an OSError
+  (exit 74, "fix the machine") where the input is what is wrong;
 - `did_you_mean`: the " (did you mean 'x'?)" tail of an unknown-name error
   (placed after the list of known names), from difflib's close matches.
 """
@@ -54,6 +58,18 @@ def check_count(value, field: str, low: int, high: int) -> int:
     return value
 
 
+MAX_JOBS = 1024  # far above any machine this runs on; a typo like 10000 would fork that many workers
+
+
+def check_jobs(jobs, field: str = "--jobs") -> int:
+    """A number of worker processes (1 to MAX_JOBS) or -1 for all cores: joblib reads 0 as an
+    error and -5 as "all cores but four", neither of which a user asking for workers means."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not (jobs == -1 or 1 <= jobs <= MAX_JOBS):
+        raise CardbalanceError("%s must be a number of worker processes from 1 to %d, or -1 for all cores (got %s)."
+                               % (field, MAX_JOBS, shorten(str(jobs))))
+    return jobs
+
+
 def shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else "%s... (%d characters)" % (text[:limit], len(text))
 
@@ -70,6 +86,42 @@ def check_path(path, field: str) -> str:
     if "\x00" in text:
         raise CardbalanceError("%s: a file name cannot contain a NUL character." % field)
     return text
+
+
+def check_name_lengths(path, option: str) -> Path:
+    """Refuse a path the file system cannot hold: a name over NAME_MAX bytes or the whole over
+    PATH_MAX (asking the OS about such a path fails with an OSError, not an answer)."""
+    path = Path(path)
+    anchor = _nearest_existing_quietly(path)
+    name_max, path_max = _limit(anchor, "PC_NAME_MAX", 255), _limit(anchor, "PC_PATH_MAX", 4096)
+    for part in path.parts:
+        if len(os.fsencode(part)) > name_max:
+            raise CardbalanceError("%s: the name '%s' is %d bytes long; a file or folder name may have at most %d."
+                                   % (option, shorten(part), len(os.fsencode(part)), name_max))
+    if len(os.fsencode(str(path))) >= path_max:
+        raise CardbalanceError("%s: the path '%s' is %d bytes long; a path may have at most %d."
+                               % (option, shorten(str(path)), len(os.fsencode(str(path))), path_max - 1))
+    return path
+
+
+def _nearest_existing_quietly(path: Path) -> Path:
+    """The nearest ancestor of `path` that exists (".": when asking fails, e.g. a name too long)."""
+    candidate = path.parent
+    while candidate != candidate.parent:
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError:
+            pass
+        candidate = candidate.parent
+    return candidate if candidate.exists() else Path(".")
+
+
+def _limit(folder: Path, name: str, default: int) -> int:
+    try:
+        return int(os.pathconf(folder, name))
+    except (OSError, ValueError):
+        return default
 
 
 def _parse_error(what: str, path, reason: str) -> CardbalanceError:

@@ -18,7 +18,7 @@ import pkgutil
 import sys
 import warnings
 
-from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error, one_line
+from sim.errors import EXIT_ENVIRONMENT, EXIT_USAGE, CardbalanceError, describe_os_error, error_line
 
 DESCRIPTION = """cardbalance: Monte Carlo balance analysis for poker-card battle games.
 
@@ -34,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors: one sentence and exit code 2 (argparse's default code)."""
 
     def error(self, message):
-        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], one_line(_with_suggestion(message))))
+        self.exit(2, "cardbalance %s: error: %s\n" % (self.prog.split()[-1], error_line(_with_suggestion(message))))
 
 
 def _with_suggestion(message: str) -> str:
@@ -102,13 +102,13 @@ def main(argv=None) -> int:
         with quiet_library_warnings():
             return int(args.handler(args) or 0)
     except CardbalanceError as error:
-        print("cardbalance %s: error: %s" % (args.command, one_line(error)), file=sys.stderr)
+        print("cardbalance %s: error: %s" % (args.command, error_line(error)), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `cardbalance play ... | head`
         sys.stderr.close()
         return 0
     except OSError as error:  # the environment failed (disk full, I/O error), not the input
-        print("cardbalance %s: error: %s." % (args.command, describe_os_error(error)), file=sys.stderr)
+        print("cardbalance %s: error: %s." % (args.command, error_line(describe_os_error(error))), file=sys.stderr)
         return EXIT_ENVIRONMENT
     except KeyboardInterrupt:
         print("cardbalance %s: interrupted" % args.command, file=sys.stderr)

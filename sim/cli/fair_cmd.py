@@ -77,8 +77,7 @@ def run(args) -> int:
     from sim.fair import metrics, params, setup
 
     b = setup.base(args)
-    name, low, high, _ = params.parse_spec(args.param)
-    param = params.resolve(b.game, b.rules, name, low, high)
+    param = params.parse_param(b.game, b.rules, args.param)
     inert.check_design(b.rules, [param], "fair")  # an inert parameter has no fair value: refused
     metric = metrics.check_metric(args.metric)
     target = metrics.check_target(metric, args.target)
@@ -91,13 +90,15 @@ def run(args) -> int:
     runner_probe = b.runner(args.seed, args.jobs, None, chunk)
     orders = len(runner_probe.orders)
     fair_value.cost_check(param.low, param.high, first, orders, args.max_matches)
+    setup.check_chunk_count(args.max_matches, chunk, "--max-matches")
     for value in (param.low, param.high):  # the game's own checks of the range ends
         runner_probe.check(params.apply(b.rules, b.values, [param], [value]))
     settings = {"command": "fair", **setup.describe_base(b), "param": param.describe(), "metric": metric,
                 "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
                 "chunk_size": chunk, "seed": args.seed}
-    with setup.cluster(args, runner_probe, params.apply(b.rules, b.values, [param], [param.low])):
-        folder, resumed = setup.prepare_folder(args.out, "fair", settings)
+    low_point = params.apply(b.rules, b.values, [param], [param.low])
+    with (setup.cluster(args, runner_probe, low_point),
+          setup.prepare_folder(args.out, "fair", settings) as (folder, resumed)):
         setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
                                                                    target, b.skill, b.game.name,
                                                                    " (resumed)" if resumed else "", folder))

@@ -36,17 +36,26 @@ def add_parser(subparsers):
     return parser
 
 
+MAX_AXIS_VALUES = 200  # a map's axis; more would not fit the figure nor the report's table (and 1:10^13:1
+                       # would allocate ten trillion values before the budget check could refuse it)
+
+
 def parse_axis(text: str, option: str):
     from sim.errors import CardbalanceError
+    from sim.user_input import shorten
     name, _, rest = str(text).partition("=")
     parts = rest.split(":")
     try:
         low, high, step = (int(part) for part in parts)
     except ValueError:
-        raise CardbalanceError("%s must be NAME=LOW:HIGH:STEP with integers, e.g. life0=30:90:10 (got %r)."
-                               % (option, text)) from None
+        raise CardbalanceError("%s must be NAME=LOW:HIGH:STEP with integers, e.g. life0=30:90:10 (got '%s')."
+                               % (option, shorten(str(text)))) from None
     if step < 1 or high <= low:
-        raise CardbalanceError("%s: need LOW < HIGH and STEP >= 1 (got %r)." % (option, text))
+        raise CardbalanceError("%s: need LOW < HIGH and STEP >= 1 (got '%s')." % (option, shorten(str(text))))
+    count = (high - low) // step + 1
+    if count > MAX_AXIS_VALUES:
+        raise CardbalanceError("%s: %s values from %d to %d in steps of %d; an axis takes at most %d (a larger STEP "
+                               "or a narrower range)." % (option, format(count, ","), low, high, step, MAX_AXIS_VALUES))
     return name, low, high, list(range(low, high + 1, step))
 
 
@@ -68,6 +77,7 @@ def run(args) -> int:
     inert.check_design(b.rules, [px, py], "map")  # a flat axis would map noise: refused
     if px.name == py.name:
         raise CardbalanceError("--x and --y name the same parameter '%s'; give two different ones." % px.name)
+    params.check_disjoint([px, py])
     metric = metrics.check_metric(args.metric)
     target = metrics.check_target(metric, args.target)
     delta = check_delta(DEFAULT_DELTA if args.delta is None else args.delta)
@@ -78,6 +88,7 @@ def run(args) -> int:
     matches = -(-args.matches // chunk) * chunk
     probe = b.runner(args.seed, args.jobs, None, chunk)
     needed = len(xs) * len(ys) * len(probe.orders) * matches
+    setup.check_chunk_count(needed, chunk, "the map")
     if needed > args.max_matches:
         raise CardbalanceError("the map needs %s matches (%d x %d points x %d orders x %d), above --max-matches %s; "
                                "use fewer points or matches." % (format(needed, ","), len(xs), len(ys),
@@ -91,8 +102,7 @@ def run(args) -> int:
     settings = {"command": "map", **setup.describe_base(b), "x": [px.name, xs], "y": [py.name, ys], "metric": metric,
                 "target": target, "matches": matches, "delta": delta, "adjust": adjust, "chunk_size": chunk,
                 "seed": args.seed}
-    with setup.cluster(args, probe, points[0]):
-        folder, resumed = setup.prepare_folder(args.out, "map", settings)
+    with setup.cluster(args, probe, points[0]), setup.prepare_folder(args.out, "map", settings) as (folder, resumed):
         setup.say(args, "map: %s x %s, %d points, %s matches%s -> %s" % (px.name, py.name, len(points), format(needed, ","),
                                                                          " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()

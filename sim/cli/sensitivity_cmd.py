@@ -52,10 +52,11 @@ def run(args) -> int:
     b = setup.base(args)
     chosen = []
     for text in args.param:
-        name, low, high, levels = params.parse_spec(text)
-        if any(p.name == name for p in chosen):
-            raise CardbalanceError("--param '%s' is given twice." % name)
-        chosen.append(params.resolve(b.game, b.rules, name, low, high, levels, factors=True))
+        param = params.parse_param(b.game, b.rules, text, factors=True)
+        if any(p.name == param.name for p in chosen):
+            raise CardbalanceError("--param '%s' is given twice." % param.name)
+        chosen.append(param)
+    params.check_disjoint(chosen)
     inert.check_design(b.rules, chosen, "sensitivity", factors=True)  # refused, not dropped: the design is what was asked
     method = sensitivity.check_method(args.method)
     if args.matches < 10:
@@ -67,6 +68,8 @@ def run(args) -> int:
     problem = sensitivity.problem(chosen)
     needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders) * len(choices),
                                       args.max_matches)
+    check_design_size(method, problem, args.n)
+    setup.check_chunk_count(needed, chunk, "the design")
     X = sensitivity.design(method, problem, args.n, args.seed)
     rows = sensitivity.to_values(chosen, X)
     distinct = {}
@@ -83,8 +86,8 @@ def run(args) -> int:
     settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
                 "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed,
                 "spread_over": spread}
-    with setup.cluster(args, probe, points[0]):
-        folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+    with (setup.cluster(args, probe, points[0]),
+          setup.prepare_folder(args.out, "sensitivity", settings) as (folder, resumed)):
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
                   % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
                      " (resumed)" if resumed else "", folder))
@@ -128,6 +131,21 @@ def run(args) -> int:
               % (method, ", ".join("%s (%s %.3f)" % (row["name"], key, row[key]) for row in top) or "nothing",
                  format(runner.matches(), ","), folder / "summary.md"))
     return 0
+
+
+MAX_DESIGN_POINTS = 100_000  # a point is a rules object and its chunks, all built before the first match: --n 2**30
+                             # with a raised --max-matches allocated 32 GiB in SALib's sampler, then crashed
+
+
+def check_design_size(method: str, problem: dict, n: int) -> None:
+    """Refuse a design too large to build, before SALib allocates it (the budget check alone passes it
+    when --max-matches is raised as far)."""
+    from analysis.sensitivity import design_points
+    from sim.errors import CardbalanceError
+    points = design_points(method, problem, n)
+    if points > MAX_DESIGN_POINTS:
+        raise CardbalanceError("--n %d: the %s design would have %s points; at most %s (a smaller --n)."
+                               % (n, method, format(points, ","), format(MAX_DESIGN_POINTS, ",")))
 
 
 def spread_choices(b, name):

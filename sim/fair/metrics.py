@@ -35,8 +35,9 @@ def check_metric(name: str) -> str:
 def check_target(metric: str, target: float) -> float:
     """A target the metric can reach at all (a rate strictly inside 0..1, a length above 0)."""
     if metric == "length":
-        if not target > 0:
-            raise CardbalanceError("--target: a mean length is above 0 turns; no value reaches %r." % (target,))
+        if not 0 < target < math.inf:  # inf: no match is infinitely long (it was refused only after the search)
+            raise CardbalanceError("--target: a mean length is a finite number of turns above 0; no value reaches %r."
+                                   % (target,))
     elif not 0.0 < target < 1.0:
         raise CardbalanceError("--target: %s is a rate strictly between 0 and 1; no value reaches %r."
                                % (DESCRIPTIONS[metric], target))

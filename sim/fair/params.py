@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from sim.errors import CardbalanceError
 from sim.registry import PER_SEAT, GameSpec
+from sim.user_input import shorten
 
 NUMBER, SEAT_VALUE, FACTOR, REAL = "number", "seat_value", "factor", "real"
 
@@ -128,7 +129,7 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
             if low is None or high is None:
                 raise CardbalanceError("parameter '%s': the rules declare no range for it; give its range "
                                        "(e.g. %s=LOW:HIGH)." % (name, name))
-            return Param(name, NUMBER, int(low), int(high))
+            return _ranged(name, NUMBER, None, None, low, high, "the rules")
         return _ranged(name, NUMBER, numbers[name][0], numbers[name][1], low, high, "the rules")
     reals = declared_reals(rules)
     if name in reals:
@@ -138,9 +139,7 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
         declared_low, declared_high = reals[name]
         low = declared_low if low is None else float(low)
         high = declared_high if high is None else float(high)
-        if not declared_low <= low < high <= declared_high:
-            raise CardbalanceError("parameter '%s': range %g..%g is outside the range the rules declare (%g..%g, "
-                                   "low < high)." % (name, low, high, declared_low, declared_high))
+        _check_range(name, low, high, declared_low, declared_high, "the rules", "%g")
         return Param(name, REAL, low, high)
     table = declared_factors(rules)
     if name in table and not factors:
@@ -148,19 +147,62 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
                                "(`cardbalance sensitivity` takes categorical ones)." % (name, ", ".join(map(str, table[name]))))
     if factors:
         if name in table:
-            chosen = tuple(levels) if levels else table[name]
-            for level in chosen:
-                if level not in table[name]:
-                    raise CardbalanceError("parameter '%s': reading %r is not one the rules play; allowed: %s."
-                                           % (name, level, ", ".join(map(str, table[name]))))
+            chosen = readings_named(name, levels, table[name]) if levels is not None else table[name]
             if len(chosen) < 2:
-                raise CardbalanceError("parameter '%s' needs at least two readings (got %s)." % (name, ", ".join(chosen)))
+                raise CardbalanceError("parameter '%s' needs at least two readings (got %s)."
+                                       % (name, ", ".join(map(str, chosen)) or "none"))
             return Param(name, FACTOR, levels=chosen)
     why_not = getattr(_rules_module(rules), "why_no_parameter", lambda _: "")(name)
     if why_not:  # a reading the rules declare but no match can tell apart (e.g. the Novel TCG's INERT_IN_V1)
         raise CardbalanceError("parameter '%s' cannot be varied: %s." % (name, why_not))
-    raise CardbalanceError("unknown parameter '%s' for %s; allowed: %s." % (name, game.name,
+    raise CardbalanceError("unknown parameter '%s' for %s; allowed: %s." % (shorten(name), game.name,
                                                                            ", ".join(known_names(game, rules, factors))))
+
+
+def readings_named(name: str, texts, playable) -> tuple:
+    """The readings of factor `name` that `texts` spell, in their order: a reading as this command
+    prints it (`str`: "nothing", "True") or a switch as TOML writes it ("true", "false"); each at
+    most once (a reading twice would weigh it double in the design)."""
+    chosen = []
+    for text in texts:
+        found = [reading for reading in playable if text == str(reading)
+                 or (isinstance(reading, bool) and text == str(reading).lower())]
+        if not found:
+            raise CardbalanceError("parameter '%s': reading '%s' is not one the rules play; allowed: %s."
+                                   % (name, shorten(text), ", ".join(map(str, playable))))
+        if found[0] in chosen:
+            raise CardbalanceError("parameter '%s': reading '%s' is given twice; give each reading once."
+                                   % (name, shorten(text)))
+        chosen.append(found[0])
+    return tuple(chosen)
+
+
+def parse_param(game: GameSpec, rules, text: str, factors: bool = False) -> Param:
+    """`--param TEXT` as a checked parameter: `parse_spec`, `resolve`, and the syntax matching the kind
+    (a range for a number, readings for a factor: `hp0=40` or `D-AMB-42=1:3` would be silently ignored)."""
+    name, low, high, levels = parse_spec(text)
+    param = resolve(game, rules, name, low, high, levels, factors=factors)
+    if levels is not None and param.kind != FACTOR:
+        raise CardbalanceError("parameter '%s' is a number; give NAME or NAME=LOW:HIGH (got '%s')."
+                               % (name, shorten(str(text))))
+    if low is not None and param.kind == FACTOR:
+        raise CardbalanceError("parameter '%s' is categorical; give NAME or NAME=READING,READING,... (got '%s')."
+                               % (name, shorten(str(text))))
+    return param
+
+
+def check_disjoint(params) -> None:
+    """Refuse two parameters that set the same value (`life` and `life0` both set seat 0's life):
+    the later would overwrite the earlier at every point, so the earlier would seem to do nothing."""
+    for index, second in enumerate(params):
+        for first in params[:index]:
+            shared = set(first.seats) & set(second.seats)
+            if first.name == second.name or (first.kind == SEAT_VALUE == second.kind
+                                             and first.dimension == second.dimension and shared):
+                what = ("seat %s's %s" % (" and ".join(map(str, sorted(shared))), first.dimension)
+                        if first.name != second.name else "the same value")
+                raise CardbalanceError("parameters '%s' and '%s' both set %s; give parameters that do not overlap."
+                                       % (first.name, second.name, what))
 
 
 def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) -> Param:
@@ -170,10 +212,20 @@ def _ranged(name, kind, declared_low, declared_high, low, high, where, **extra) 
                                    % (name, end))
     low = declared_low if low is None else int(low)
     high = declared_high if high is None else int(high)
-    if not declared_low <= low < high <= declared_high:
-        raise CardbalanceError("parameter '%s': range %d..%d is outside the range %s declare (%d..%d, low < high)."
-                               % (name, low, high, where, declared_low, declared_high))
+    _check_range(name, low, high, declared_low, declared_high, where, "%d")
     return Param(name, kind, low, high, **extra)
+
+
+def _check_range(name, low, high, declared_low, declared_high, where, number) -> None:
+    """An empty range is named as such (it used to read "outside the range the rules declare" even
+    when both ends were inside); `declared_low` None: the rules declare no range."""
+    shown = lambda value: number % value
+    if not low < high:
+        raise CardbalanceError("parameter '%s': range %s..%s is empty; LOW must be below HIGH."
+                               % (name, shown(low), shown(high)))
+    if declared_low is not None and not declared_low <= low < high <= declared_high:
+        raise CardbalanceError("parameter '%s': range %s..%s is outside the range %s declare (%s..%s)."
+                               % (name, shown(low), shown(high), where, shown(declared_low), shown(declared_high)))
 
 
 def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
@@ -191,16 +243,14 @@ def parse_spec(text: str) -> tuple[str, int | None, int | None, tuple | None]:
         try:
             low_real, high_real = float(low), float(high)
         except ValueError:
-            raise CardbalanceError("parameter '%s': a range must be LOW:HIGH numbers (got %r)." % (name, rest)) from None
+            raise CardbalanceError("parameter '%s': a range must be LOW:HIGH numbers (got '%s')."
+                                   % (shorten(name), shorten(rest))) from None
         if not (math.isfinite(low_real) and math.isfinite(high_real)):
-            raise CardbalanceError("parameter '%s': a range must be finite numbers (got %r)." % (name, rest))
+            raise CardbalanceError("parameter '%s': a range must be finite numbers (got '%s')."
+                                   % (shorten(name), shorten(rest)))
         return name, low_real, high_real, None
-    levels = tuple(_level(item) for item in rest.split(",") if item)
+    levels = tuple(item for item in rest.split(",") if item)  # matched to the readings by `readings_named`
     return name, None, None, levels
-
-
-def _level(text: str):
-    return {"true": True, "false": False}.get(text, text)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from sim.executor import Chunk, ChunkStore, Executor
 from sim.registry import SEAT, GameSpec
 from sim.sweep.runner import chunk_sizes, play_aggregate
 
+CHUNKS = "chunks"  # the run folder's chunk files (one .npy per finished chunk)
 KEY_SPACE = 10**7  # design keys per stage (cell numbers: (stage * KEY_SPACE + key) * orders + order)
 
 
@@ -50,7 +51,7 @@ class PointRunner:
         self._executor = None
 
     def __enter__(self):
-        store = ChunkStore(self.folder / "chunks", valid=self._valid) if self.folder is not None else None
+        store = ChunkStore(self.folder / CHUNKS, valid=self._valid) if self.folder is not None else None
         self._executor = Executor(self.seed, self.jobs, self.backend, store)
         self._executor.__enter__()
         return self

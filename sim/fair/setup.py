@@ -2,9 +2,10 @@
 (game, rules, grid values, skill level) and the run folder, all checked before any match.
 
 Run folder: `--out DIR` (default runs/<timestamp>-<command>) holds `settings.json` (what
-was asked), `chunks/` (every chunk played, for resume), the result and the report. Given
-an existing folder whose settings.json matches, a command resumes it (the chunks it has
-are not played again; only the match budget may differ); any other existing folder is refused.
+was asked), `chunks/` (every chunk played, for resume), the result, the report and `.lock`
+(held by the run writing it, as a sweep's). Given an existing folder whose settings.json
+matches, a command resumes it (the chunks it has are not played again; only the match budget
+may differ); any other existing folder, or one another run holds, is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import CardbalanceError
-from sim.registry import SEAT, GameSpec, get_game
+from sim.registry import CHOICE, SEAT, GameSpec, get_game
 
 SETTINGS = "settings.json"
 
@@ -61,8 +62,10 @@ def base(args) -> Base:
     from sim.cli.options import dimension_values
     from sim.sweep.grid import skill_pairs
     from sim.sweep.vary import load_named
+    from sim.user_input import check_jobs, check_name_lengths
     game = get_game(args.game)
     rules_name = args.rules or "default"
+    check_name_lengths(rules_name, "--rules")  # a preset or a file: a longer name is neither (and no OSError)
     rules = load_named(game.load_rules, rules_name)
     given = dimension_values(args, game)
     orders = None  # both first-player orders, unless one is given (then seat 0's share is the first player's)
@@ -70,15 +73,33 @@ def base(args) -> Base:
         if dimension.kind == SEAT and dimension.name in given:
             orders = (given.pop(dimension.name),)
     values = {**game.single_values(), **given}
+    for dimension in game.dimensions:  # found by the property tests: a KeyError deep in the game's cell_array
+        if dimension.kind == CHOICE and values.get(dimension.name) is None:
+            raise CardbalanceError("--%s is needed: a design plays one %s; give one of %s."
+                                   % (dimension.name, dimension.name, ", ".join(map(str, dimension.values))))
     pair = skill_pairs([args.skill], "--skill", game)[0]
     strategies = game.strategy_pair(pair)
     if args.seed is None or not 0 <= args.seed < 2**63:
         raise CardbalanceError("--seed must be an integer from 0 to 2**63-1 (got %r)." % (args.seed,))
+    check_jobs(args.jobs)
     if not 1 <= args.chunk_size <= 1_000_000:
         raise CardbalanceError("--chunk-size must be an integer from 1 to 1000000 (got %r)." % (args.chunk_size,))
     if args.scheduler and args.backend != "dask":
         raise CardbalanceError("--scheduler needs --backend dask.")
     return Base(game, rules, rules_name, values, strategies, args.skill, orders, args.backend)
+
+
+MAX_CHUNKS = 1_000_000  # chunk files (and their task objects) one design may plan; 10**12 matches in chunks of 250
+                       # were a MemoryError building the chunk list, after the run folder existed
+
+
+def check_chunk_count(matches: int, chunk: int, what: str) -> None:
+    """Refuse a design whose `matches` (the most it may play) would be more than MAX_CHUNKS chunks of `chunk`."""
+    chunks = -(-matches // chunk)
+    if chunks > MAX_CHUNKS:
+        raise CardbalanceError("%s: %s matches in chunks of %d would be %s chunks; at most %s (a larger --chunk-size "
+                               "or fewer matches)." % (what, format(matches, ","), chunk, format(chunks, ","),
+                                                       format(MAX_CHUNKS, ",")))
 
 
 @contextlib.contextmanager
@@ -109,32 +130,70 @@ def describe_base(b: Base) -> dict:
 RESUMABLE_CHANGES = ("max_matches",)
 
 
-def prepare_folder(out: str | None, command: str, settings: dict) -> tuple[Path, bool]:
-    """(run folder, resumed?) — created only after every check passed; call last before playing."""
-    from sim.safe_output import check_output_folder, write_text_atomic
+@contextlib.contextmanager
+def prepare_folder(out: str | None, command: str, settings: dict):
+    """Hold the run folder for the block: `with prepare_folder(...) as (folder, resumed):`.
+
+    The sweep's run-folder rules (sim/sweep/runlock.py, sim/safe_output.py): a new folder is
+    built under a hidden name with its settings.json and its lock taken, then renamed into
+    place, so it appears whole and already held; an existing one is locked before its settings
+    are read, so a second run on it is refused naming the first instead of playing the same
+    chunks again, and the temporaries a killed run left are removed. Call it last before
+    playing: nothing is created before every check passed."""
+    from sim.safe_output import atomic_folder, check_output_folder, write_text_atomic
+    from sim.sweep.runlock import command_line, hold_run_lock
+    from sim.user_input import check_name_lengths
     path = Path(out) if out else Path("runs") / ("%s-%s" % (time.strftime("%Y%m%d-%H%M%S"), command))
+    check_name_lengths(path, "--out")  # asking the OS about a name too long fails with an OSError
     text = json.dumps(settings, sort_keys=True, indent=1, default=str)
-    if path.exists():
-        stored = path / SETTINGS
-        if not stored.is_file():
-            raise CardbalanceError("--out: '%s' exists and is not a `cardbalance %s` run folder; give a new folder."
-                                   % (path, command))
-        try:
-            old = json.loads(stored.read_text(encoding="utf-8"))
-        except ValueError:
-            old = None
-        new = json.loads(text)
-        fixed = lambda data: {k: v for k, v in (data or {}).items() if k not in RESUMABLE_CHANGES}
-        if old is None or fixed(old) != fixed(new):
-            raise CardbalanceError("--out: '%s' holds a run with other settings; give a new folder to start another."
-                                   % path)
-        if old != new:
-            write_text_atomic(stored, text)
-        return path, True
-    check_output_folder(path, "--out")
-    path.mkdir(parents=True)
-    write_text_atomic(path / SETTINGS, text)
-    return path, False
+    with contextlib.ExitStack() as held:
+        resumed = path.exists()
+        if not resumed:
+            check_output_folder(path, "--out")
+            try:
+                with contextlib.ExitStack() as building_lock:
+                    with atomic_folder(path) as building:
+                        write_text_atomic(building / SETTINGS, text)
+                        building_lock.enter_context(hold_run_lock(building, command_line()))
+                    held.enter_context(building_lock.pop_all())
+            except OSError:
+                if not path.is_dir():
+                    raise
+                resumed = True  # another run created the folder first: join it as any existing one
+        if resumed:
+            _reopen(path, command, text, held)
+        yield path, resumed
+
+
+def _reopen(path: Path, command: str, text: str, held: contextlib.ExitStack) -> None:
+    """Lock an existing run folder, check it holds this run, and clear what a killed run left."""
+    from sim.fair.runner import CHUNKS
+    from sim.safe_output import remove_stale_temporaries, write_text_atomic
+    from sim.sweep.runlock import command_line, hold_run_lock
+    stored = path / SETTINGS
+    if not path.is_dir() or not stored.is_file():
+        raise CardbalanceError("--out: '%s' exists and is not a `cardbalance %s` run folder; give a new folder."
+                               % (path, command))
+    held.enter_context(hold_run_lock(path, command_line()))
+    try:
+        old = json.loads(stored.read_bytes().decode("utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deeply
+        old = None
+    if not isinstance(old, dict):
+        raise CardbalanceError("--out: '%s' is not the settings of a cardbalance run (not a JSON object); give a "
+                               "new folder." % stored)
+    if old.get("command") != command:
+        raise CardbalanceError("--out: '%s' holds a `cardbalance %s` run, not a `cardbalance %s` one; give a new "
+                               "folder." % (path, old.get("command"), command))
+    new = json.loads(text)
+    fixed = lambda data: {k: v for k, v in data.items() if k not in RESUMABLE_CHANGES}
+    if fixed(old) != fixed(new):
+        raise CardbalanceError("--out: '%s' holds a run with other settings; give a new folder to start another."
+                               % path)
+    for folder in (path, path / CHUNKS):  # writes a SIGKILL stopped before their rename
+        remove_stale_temporaries(folder)
+    if old != new:
+        write_text_atomic(stored, text)
 
 
 def say(args, text: str) -> None:

@@ -40,7 +40,7 @@ import pandas as pd
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, data_hash
-from sim.safe_output import atomic_folder, write_bytes_atomic
+from sim.safe_output import atomic_folder, remove_stale_temporaries, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
 META = "meta.json"
@@ -83,7 +83,8 @@ def _json_default(value):
 
 def check_new_run_folder(path: Path) -> None:
     """Refuse a path that already holds something (checked before any work)."""
-    path = Path(path)
+    from sim.user_input import check_name_lengths
+    path = check_name_lengths(path, "--out")  # asking the OS about a name too long is an OSError (exit 74)
     if path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise CardbalanceError("run folder '%s' already exists and is not empty; choose another --out or continue it with --resume %s." % (path, path))
 
@@ -183,10 +184,8 @@ def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray
     folder = Path(run) / CHUNKS
     if not folder.is_dir():
         return found
+    remove_stale_temporaries(folder)  # writes killed before their rename
     for entry in folder.iterdir():
-        if entry.name.endswith(".tmp"):
-            entry.unlink(missing_ok=True)  # a write killed before its rename
-            continue
         match = _CHUNK_NAME.match(entry.name)
         if not match:
             continue
