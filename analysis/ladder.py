@@ -47,7 +47,6 @@ import pandas as pd
 from analysis import stats
 from analysis import first_mover_fit
 from analysis.dimensions import SEAT, SEAT_NAMES, SERIES
-from sim.sweep.ladder import DEAL_BLOCKS
 
 ELO_PER_UNIT = 400.0 / math.log(10.0)  # a Bradley–Terry log-strength difference of 1, in Elo points
 BT_ALPHA = 0.01  # choix's regulariser: keeps an agent that won every match finite, negligible otherwise
@@ -57,6 +56,7 @@ RUNG_ADJUST = "holm"  # the rungs' family correction (analysis/verdict.reject_fa
 RUNG_ALPHA = 0.05
 GAP_Z = 1.959963984540054  # the normal 97.5 % point: rung gaps are estimate ± GAP_Z bootstrap s.d. (gap_interval)
 UNKNOWN_FIRST = -1  # `first` of a cell whose first mover is not recorded (the fit's s = 0 there)
+DEAL_BLOCKS = 20  # chunks a cell a new ladder gets (sim/sweep/ladder.py): the bootstrap's blocks of common deals
 MIN_DEAL_BLOCKS = 10  # fewer chunks a cell: the bootstrap redraws cells (t(G − S) and √(G/(G − S)) grow fast)
 
 
@@ -239,7 +239,7 @@ def deal_blocks(run, frame: pd.DataFrame) -> Resampling:
     chunks/ (one aggregate vector per chunk of deals: sim/sweep/runfolder.py); else cells, and why."""
     from analysis.dimensions import run_dimensions
     from sim import aggregate
-    from sim.sweep.runfolder import chunk_path
+    from sim.registry import chunk_path
     results = run.results.set_index("cell")
     chunks = results.loc[frame["cell"], "chunks"].to_numpy(dtype=np.int64) if len(frame) else np.zeros(0, np.int64)
     if not (run.meta.get("sweep") or {}).get("common_deals"):

@@ -28,6 +28,13 @@ DEFAULT_GAME = "faction_war"  # the game a command plays when it is given no --g
 # read by analysis/runs.py; one constant each, here below both.
 RUN_FORMAT = "cardbalance-run"
 RUN_FORMAT_VERSION = 1
+CHUNKS = "chunks"  # the folder of per-chunk aggregate vectors
+
+
+def chunk_path(run, cell: int, chunk: int):
+    """Where one (cell, chunk) aggregate vector of a run lies: the writer's and the readers' one name."""
+    from pathlib import Path
+    return Path(run) / CHUNKS / ("c%06d-k%06d.npy" % (cell, chunk))
 
 
 def resolve(path: str) -> Any:

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import math
 
+from analysis.ladder import DEAL_BLOCKS
 from sim.errors import CardbalanceError
 from sim.registry import CHOICE, PER_SEAT, GameSpec
 from sim.sweep.grid import SweepSpec, parse_sweep
 
 DEFAULT_MATCHES = 2000   # per comparison: the strength table issue 14 asks for
 DEFAULT_CHUNK_SIZE = 1000  # at most, matches per chunk
-# Chunks a cell's deals are cut into by default: common deals make the chunks at one grid point
-# blocks of deals every pair played, which the ratings' bootstrap redraws whole (analysis/ladder.py:
-# Resampling); 20 a grid point keeps its interval's small-sample factor near 1.06.
-DEAL_BLOCKS = 20
+# A cell's deals are cut into DEAL_BLOCKS chunks by default (declared beside the bootstrap that needs
+# them): common deals make the chunks at one grid point blocks of deals every pair played, which the
+# ratings' bootstrap redraws whole (analysis/ladder.py: Resampling); 20 a grid point keeps its
+# interval's small-sample factor near 1.06.
 LADDER_VERSION = 1
 
 

@@ -39,7 +39,7 @@ import pandas as pd
 
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
-from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, data_hash
+from sim.registry import CHUNKS, RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, chunk_path, data_hash
 from sim.safe_output import atomic_folder, remove_stale_temporaries, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
@@ -47,7 +47,6 @@ META = "meta.json"
 RESULTS = "results.parquet"
 LENGTHS = "lengths.parquet"
 END_LENGTHS = "end_lengths.parquet"  # only for games whose vectors carry the end-turn block
-CHUNKS = "chunks"
 RULES_COPIES = "rules"
 DATA_DIR = "data"  # the game data the cells played with (GameSpec.game_data), hashes in meta.json
 # what resuming or replaying a run reads from meta.json
@@ -173,10 +172,6 @@ def load_meta(path: Path) -> dict:
 
 
 # ---- chunks ---------------------------------------------------------------------
-
-def chunk_path(run: Path, cell: int, chunk: int) -> Path:
-    return Path(run) / CHUNKS / ("c%06d-k%06d.npy" % (cell, chunk))
-
 
 def read_chunks(run: Path, vector_size: int) -> dict[tuple[int, int], np.ndarray]:
     """Every finished chunk: (cell, chunk) → aggregate vector. Leftover temporaries are removed."""
