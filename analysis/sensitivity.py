@@ -33,7 +33,7 @@ from sim.errors import CardbalanceError
 from sim.fair.params import REAL
 
 METHODS = ("sobol", "morris", "lhs")
-MIN_SOBOL_BASE = 64      # base samples below which total-effect intervals cover < 93 % (tests/test_calibration_sensitivity.py)
+MIN_SOBOL_BASE = 64      # below it total-effect intervals covered 84–89 % (tests/test_calibration_sensitivity.py)
 MIN_MORRIS_TRAJECTORIES = 4
 MIN_LHS_FACTOR = 3       # LHS points per surrogate coefficient at least
 
