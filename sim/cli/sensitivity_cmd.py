@@ -73,7 +73,8 @@ def run(args) -> int:
     distinct = {}
     for row in rows:
         distinct.setdefault(row, len(distinct))
-    # (stage, design rows): a sobol replicate's copies are its stages, each its own deals
+    # (stage, its distinct point keys, its design rows): each copy of a sobol replicate is one
+    # stage of the runner, so it plays its own deals (sim/fair/runner.py); other methods: stage 0
     replicates = sensitivity.REPLICATES if method == "sobol" else 1
     per_replicate = len(rows) // replicates
     stages = [(replicate * copies + copy, sorted({distinct[rows[i]] for i in range(replicate * per_replicate,
@@ -93,9 +94,9 @@ def run(args) -> int:
                 "spread_over": spread, **({"replicates": replicates, "copies": copies} if method == "sobol" else {})}
     with setup.cluster(args, probe, points[0]):
         folder, resumed = setup.prepare_folder(args.out, "sensitivity", settings)
+        planned = sum(len(keys) for _, keys, _ in stages) * len(choices) * per_copy * len(probe.orders)
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
-                  % (method, len(rows), len(distinct), format(sum(len(keys) for _, keys, _ in stages) * len(choices) * per_copy * len(probe.orders), ","),
-                     " (resumed)" if resumed else "", folder))
+                  % (method, len(rows), len(distinct), format(planned, ","), " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
         with b.runner(args.seed, args.jobs, folder, chunk) as runner:
             for stage, keys, _ in stages:
