@@ -46,6 +46,11 @@ def difference_interval(k_a, n_a, k_b, n_b, z: float = stats.Z95):
     return p_b - p_a, p_b - p_a - half, p_b - p_a + half
 
 
+def difference_test(k_a, n_a, k_b, n_b) -> tuple:
+    """`difference_interval` and its two-sided normal p-value of no difference."""
+    return vary_effects.normal_test(*difference_interval(k_a, n_a, k_b, n_b))
+
+
 def points(value, low=None, high=None) -> str:
     """+3.1 [-0.4, +6.6] pts (percentage points)."""
     if value != value:
@@ -115,6 +120,9 @@ class Kit:
     Section: type = Section
     chunk_frame: Callable = vary_effects.chunk_frame                    # run -> per-(cell, chunk) rows, or None
     clustered_difference: Callable = vary_effects.frame_difference      # (rows A, rows B, successes, trials)
+    clustered_test: Callable = vary_effects.frame_test                  # the same, and its t p-value
+    difference_test: Callable = difference_test                         # `difference`, and its normal p-value
+    family_flags: Callable = vary_effects.bonferroni_flags              # p-values -> rejected at 5 % family-wise
     verdicts: Callable = family_verdicts                                # (successes, trials) -> verdict per row
     delta: float = verdict.DEFAULT_DELTA
 

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from reports.design_html import write_design_report
+from reports.design_html import NOISE_TEXT, design_text, write_design_report
 from reports import markdown_text as md
 from sim.safe_output import write_bytes_atomic, write_text_atomic
 
@@ -265,11 +265,16 @@ def sensitivity_figure(results: dict, method: str) -> Figure:
             axes.barh(y, [r["mu_star"] for r in rows], xerr=[r["mu_star_conf"] for r in rows], color="C0")
             axes.set_xlabel("μ* (95 % bootstrap)")
         else:
-            axes.barh(y + 0.2, [r["ST"] for r in rows], height=0.4, xerr=[r["ST_conf"] for r in rows],
-                      color="C0", label="total ST")
-            axes.barh(y - 0.2, [r["S1"] for r in rows], height=0.4, xerr=[r["S1_conf"] for r in rows],
-                      color="C1", label="first-order S1")
-            axes.set_xlabel("Sobol' index (95 % bootstrap)")
+            from analysis.sensitivity import bounds
+            def errors(key):  # below and above each index, an unbounded end drawn to the panel's edge
+                ends = np.array([bounds(r, key) for r in rows], dtype=float).clip(-1.0, 2.0)
+                return [np.maximum(np.array([r[key] for r in rows]) - ends[:, 0], 0),
+                        np.maximum(ends[:, 1] - np.array([r[key] for r in rows]), 0)]
+            axes.barh(y + 0.2, [r["ST"] for r in rows], height=0.4, xerr=errors("ST"), color="C0", label="total ST")
+            axes.barh(y - 0.2, [r["S1"] for r in rows], height=0.4, xerr=errors("S1"), color="C1",
+                      label="first-order S1")
+            axes.set_xlabel("Sobol' index (95 %% %s)" % ("interval over the replicates" if "S1_low" in rows[0]
+                                                          else "bootstrap"))
             if index == 0:
                 axes.legend(fontsize=8)
         axes.set_yticks(y, names, fontsize=8)
@@ -279,13 +284,12 @@ def sensitivity_figure(results: dict, method: str) -> Figure:
 
 
 def sensitivity_markdown(settings: dict, params, method: str, results: dict, cost: dict) -> str:
+    from analysis.sensitivity import interval_label
     from sim.fair.metrics import DESCRIPTIONS
     lines = ["# Sensitivity (%s)" % method, "",
              setting_line(settings),
              "- parameters: %s" % "; ".join(p.describe() for p in params),
-             "- design: %s, n = %d, %d points (%d distinct), %d matches per point and first-player order, common "
-             "deals over the design" % (method, settings["n"], cost["design_points"], cost["distinct_points"],
-                                        settings["matches"]),
+             "- design: %s" % design_text(settings, cost),
              "- budget spent: %s" % cost_line(cost), ""]
     for metric, result in results.items():
         lines.append("## %s" % DESCRIPTIONS[metric])
@@ -293,9 +297,9 @@ def sensitivity_markdown(settings: dict, params, method: str, results: dict, cos
             lines += ["", "constant over the design (%g): no parameter moves it." % result.get("constant", float("nan")), ""]
             continue
         lines.append("")
-        lines.append("Var(Y) over the design = %.4g; one point's sampling variance = %.0f %% of it (the indices "
-                     "include whatever of it is not common: the deals are common to every point, so most is)."
-                     % (result["variance"], 100 * result["noise_share"]))
+        lines.append("Var(Y) over the design = %.4g; one point's sampling variance = %s of it (%s)."
+                     % (result["variance"], "%.0f %%" % (100 * result["noise_share"]) if result["noise_share"]
+                        is not None else "-", NOISE_TEXT["sobol" if settings.get("copies") else "other"]))
         if method == "lhs":
             lines.append("Surrogate (quadratic ridge) leave-one-out R² = %.3f." % result["rows"][0]["surrogate_loo_r2"])
         lines.append("")
@@ -309,9 +313,8 @@ def sensitivity_markdown(settings: dict, params, method: str, results: dict, cos
             lines += ["| rank | parameter | total ST | 95 % interval | first-order S1 | 95 % interval |",
                       "|---:|---|---:|---|---:|---|"]
             for rank, row in enumerate(result["rows"], 1):
-                lines.append("| %d | %s | %.3f | [%.3f, %.3f] | %.3f | [%.3f, %.3f] |" % (
-                    rank, row["name"], row["ST"], row["ST"] - row["ST_conf"], row["ST"] + row["ST_conf"],
-                    row["S1"], row["S1"] - row["S1_conf"], row["S1"] + row["S1_conf"]))
+                lines.append("| %d | %s | %.3f | %s | %.3f | %s |" % (
+                    rank, row["name"], row["ST"], interval_label(row, "ST"), row["S1"], interval_label(row, "S1")))
         lines.append("")
     lines += ["![indices](sensitivity.png)", ""]
     return "\n".join(lines)

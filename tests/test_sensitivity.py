@@ -59,9 +59,43 @@ def test_integer_and_categorical_parameters_take_every_value_equally_often():
 
 def test_a_budget_too_small_for_a_sobol_index_is_refused():
     problem = {"num_vars": 3, "names": ["a", "b", "c"], "bounds": [[0, 1]] * 3}
-    with pytest.raises(CardbalanceError, match="--n 8 is too small to estimate sobol indices of 3 parameters"):
-        sensitivity.check_budget("sobol", problem, 8, 100, 10**9)
-    with pytest.raises(CardbalanceError, match="the sobol design needs 16,000 matches .* above --max-matches 1,000"):
-        sensitivity.check_budget("sobol", problem, 32, 100, 1000)
+    with pytest.raises(CardbalanceError, match="--n 32 is too small to estimate sobol indices of 3 parameters"):
+        sensitivity.check_budget("sobol", problem, 32, 100, 10**9)
+    with pytest.raises(CardbalanceError, match="the sobol design needs 32,000 matches .* above --max-matches 1,000"):
+        sensitivity.check_budget("sobol", problem, 64, 100, 1000)
     with pytest.raises(CardbalanceError, match="power of two"):
-        sensitivity.check_budget("sobol", problem, 24, 100, 10**9)
+        sensitivity.check_budget("sobol", problem, 96, 100, 10**9)
+
+
+TOY = ["--game", "toy", "--pairing", "red_vs_blue", "--skill", "greedy", "--chunk-size", "50", "--life", "10",
+       "--jobs", "1"]
+
+
+def test_a_sobol_run_plays_replicates_on_two_deal_sets_resumes_and_refuses_an_older_folder(tmp_path, capsys):
+    import json
+    from sim.cli import main
+    from sim.fair.setup import SETTINGS
+    command = ["sensitivity", "--param", "life0=4:16", "--param", "heal=0:4", "--method", "sobol", "--n", "64",
+               "--matches", "20", "--out", str(tmp_path / "run")] + TOY
+    assert main(command) == 0
+    data = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert data["settings"]["replicates"] == sensitivity.REPLICATES and data["settings"]["copies"] == 2
+    # 8 replicates x 2 deal sets, each deal set 10 matches per point and order: 20 per point in all
+    assert data["settings"]["matches"] == 20 and data["cost"]["design_points"] == 64 * 4
+    top, other = data["results"]["seat0"]["rows"]
+    assert top["name"] == "life0" and top["ST_low"] > 0 and other["name"] == "heal"
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "| 2 | heal | 0.000 | [0.000, 0.000] no measurable effect |" in summary  # heal is inert in the toy
+    assert "8 independent replicates of 8" in summary
+    assert "no measurable effect" in (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(command) == 0  # resumed: every chunk is stored, nothing is played again
+    again = json.loads((tmp_path / "run" / "result.json").read_text())
+    assert again["cost"]["matches_played_now"] == 0 and again["results"] == data["results"]
+    settings = tmp_path / "run" / SETTINGS  # a folder of the one-design bootstrap version has no replicates
+    old = json.loads(settings.read_text())
+    del old["replicates"], old["copies"]
+    settings.write_text(json.dumps(old))
+    capsys.readouterr()
+    assert main(command) == 2
+    assert "holds a run with other settings" in capsys.readouterr().err

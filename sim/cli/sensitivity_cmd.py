@@ -13,7 +13,7 @@ ORDER = 57
 
 EPILOG = """examples:
   cardbalance sensitivity --game poker_duel --rules advanced --param hp0=30:50 --param club_multiplier=1:4 \\
-      --param D-AMB-42 --param D-AMB-24 --method sobol --n 16 --matches 200
+      --param D-AMB-42 --param D-AMB-24 --method sobol --n 64 --matches 200
   cardbalance sensitivity --game poker_duel --param ... --method lhs --n 120 (a surrogate: fewer points)
   cardbalance sensitivity --game poker_duel --param ... --method morris --n 10 (screening)
 """
@@ -34,9 +34,11 @@ def add_parser(subparsers):
                         help="a choice dimension (e.g. the pairing): play every value of it at every point and add "
                              "the matchup spread (largest minus smallest seat-0 share) as a metric")
     parser.add_argument("--method", default="sobol", help="sobol (default), morris or lhs")
-    parser.add_argument("--n", type=int, default=32,
-                        help="Saltelli base samples (sobol, a power of two), trajectories (morris) or points (lhs)")
-    parser.add_argument("--matches", type=int, default=200, help="matches per point and first-player order (default 200)")
+    parser.add_argument("--n", type=int, default=64,
+                        help="Saltelli base samples (sobol, a power of two from 64: 8 replicates of n/8), "
+                             "trajectories (morris) or points (lhs)")
+    parser.add_argument("--matches", type=int, default=200,
+                        help="matches per point and first-player order (default 200; sobol: split over its two deal sets)")
     parser.add_argument("--max-matches", type=int, default=500_000, help="refuse a design needing more (default 500000)")
     add_common_options(parser)
     return parser
@@ -61,8 +63,10 @@ def run(args) -> int:
     method = sensitivity.check_method(args.method)
     if args.matches < 10:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
-    chunk = min(args.chunk_size, args.matches)
-    matches = -(-args.matches // chunk) * chunk
+    copies = sensitivity.COPIES if method == "sobol" else 1  # sobol: each point on independent deal sets
+    chunk = min(args.chunk_size, -(-args.matches // copies))
+    per_copy = -(-args.matches // (copies * chunk)) * chunk
+    matches = per_copy * copies
     probe = b.runner(args.seed, args.jobs, None, chunk)
     spread, choices = spread_choices(b, args.spread_over)
     problem = sensitivity.problem(chosen)
@@ -70,11 +74,20 @@ def run(args) -> int:
                                       args.max_matches)
     check_design_size(method, problem, args.n)
     setup.check_chunk_count(needed, chunk, "the design")
-    X = sensitivity.design(method, problem, args.n, args.seed)
+    X = (sensitivity.replicated_design(problem, args.n, args.seed) if method == "sobol"
+         else sensitivity.design(method, problem, args.n, args.seed))
     rows = sensitivity.to_values(chosen, X)
     distinct = {}
     for row in rows:
         distinct.setdefault(row, len(distinct))
+    # (stage, its distinct point keys, its design rows): each copy of a sobol replicate is one
+    # stage of the runner, so it plays its own deals (sim/fair/runner.py); other methods: stage 0
+    replicates = sensitivity.REPLICATES if method == "sobol" else 1
+    per_replicate = len(rows) // replicates
+    stages = [(replicate * copies + copy, sorted({distinct[rows[i]] for i in range(replicate * per_replicate,
+                                                                              (replicate + 1) * per_replicate)}),
+               range(replicate * per_replicate, (replicate + 1) * per_replicate))
+              for replicate in range(replicates) for copy in range(copies)]
     base_choice = choices.index(b.values[spread]) if spread else 0
     points = {}
     for row, key in distinct.items():
@@ -85,40 +98,34 @@ def run(args) -> int:
         probe.check(setting)
     settings = {"command": "sensitivity", **setup.describe_base(b), "params": [p.describe() for p in chosen],
                 "method": method, "n": args.n, "matches": matches, "chunk_size": chunk, "seed": args.seed,
-                "spread_over": spread}
+                "spread_over": spread, **({"replicates": replicates, "copies": copies} if method == "sobol" else {})}
     with (setup.cluster(args, probe, points[0]),
           setup.prepare_folder(args.out, "sensitivity", settings) as (folder, resumed)):
+        planned = sum(len(keys) for _, keys, _ in stages) * len(choices) * per_copy * len(probe.orders)
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
-                  % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
-                     " (resumed)" if resumed else "", folder))
+                  % (method, len(rows), len(distinct), format(planned, ","), " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
         with b.runner(args.seed, args.jobs, folder, chunk) as runner:
-            runner.play(0, points, matches)
+            for stage, keys, _ in stages:
+                runner.play(stage, {key * len(choices) + c: points[key * len(choices) + c]
+                                    for key in keys for c in range(len(choices))}, per_copy)
         results = {}
         for metric in metrics.METRICS + (("spread",) if spread else ()):
-            values, noise = [], []
-            for key in range(len(distinct)):
-                if metric == "spread":
-                    shares = [metrics.interval("seat0", runner.totals(0, key * len(choices) + c), b.game, 1.0)
-                              for c in range(len(choices))]
-                    estimate = max(v[0] for v in shares) - min(v[0] for v in shares)
-                    half = 2 * max((v[2] - v[1]) / 2 for v in shares)  # a difference of two shares, at most
-                else:
-                    estimate, low, high = metrics.interval(metric, runner.totals(0, key * len(choices) + base_choice),
-                                                           b.game, 1.0)
-                    half = (high - low) / 2
-                values.append(estimate)
-                noise.append(half ** 2 if np.isfinite(half) else np.nan)
-            by_key = np.asarray(values, dtype=float)
-            Y = np.array([by_key[distinct[row]] for row in rows])
+            Y, noise = np.empty((copies, len(rows))), np.empty((copies, len(rows)))
+            for stage, _, span in stages:
+                for i in span:
+                    Y[stage % copies, i], noise[stage % copies, i] = point_value(
+                        runner, b.game, metric, stage, distinct[rows[i]] * len(choices), len(choices), base_choice)
             if not np.isfinite(Y).all():
                 Y = np.where(np.isfinite(Y), Y, np.nanmean(Y))
-            variance = float(np.var(Y))
-            if variance <= 0:
-                results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0])}
+            variance = float(np.var(Y[0]))
+            if variance <= 0 and np.ptp(Y) <= 0:
+                results[metric] = {"rows": [], "variance": 0.0, "noise_share": None, "constant": float(Y[0, 0])}
                 continue
-            table = sensitivity.ranking(sensitivity.indices(method, problem, X, Y, args.seed), method)
-            noise_share = float(np.nanmean(np.asarray(noise)[[distinct[row] for row in rows]]) / variance)
+            found = (sensitivity.replicated_indices(problem, Y) if method == "sobol"
+                     else sensitivity.indices(method, problem, X, Y[0], args.seed))
+            table = sensitivity.ranking(found, method)
+            noise_share = float(np.nanmean(noise[0]) / variance) if variance > 0 else None
             results[metric] = {"rows": table, "variance": variance, "noise_share": noise_share}
         cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
@@ -146,6 +153,20 @@ def check_design_size(method: str, problem: dict, n: int) -> None:
     if points > MAX_DESIGN_POINTS:
         raise CardbalanceError("--n %d: the %s design would have %s points; at most %s (a smaller --n)."
                                % (n, method, format(points, ","), format(MAX_DESIGN_POINTS, ",")))
+
+
+def point_value(runner, game, metric, stage, first, choices, base_choice):
+    """(the metric, its sampling variance) at one design point of `stage`; `first` is the cell key
+    of its first --spread-over choice."""
+    from sim.fair import metrics
+    if metric == "spread":
+        shares = [metrics.interval("seat0", runner.totals(stage, first + c), game, 1.0) for c in range(choices)]
+        estimate = max(v[0] for v in shares) - min(v[0] for v in shares)
+        half = 2 * max((v[2] - v[1]) / 2 for v in shares)  # a difference of two shares, at most
+    else:
+        estimate, low, high = metrics.interval(metric, runner.totals(stage, first + base_choice), game, 1.0)
+        half = (high - low) / 2
+    return estimate, (half ** 2 if np.isfinite(half) else np.nan)
 
 
 def spread_choices(b, name):

@@ -1021,7 +1021,7 @@ def _template_matrix(run, frame, kit):
 
 SENSITIVITY_COMMAND = ("cardbalance sensitivity --game novel_tcg --deck swarm/advance --rank 10 --skill greedy "
                        "--param star_mod=2:8 --param free_summon_max_star=4:8 --param T-AMB-54 --param T-AMB-07 "
-                       "--method sobol --n 32")
+                       "--method sobol --n 64")
 
 
 def _sensitivity(run, frame, kit):

@@ -261,7 +261,7 @@ def _effects(run, kit, key: str):
     """Rows: the main effect of `key` (baseline value -> other value) on the headline numbers. Every two
     rules of the run that differ in `key` only form a pair; pairs of the same preset (a `[vary]` variant's
     base) and strategy pair are pooled — the other varied values balanced in both arms — all starting HP
-    pooled (the same cells in both arms). Each row keeps its tests' z scores for the family correction."""
+    pooled (the same cells in both arms). Each row keeps its tests' p-values for the family correction."""
     frame = _frame(run)
     chunks = kit.chunk_frame(run)  # per (cell, chunk): intervals clustered by deal (analysis/vary_effects.py)
     chunks = _frame(run, chunks) if chunks is not None else None
@@ -278,37 +278,36 @@ def _effects(run, kit, key: str):
                 mine = chunks[chunks["pair"] == pair]
                 arm_a = _with_totals(mine[mine["rules"].isin([x for x, _ in pairs])], run.end_types)
                 arm_b = _with_totals(mine[mine["rules"].isin([y for _, y in pairs])], run.end_types)
-                tests = tuple(kit.clustered_difference(arm_a, arm_b, k, n) for k, n in (
+                tests = tuple(kit.clustered_test(arm_a, arm_b, k, n) for k, n in (
                     ("first_player_wins", "decided"), ("seat0_wins", "decided"), ("sf", "matches"),
                     ("deck_out", "matches")))
             else:  # a run folder without its chunks: independent arms (conservative on common deals)
-                tests = (kit.difference(a["first_wins"], a["decided"], b["first_wins"], b["decided"]),
-                         kit.difference(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"]),
-                         kit.difference(a["sf"], a["matches"], b["sf"], b["matches"]),
-                         kit.difference(a["deck_out"], a["matches"], b["deck_out"], b["matches"]))
-            z = [abs(d) / ((high - low) / 2 / 1.959963984540054) if high > low else 0.0 for d, low, high in tests]
+                tests = (kit.difference_test(a["first_wins"], a["decided"], b["first_wins"], b["decided"]),
+                         kit.difference_test(a["seat0_wins"], a["decided"], b["seat0_wins"], b["decided"]),
+                         kit.difference_test(a["sf"], a["matches"], b["sf"], b["matches"]),
+                         kit.difference_test(a["deck_out"], a["matches"], b["deck_out"], b["matches"]))
             rows.append({"switch": _describe(key), "change": "%s → %s" % (base_value, other_value),
                          "on": preset, "rule-set pairs": len(pairs), "strategies": pair,
-                         "Δ first-player share": kit.points(*tests[0]), "Δ seat-0 share": kit.points(*tests[1]),
-                         "Δ straight-flush wins": kit.points(*tests[2]), "Δ deck-out wins": kit.points(*tests[3]),
-                         "Δ mean turns": "%+.1f" % (b["turns"] - a["turns"]), "_z": max(z)})
+                         "Δ first-player share": kit.points(*tests[0][:3]), "Δ seat-0 share": kit.points(*tests[1][:3]),
+                         "Δ straight-flush wins": kit.points(*tests[2][:3]), "Δ deck-out wins": kit.points(*tests[3][:3]),
+                         "Δ mean turns": "%+.1f" % (b["turns"] - a["turns"]), "_p": [test[3] for test in tests]})
     return rows
 
 
-def _flag(rows: list[dict]) -> list[dict]:
-    """'changes outcomes': some test of the row beyond its Bonferroni-corrected 95 % level over the whole
-    table (rows × METRICS tests), so a table of many switches does not flag noise."""
-    from statistics import NormalDist
-    tests = max(sum(1 for r in rows if "_z" in r) * METRICS, 1)
-    critical = NormalDist().inv_cdf(1 - 0.025 / tests)
-    for row in rows:
-        if "_z" in row:
-            row["changes outcomes"] = "yes" if row.pop("_z") > critical else "not shown"
+def _flag(rows: list[dict], kit) -> list[dict]:
+    """'changes outcomes': some test of the row rejected at 5 % family-wise over the whole table
+    (Bonferroni on the rows × METRICS tests' p-values, each from its interval's own t or normal
+    distribution), so a table of many switches does not flag noise."""
+    tested = [row for row in rows if "_p" in row]
+    flags = kit.family_flags([p for row in tested for p in row["_p"]])
+    for index, row in enumerate(tested):
+        del row["_p"]
+        row["changes outcomes"] = "yes" if any(flags[index * METRICS:(index + 1) * METRICS]) else "not shown"
     return rows
 
 
 def _club(run, tables, kit):
-    rows = _flag(_effects(run, kit, "club_multiplier"))
+    rows = _flag(_effects(run, kit, "club_multiplier"), kit)
     if not rows:
         return None
     table = pd.DataFrame(rows).drop(columns=["switch"])
@@ -329,7 +328,7 @@ def _club(run, tables, kit):
 def _sensitivity(run, tables, kit):
     rows, lines = [], []
     effects = {key: _effects(run, kit, key) for key in LOW_CONFIDENCE}
-    _flag([row for found in effects.values() for row in found])  # one family: the whole table
+    _flag([row for found in effects.values() for row in found], kit)  # one family: the whole table
     for key in LOW_CONFIDENCE:
         found = effects[key]
         if found:
