@@ -30,7 +30,7 @@ def no_matches(monkeypatch):
 
 
 REFUSED = [
-    (["sensitivity", "--param", "hp0=30:50", "--param", "club_multiplier=1:4", "--n", "16", "--matches", "10"] + PD,
+    (["sensitivity", "--param", "hp0=30:50", "--param", "club_multiplier=1:4", "--n", "64", "--matches", "10"] + PD,
      "club_multiplier", "advanced_rules = true"),
     (["fair", "--param", "club_multiplier"] + PD, "club_multiplier", "advanced_rules = true"),
     (["map", "--x", "hp0=30:50:10", "--y", "club_multiplier=1:4:1", "--matches", "10"] + PD,
@@ -76,14 +76,14 @@ def test_an_inert_parameter_is_one_line_exit_2_before_any_match(command, name, s
 
 
 ACCEPTED = [
-    (["sensitivity", "--param", "hp0=30:50", "--param", "club_multiplier=1:4", "--rules", "advanced", "--n", "16",
+    (["sensitivity", "--param", "hp0=30:50", "--param", "club_multiplier=1:4", "--rules", "advanced", "--n", "64",
       "--matches", "10"] + PD),
     # the design's own switch makes it act: advanced_rules is a factor of the same design
-    (["sensitivity", "--param", "advanced_rules", "--param", "club_multiplier=1:4", "--n", "16", "--matches", "10"]
+    (["sensitivity", "--param", "advanced_rules", "--param", "club_multiplier=1:4", "--n", "64", "--matches", "10"]
      + PD),
     (["fair", "--param", "club_multiplier", "--rules", "advanced"] + PD),
     (["map", "--x", "hp0=30:50:10", "--y", "club_multiplier=1:4:1", "--matches", "10", "--rules", "advanced"] + PD),
-    (["sensitivity", "--param", "deck_shape", "--param", "shape_k", "--n", "16", "--matches", "10"] + NT),
+    (["sensitivity", "--param", "deck_shape", "--param", "shape_k", "--n", "64", "--matches", "10"] + NT),
 ]
 
 
