@@ -15,7 +15,7 @@ import time
 ORDER = 56
 
 EPILOG = """examples:
-  cardbalance fair --param {axis}0=40:120 {setup} --skill greedy
+  cardbalance fair --param {axis}0=40:120 {design_setup} --skill greedy
                                           seat 0's value of {axis} that makes the match even
   cardbalance fair --game poker_duel --param hp0=20:60 --first 0
                                           the first player's fair HP (seat 0 moves first)

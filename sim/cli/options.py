@@ -68,7 +68,7 @@ def dimension_values(args, game) -> dict:
     return values
 
 
-GENERIC_EXAMPLES = {"p0": "greedy", "p1": "random", "setup": "", "setup2": "--first 1", "scope": "all",
+GENERIC_EXAMPLES = {"p0": "greedy", "p1": "random", "setup": "", "design_setup": "", "setup2": "--first 1", "scope": "all",
                     "scope_axis": "all", "choices": "", "end_type": "an end type", "series": "series",
                     "axis": "per-seat value", "preset": "default"}
 

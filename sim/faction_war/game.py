@@ -190,7 +190,7 @@ GAME_SPEC = GameSpec(
            "compile_ahead": lazy("strategies.faction_war.batch:ahead_plan")},  # sim/compile_ahead.py
     ladder_agents=LADDER_AGENTS,
     engine=FactionWarEngine,
-    examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "setup2": "--life 30,60 --first 1",
+    examples={"p0": "human:greedy", "p1": "alien:random", "setup": "--life 50", "design_setup": "--life 50 --pairing human_vs_alien", "setup2": "--life 30,60 --first 1",
               "scope": "human_vs_alien", "scope_axis": "human_vs_alien@life50", "choices": "--pairings human_vs_alien",
               "end_type": "destiny", "series": "pairing", "axis": "life", "preset": "two-packs"},
 )
