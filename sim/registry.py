@@ -343,12 +343,15 @@ class GameData:
     `load()` gives the bytes a caller without a plan plays (e.g. the shipped file);
     `for_plan(plan)`, when given, the bytes a new sweep's plan plays (data that depends on
     the plan's rules and cells, e.g. the card pool and deck lists its cells use):
-    `sim/sweep/grid.py:build_plan` binds it once the cells are known."""
+    `sim/sweep/grid.py:build_plan` binds it once the cells are known. `check(bytes)`, when
+    given, raises CardbalanceError naming the field when the bytes are not the file's format:
+    a run's copy passes it before anything reads it (sim/run_data.py), whatever its hash."""
 
     name: str
     description: str
     load: Callable[[], bytes]
     for_plan: Callable[[Any], bytes] | None = None
+    check: Callable[[bytes], Any] | None = None
 
 
 def data_hash(blob: bytes) -> str:

@@ -82,3 +82,170 @@ def test_class1_a_card_given_as_a_json_number_still_loads():
     from sim.novel_tcg.position import match_from_position
     match = match_from_position({"seats": [{"hand": [10, "10"]}, {}]})
     assert match.duelists[0].hand[9] == 2
+
+
+# ---- class 2: damaged game data in a run folder -----------------------------------------------------------
+
+READERS = {"report": ["report", "{run}", "--quiet"],
+           "resume": ["sweep", "--resume", "{run}", "--jobs", "1", "--quiet", "--no-report"],
+           "play --from": ["play", "--from", "{run}", "--cell", "0", "--match", "1"]}
+
+
+@pytest.fixture(scope="module")
+def tcg_run(tmp_path_factory):
+    """One Novel TCG run of four matches: its data/card_pool.json is what the cases damage."""
+    folder = tmp_path_factory.mktemp("tcg39")
+    sweep = folder / "tiny.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = ["swarm"]\nrank = [10]\nstrategies = ["random:random"]\n'
+                     'matches = 4\nchunk_size = 4\nseed = 3\n')
+    assert main(["sweep", str(sweep), "--out", str(folder / "run"), "--jobs", "1", "--quiet", "--no-report"]) == 0
+    return folder / "run"
+
+
+def _copy(tcg_run, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(tcg_run, run)
+    return run
+
+
+def _meta(run, change=None) -> dict:
+    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
+    if change is not None:
+        change(meta)
+        (run / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return meta
+
+
+def _write_pool(run, blob: bytes, update_hash: bool = True) -> None:
+    """Replace the stored card pool; with `update_hash` also its hash in meta.json (as a hand edit would)."""
+    from sim.registry import data_hash
+    (run / "data" / "card_pool.json").write_bytes(blob)
+    if update_hash:
+        _meta(run, lambda meta: meta["game_data"]["card_pool.json"].update(sha256=data_hash(blob), bytes=len(blob)))
+
+
+def _pool_document(run) -> dict:
+    return json.loads((run / "data" / "card_pool.json").read_bytes())
+
+
+def _edited(change):
+    def edit(run):
+        document = _pool_document(run)
+        change(document)
+        return json.dumps(document).encode()
+    return edit
+
+
+DAMAGED_POOLS = {  # case -> (new bytes from the run, hash updated to match, words of the error)
+    "truncated": (lambda run: (run / "data" / "card_pool.json").read_bytes()[:300], True, "is not valid JSON"),
+    "list-shaped": (lambda run: b"[1, 2]", True, "is not a novel_tcg-card-pool version 1 document"),
+    "nested deeply": (lambda run: b"[" * 100_000 + b"]" * 100_000, True, "nested too deeply"),
+    "a pool row edited": (_edited(lambda d: d["rules"][0]["pool"].__setitem__(0, ["x"])), True,
+                          "'rules[0].pool[0]' must be [kind, category, star"),
+    "a kind's star edited": (_edited(lambda d: d["rules"][0]["pool"][3].__setitem__(2, 9)), True,
+                             "'rules[0].pool[3][2] (star of kind 3)' must be an integer from 4 to 4"),
+    "decks missing": (_edited(lambda d: d["rules"][0].pop("decks")), True, "'rules[0].decks' must be a list"),
+    "a deck past 80 cards": (_edited(lambda d: d["rules"][0]["decks"][0].__setitem__("cards", [[5, 80], [6, 1]])),
+                             True, "'rules[0].decks[0].cards' must be from 1 to 80 cards in all"),
+    "an unknown template": (_edited(lambda d: d["rules"][0]["decks"][0].__setitem__("template", "control")), True,
+                            "'rules[0].decks[0].template' must be one of swarm, advance, curve"),
+    "edited, hash not updated": (_edited(lambda d: d["rules"][0]["decks"][0].__setitem__("rank", 11)), False,
+                                 "game data data/card_pool.json has hash"),
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("case", DAMAGED_POOLS)
+def test_class2_a_damaged_card_pool_is_refused_by_every_reader(tcg_run, tmp_path, capsys, case, reader):
+    run = _copy(tcg_run, tmp_path)
+    make, update_hash, words = DAMAGED_POOLS[case]
+    _write_pool(run, make(run), update_hash)
+    before = sorted(p.name for p in run.iterdir())
+    line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
+    assert words in line, line
+    assert sorted(p.name for p in run.iterdir()) == before  # no report folder, nothing resumed
+
+
+MALFORMED_ENTRIES = {
+    "game_data a list": (lambda meta: meta.__setitem__("game_data", [1]), "'game_data' must be an object"),
+    "an entry a string": (lambda meta: meta["game_data"].__setitem__("card_pool.json", "x"),
+                          "'game_data.card_pool.json' must be an object with 'sha256'"),
+    "an entry without copy": (lambda meta: meta["game_data"]["card_pool.json"].pop("copy"),
+                              "'game_data.card_pool.json' must be an object with 'sha256'"),
+    "a copy that is a number": (lambda meta: meta["game_data"]["card_pool.json"].__setitem__("copy", 5),
+                                "'game_data.card_pool.json.copy' must be a file path inside the run folder"),
+    "an unknown data file": (lambda meta: meta["game_data"].__setitem__("deck_lists.json", {}),
+                             "names 'deck_lists.json'; game novel_tcg plays with card_pool.json, tuned_weights.json"),
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("case", MALFORMED_ENTRIES)
+def test_class2_a_malformed_game_data_entry_in_meta_json_is_one_line(tcg_run, tmp_path, capsys, case, reader):
+    run = _copy(tcg_run, tmp_path)
+    change, words = MALFORMED_ENTRIES[case]
+    _meta(run, change)
+    line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
+    assert words in line, line
+    assert not (run / "report").exists()
+
+
+def _outside_pool(run, tmp_path):
+    """A valid pool outside the run (a copy of its own): the old code read it without a word."""
+    outside = tmp_path / "outside.json"
+    shutil.copyfile(run / "data" / "card_pool.json", outside)
+    return outside
+
+
+ESCAPES = {
+    "a relative path out": lambda run, outside: _meta(run, lambda m: m["game_data"]["card_pool.json"].__setitem__(
+        "copy", "../outside.json")),
+    "an absolute path": lambda run, outside: _meta(run, lambda m: m["game_data"]["card_pool.json"].__setitem__(
+        "copy", str(outside))),
+    "a link out": lambda run, outside: ((run / "data" / "card_pool.json").unlink(),
+                                        (run / "data" / "card_pool.json").symlink_to(outside)),
+    "a rules copy out": lambda run, outside: (
+        (outside.parent / "rules.toml").write_text("", encoding="utf-8"),  # loads to the default rules: same hash
+        _meta(run, lambda m: m["rules"]["default"].__setitem__("copy", "../rules.toml"))),
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("case", ESCAPES)
+def test_class2_nothing_outside_the_run_folder_is_read_because_meta_json_says_so(tcg_run, tmp_path, capsys, case,
+                                                                                 reader):
+    if case == "a rules copy out" and reader == "report":
+        pytest.skip("a report reads no rules copy")
+    run = _copy(tcg_run, tmp_path)
+    ESCAPES[case](run, _outside_pool(run, tmp_path))
+    line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
+    assert "must be a file path inside the run folder" in line, line
+    assert not (run / "report").exists()
+
+
+@pytest.mark.parametrize("reader", ["resume", "play --from"])
+def test_class2_a_rules_name_without_its_copy_must_be_a_preset(tcg_run, tmp_path, capsys, reader):
+    """meta.json's sweep lists a path and no copy: the run would read that file, so it is refused."""
+    run = _copy(tcg_run, tmp_path)
+    outside = tmp_path / "mine.toml"
+    outside.write_text("", encoding="utf-8")
+
+    def rename(meta):
+        meta["sweep"]["rules"] = [str(outside)]
+        meta["rules"] = {str(outside): meta["rules"]["default"]}
+        for cell in meta["cells"]:
+            cell["rules"] = str(outside)
+    _meta(run, rename)
+    line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
+    assert "has no copy in the run folder and is no preset of novel_tcg" in line, line
+
+
+def test_class2_the_weights_file_is_checked_like_the_pool(tcg_run, tmp_path, capsys):
+    """The other game data file (the tuned agent's weights), edited with its hash updated: one line."""
+    from sim.registry import data_hash
+    run = _copy(tcg_run, tmp_path)
+    blob = b'{"weights": []}'
+    (run / "data" / "tuned_weights.json").write_bytes(blob)
+    _meta(run, lambda meta: meta["game_data"]["tuned_weights.json"].update(sha256=data_hash(blob)))
+    line = _one_line(capsys, ["report", str(run), "--quiet"])
+    assert "game data tuned_weights.json" in line and "weights" in line, line
