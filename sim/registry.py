@@ -409,6 +409,10 @@ class GameSpec:
       `.stable_hash()`, `.as_dict()`, `.differences_from_default()`;
       `rules_presets`; `rules_text(rules)` -> the effective rules as TOML
       (`cardbalance rules`).
+    - `check_rules(rules)`: raises CardbalanceError when some match of the game's grid
+      could not be set up under `rules` though every field is valid (the Novel TCG: a deck
+      template the numbers cannot fill at some rank); `rules --check` runs it, so it never
+      calls "valid" what `sweep` and `play` refuse (they meet the same check per cell).
     - `behaviour_version`: recorded in runs; reports refuse mismatches.
     - `strategy_id(name)`: strategy name -> int id for the kernel (raises
       CardbalanceError listing the known names); `strategy_names`.
@@ -460,6 +464,7 @@ class GameSpec:
     reference_play_match: Callable[..., Any] | None = None
     rules_presets: tuple[str, ...] = ("default",)
     rules_text: Callable[[Any], str] | None = None
+    check_rules: Callable[[Any], None] | None = None
     players: tuple[str, str] = ("greedy", "greedy")
     parse_players: Callable[..., Any] | None = None
     run_scenario: Callable[..., Any] | None = None

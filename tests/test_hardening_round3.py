@@ -249,3 +249,40 @@ def test_class2_the_weights_file_is_checked_like_the_pool(tcg_run, tmp_path, cap
     _meta(run, lambda meta: meta["game_data"]["tuned_weights.json"].update(sha256=data_hash(blob)))
     line = _one_line(capsys, ["report", str(run), "--quiet"])
     assert "game data tuned_weights.json" in line and "weights" in line, line
+
+
+# ---- class 5: `rules --check` checks what the commands that play check --------------------------------------
+
+UNBUILDABLE_DECKS = {  # rules file -> the field its error names; every field is in range, a deck is not
+    "copy_limit = 3\n": "above copy_limit 3",
+    "blade_weight = 0\narmour_weight = 0\nweapon_weight = 0\n": "blade_weight, armour_weight and weapon_weight are all 0",
+    "deck_size = 20\n": "which must be from 1 to deck_size 20",
+    "advance_bases = 0\nadvance_high = 0\n": "needs advance_bases + advance_high = 0 characters",
+}
+
+
+@pytest.mark.parametrize("text", UNBUILDABLE_DECKS)
+def test_class5_rules_check_refuses_what_sweep_and_play_refuse(tmp_path, capsys, text):
+    path = tmp_path / "r.toml"
+    path.write_text(text, encoding="utf-8")
+    words = UNBUILDABLE_DECKS[text]
+    line = _one_line(capsys, ["rules", "--game", "novel_tcg", "--check", str(path)])
+    assert line.startswith("cardbalance rules: error: %s: deck: template " % path) and words in line, line
+    # the commands that play meet the same check (card_pool.deck_counts) on the decks of their cells
+    played = _one_line(capsys, ["play", "--game", "novel_tcg", "--rules", str(path), "--p0", "swarm:greedy",
+                                "--p1", "advance:greedy"])
+    assert "deck: template " in played and words in played, played
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('game = "novel_tcg"\ndeck = ["swarm/advance"]\nrank = [10]\nstrategies = ["greedy:greedy"]\n'
+                     'rules = [%s]\nmatches = 4\n' % json.dumps(str(path)), encoding="utf-8")
+    swept = _one_line(capsys, ["sweep", str(sweep), "--out", str(tmp_path / "run"), "--jobs", "1"])
+    assert "deck: template " in swept and words in swept, swept
+    assert sorted(os.listdir(tmp_path)) == ["r.toml", "s.toml"]
+
+
+@pytest.mark.parametrize("game_name", ["faction_war", "poker_duel", "novel_tcg"])
+def test_class5_every_preset_passes_rules_check(capsys, game_name):
+    from sim.registry import get_game
+    for preset in get_game(game_name).rules_presets:
+        assert main(["rules", "--game", game_name, "--check", preset]) == 0
+        assert capsys.readouterr().out.startswith("%s: valid (hash " % preset)
