@@ -286,3 +286,14 @@ def test_class5_every_preset_passes_rules_check(capsys, game_name):
     for preset in get_game(game_name).rules_presets:
         assert main(["rules", "--game", game_name, "--check", preset]) == 0
         assert capsys.readouterr().out.startswith("%s: valid (hash " % preset)
+
+
+def test_class2_play_from_refuses_an_edited_pool_before_printing_anything(tcg_run, tmp_path, capsys):
+    """Found by the property tests' exploration: a valid pool whose stats were edited (hash updated)
+    is refused by `play --from` (the single-match engine builds its pool from the rules), but the
+    replay header was printed first."""
+    run = _copy(tcg_run, tmp_path)
+    _write_pool(run, _edited(lambda d: d["rules"][0]["pool"][3].__setitem__(3, 99))(run))
+    assert main(["play", "--from", str(run), "--cell", "0", "--match", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "a card pool other than the one this code generates" in captured.err
