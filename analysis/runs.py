@@ -24,6 +24,7 @@ from sim.errors import CardbalanceError
 # the writer (sim/sweep/runfolder.py) records in meta.json.
 from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION
 from sim.run_data import read_game_data
+from sim.run_meta import check_meta_fields
 
 # Cell columns every game's runs have; the game's own (its grid dimensions') are
 # read from the run's metadata (`cell_columns`, written by sim/sweep/runfolder.py).
@@ -130,6 +131,7 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
     for key in ("format_version", "game", "behaviour_version", "end_types"):
         if key not in meta:
             raise CardbalanceError("'%s' is not a readable run: meta.json lacks '%s'." % (path, key))
+    check_meta_fields(meta, path)  # every field of its format's type (sim/run_meta.py)
     game_data = None
     if check_versions:
         game = _check_versions(path, meta)

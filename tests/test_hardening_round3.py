@@ -297,3 +297,25 @@ def test_class2_play_from_refuses_an_edited_pool_before_printing_anything(tcg_ru
     assert main(["play", "--from", str(run), "--cell", "0", "--match", "1"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "a card pool other than the one this code generates" in captured.err
+
+
+META_FIELDS = {  # a top-level meta.json field of another type (each crashed a reader before issue 39)
+    "strategies": (5, "'strategies' must be a list of strategy texts"),
+    "rules": ({"default": 1}, "'rules' must be an object of rules name -> object"),
+    "dimensions": ("x", "'dimensions' must be a list of objects"),
+    "derived_axes": ([1], "'derived_axes' must be a list of objects"),
+    "cell_columns": ([1], "'cell_columns' must be a list of column names"),
+    "sweep": ([], "'sweep' must be an object"),
+    "game": ([1], "'game' must be text"),
+}
+
+
+@pytest.mark.parametrize("reader", READERS)
+@pytest.mark.parametrize("field", META_FIELDS)
+def test_class2_a_meta_json_field_of_another_type_is_one_line(tcg_run, tmp_path, capsys, field, reader):
+    run = _copy(tcg_run, tmp_path)
+    value, words = META_FIELDS[field]
+    _meta(run, lambda meta: meta.__setitem__(field, value))
+    line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
+    assert words in line, line
+    assert not (run / "report").exists()

@@ -41,6 +41,7 @@ from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, data_hash
 from sim.run_data import inside_run, read_game_data
+from sim.run_meta import check_meta_fields
 from sim.safe_output import atomic_folder, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
@@ -169,6 +170,7 @@ def load_meta(path: Path) -> dict:
     if meta.get("format_version") != FORMAT_VERSION:
         raise CardbalanceError("run folder '%s' has format version %r; this cardbalance reads version %d."
                                % (path, meta.get("format_version"), FORMAT_VERSION))
+    check_meta_fields(meta, path)  # every field of its format's type (sim/run_meta.py)
     return meta
 
 
