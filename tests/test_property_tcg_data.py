@@ -261,3 +261,23 @@ def test_generated_game_data_entries_load_or_exit_2(tcg_run, tmp_path, no_matche
         for entry in (meta["game_data"] or {}).values():
             assert (run / entry["copy"]).resolve().is_relative_to(run.resolve()), entry
     shutil.rmtree(run)
+
+
+META_KEYS = ["game", "name", "behaviour_version", "seed", "chunk_size", "length_bins", "complete", "sweep", "rules",
+             "strategies", "dimensions", "derived_axes", "cells", "cell_columns", "end_types", "special_end_types",
+             "counter_names", "counts", "git_commit"]
+
+
+@SETTINGS
+@given(data=st.data(), reader=READERS, key=st.sampled_from(META_KEYS))
+def test_generated_meta_json_fields_load_or_exit_2(tcg_run, tmp_path, no_matches, data, reader, key):  # noqa: F811
+    """A field of meta.json replaced by any JSON value, or with values replaced inside it."""
+    run = _fresh_copy(tcg_run, tmp_path)
+    meta = json.loads((run / "meta.json").read_text(encoding="utf-8"))
+    inside = isinstance(meta[key], (dict, list)) and meta[key] and data.draw(st.booleans())
+    meta[key] = data.draw(damaged_documents(meta[key]) if inside else st.one_of(REPLACEMENTS, JSON_VALUES))
+    (run / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    code = _read_back(run, tmp_path, reader)
+    assert code in (None, 0, 2)
+    event("%s: %s" % (reader, "refused" if code == 2 else "accepted"))
+    shutil.rmtree(run)
