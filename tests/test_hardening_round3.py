@@ -4,8 +4,9 @@
   type, whose cards are written in other digits, nested too deeply or holding a number
   past Python's 4,300-digit limit;
 - class 2: a run folder whose game data (`data/card_pool.json`, its meta.json entry) is
-  damaged, or whose meta.json names a file outside the folder (`report`, `--resume`,
-  `play --from`);
+  damaged, whose meta.json names a file outside the folder, or holds a field of another
+  type (`report`, `--resume`, `play --from`); `play --from` refusing an edited pool before
+  printing anything;
 - class 5: Novel TCG rules files that load but whose decks cannot be built: `rules --check`
   refuses them as `sweep` and `play` do.
 
