@@ -61,7 +61,7 @@ def parse_card(value, where: str) -> int:
     if text in EQUIPMENT:
         return EQUIPMENT[text]
     words = text.split()
-    if words and words[0].isascii() and words[0].isdigit() and len(words[0]) <= 2 and 1 <= int(words[0]) <= STAR_MAX \
+    if words and words[0].isascii() and words[0].isdigit() and len(words[0]) <= 4 and 1 <= int(words[0]) <= STAR_MAX \
             and (len(words) == 1 or (len(words) == 2 and words[1] in DECK_SHAPES)):
         return character_kind(int(words[0]), DECK_SHAPES.index(words[1]) if len(words) == 2 else 0)
     raise CardbalanceError("%s: card %s must be a star 1-20 with an optional shape (%s), or blade, armour, weapon."
