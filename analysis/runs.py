@@ -23,6 +23,8 @@ from sim.errors import CardbalanceError
 # The run-folder format and the version this reader understands: the one pair of constants
 # the writer (sim/sweep/runfolder.py) records in meta.json.
 from sim.registry import RUN_FORMAT, RUN_FORMAT_VERSION
+from sim.run_data import read_game_data
+from sim.run_meta import check_meta_fields
 
 # Cell columns every game's runs have; the game's own (its grid dimensions') are
 # read from the run's metadata (`cell_columns`, written by sim/sweep/runfolder.py).
@@ -50,6 +52,7 @@ class Run:
     results: pd.DataFrame
     lengths: pd.DataFrame
     end_lengths: pd.DataFrame | None = None  # end_lengths.parquet, for games that record it
+    game_data: dict | None = None  # {file name: bytes} of RUN/data/, checked (sim/run_data.py); None: none stored
 
     @property
     def game(self) -> str:
@@ -128,8 +131,13 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
     for key in ("format_version", "game", "behaviour_version", "end_types"):
         if key not in meta:
             raise CardbalanceError("'%s' is not a readable run: meta.json lacks '%s'." % (path, key))
+    check_meta_fields(meta, path)  # every field of its format's type (sim/run_meta.py)
+    game_data = None
     if check_versions:
-        _check_versions(path, meta)
+        game = _check_versions(path, meta)
+        # the data the cells played, read once and checked (shape, path, hash, format), so that a
+        # section showing it never reads a damaged or foreign file (issue 39)
+        game_data = read_game_data(meta, path, game)
     if not (path / "results.parquet").is_file() and not meta.get("complete", False):
         raise CardbalanceError("run '%s' has no results yet (its sweep did not finish); finish it with "
                                "`cardbalance sweep --resume %s`." % (path, path))
@@ -155,10 +163,11 @@ def load_run(run_dir, check_versions: bool = True) -> Run:
             results[column] = results[column].astype(str)
     # Optional: turns by outcome and end type (end_lengths.parquet; absent for games that do not record it).
     end_lengths = _read_parquet(path, "end_lengths.parquet") if (path / "end_lengths.parquet").is_file() else None
-    return Run(path=path, meta=meta, results=results, lengths=lengths, end_lengths=end_lengths)
+    return Run(path=path, meta=meta, results=results, lengths=lengths, end_lengths=end_lengths, game_data=game_data)
 
 
-def _check_versions(path: Path, meta: dict) -> None:
+def _check_versions(path: Path, meta: dict):
+    """The run's game (its GameSpec), once its format and behaviour versions are this code's."""
     supported = supported_format_version()
     if meta["format_version"] != supported:
         raise CardbalanceError(
@@ -176,6 +185,7 @@ def _check_versions(path: Path, meta: dict) -> None:
             "run '%s' was simulated with %s behaviour version %s, but the rules now have behaviour "
             "version %d; its results no longer describe the game: re-run the sweep."
             % (path, meta["game"], meta["behaviour_version"], game.behaviour_version))
+    return game
 
 
 def _read_parquet(path: Path, name: str) -> pd.DataFrame:

@@ -14,12 +14,12 @@ rather than replay it with other weights.
 from __future__ import annotations
 
 import functools
-import json
 from importlib import resources
 from typing import Callable
 
 from sim.errors import CardbalanceError
 from sim.registry import GameData, lazy
+from sim.user_input import read_json
 
 
 class PolicyData:
@@ -30,7 +30,7 @@ class PolicyData:
                  to_block: Callable, with_policy: Callable):
         self.name, self.package, self.rules_size = name, package, rules_size
         self.to_block, self.with_policy = to_block, with_policy
-        self.game_data = GameData(name, description, self.shipped)
+        self.game_data = GameData(name, description, self.shipped, check=self._block)  # a run's copy: checked first
 
     @classmethod
     def of_weight_table(cls, package: str, rules_size: int, name: str = "tuned_weights.json") -> "PolicyData":
@@ -45,10 +45,10 @@ class PolicyData:
     @functools.lru_cache(maxsize=8)
     def _block(self, blob: bytes):
         try:
-            document = json.loads(blob)
-        except ValueError as error:
-            raise CardbalanceError("game data %s is not JSON: %s." % (self.name, error)) from None
-        return self.to_block(document)
+            text = bytes(blob).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CardbalanceError("game data %s is not UTF-8 text." % self.name) from None
+        return self.to_block(read_json(text, "game data %s" % self.name))  # nesting, huge numbers: one line
 
     def rules_with(self, rules_array, data):
         """A plain rules array with the block of the run's weights (others as they are)."""

@@ -350,12 +350,15 @@ class GameData:
     `load()` gives the bytes a caller without a plan plays (e.g. the shipped file);
     `for_plan(plan)`, when given, the bytes a new sweep's plan plays (data that depends on
     the plan's rules and cells, e.g. the card pool and deck lists its cells use):
-    `sim/sweep/grid.py:build_plan` binds it once the cells are known."""
+    `sim/sweep/grid.py:build_plan` binds it once the cells are known. `check(bytes)`, when
+    given, raises CardbalanceError naming the field when the bytes are not the file's format:
+    a run's copy passes it before anything reads it (sim/run_data.py), whatever its hash."""
 
     name: str
     description: str
     load: Callable[[], bytes]
     for_plan: Callable[[Any], bytes] | None = None
+    check: Callable[[bytes], Any] | None = None
 
 
 def data_hash(blob: bytes) -> str:
@@ -413,6 +416,10 @@ class GameSpec:
       `.stable_hash()`, `.as_dict()`, `.differences_from_default()`;
       `rules_presets`; `rules_text(rules)` -> the effective rules as TOML
       (`cardbalance rules`).
+    - `check_rules(rules)`: raises CardbalanceError when some match of the game's grid
+      could not be set up under `rules` though every field is valid (the Novel TCG: a deck
+      template the numbers cannot fill at some rank); `rules --check` runs it, so it never
+      calls "valid" what `sweep` and `play` refuse (they meet the same check per cell).
     - `behaviour_version`: recorded in runs; reports refuse mismatches.
     - `strategy_id(name)`: strategy name -> int id for the kernel (raises
       CardbalanceError listing the known names); `strategy_names`.
@@ -464,6 +471,7 @@ class GameSpec:
     reference_play_match: Callable[..., Any] | None = None
     rules_presets: tuple[str, ...] = ("default",)
     rules_text: Callable[[Any], str] | None = None
+    check_rules: Callable[[Any], None] | None = None
     players: tuple[str, str] = ("greedy", "greedy")
     parse_players: Callable[..., Any] | None = None
     run_scenario: Callable[..., Any] | None = None

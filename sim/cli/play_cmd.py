@@ -56,7 +56,7 @@ def run(args) -> int:
         game, rules, cell, seed = locate_match(args.run, args.cell, args.match)
         if args.game is not None and args.game != game.name:
             raise CardbalanceError("--game %s differs from the run's game %s." % (args.game, game.name))
-        print("# replay of %s cell %d match %d (seed %d)" % (args.run, args.cell, args.match, seed))
+        header = "# replay of %s cell %d match %d (seed %d)" % (args.run, args.cell, args.match, seed)
     else:
         if args.cell is not None or args.match is not None:
             raise CardbalanceError("--cell and --match only work together with --from RUN.")
@@ -82,9 +82,8 @@ def run(args) -> int:
         setup = "".join(", %s %s" % (d.name, d.label(values[d.name])) for d in game.dimensions if d.kind == PER_SEAT)
         header = "# p0 = %s, p1 = %s%s, seed %d, rules hash %s" % (p0, p1, setup, seed, rules.stable_hash())
     log = iter(game.replay_log(rules, cell, seed))
-    first = next(log, None)  # the log's set-up (decks, seats) refuses a bad cell before anything is printed
-    if args.run is None:
-        print(header)
+    first = next(log, None)  # the log's set-up (decks, seats, a run's stored data) refuses before anything is printed
+    print(header)
     if first is not None:
         print(first)
     for line in log:

@@ -41,6 +41,12 @@ def run(args) -> int:
     game = get_game(args.game)
     rules = game.load_rules(args.source)
     if args.check:
+        if game.check_rules is not None:  # what the commands that play check beyond the fields
+            from sim.errors import CardbalanceError
+            try:
+                game.check_rules(rules)
+            except CardbalanceError as error:
+                raise CardbalanceError("%s: %s" % (args.source, error)) from None
         print("%s: valid (hash %s, behaviour version %d)" % (args.source, rules.stable_hash(), game.behaviour_version))
         return 0
     print("# effective rules of %s — hash %s, behaviour version %d" % (args.source, rules.stable_hash(), game.behaviour_version))

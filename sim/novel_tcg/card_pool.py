@@ -178,6 +178,15 @@ def _short_name(kind: int) -> str:
     return "the %d★ %s character" % (kind % STAR_MAX + 1, DECK_SHAPES[kind // STAR_MAX])
 
 
+def check_every_deck(rules: Rules) -> None:
+    """`GameSpec.check_rules`: every template builds at every rank. `sweep` and `play` build
+    the decks of their cells with `deck_counts`; `rules --check`, which has no cells, asks the
+    same function about all of them, so a file it calls valid plays in any grid."""
+    for template in TEMPLATES:
+        for rank in range(RANK_MIN, RANK_MAX + 1):
+            deck_counts(rules, template, rank)
+
+
 def build_deck(rules: Rules, template: str, rank: int) -> np.ndarray:
     """The deck list of `template` at `rank`: deck_size kinds in ascending order (engines shuffle it)."""
     counts = deck_counts(rules, template, rank)

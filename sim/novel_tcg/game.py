@@ -16,7 +16,7 @@ a silent translation would still not replay an old run.
 
 from sim.contract_data import PolicyData
 from sim.novel_tcg import layout, pool_data, report_sections, rules
-from sim.novel_tcg.card_pool import TEMPLATES
+from sim.novel_tcg.card_pool import TEMPLATES, check_every_deck
 from sim.novel_tcg.contract_face import NovelTcgEngine
 from sim.registry import PER_SEAT, SEAT, DerivedAxis, Dimension, GameSpec, lazy
 
@@ -83,6 +83,7 @@ GAME_SPEC = GameSpec(
     load_rules=rules.load_rules,
     rules_presets=tuple(rules.PRESETS),
     rules_text=rules.rules_to_toml,
+    check_rules=check_every_deck,  # what sweep and play check per cell, for every cell (rules --check)
     strategy_names=lazy("strategies.novel_tcg:strategy_names"),
     strategy_id=lazy("strategies.novel_tcg:strategy_id"),
     cell_array=lazy("strategies.novel_tcg.batch:cell_of"),

@@ -25,14 +25,15 @@ import functools
 import hashlib
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 
 from sim.errors import CardbalanceError
 from sim.novel_tcg import card_pool
-from sim.novel_tcg.rules import N_KINDS, POOL_FIELDS, R_POOL, RULES_ARRAY_SIZE, STAR_MAX
+from sim.novel_tcg.layout import MAX_DECK
+from sim.novel_tcg.rules import N_KINDS, POOL_FIELDS, R_POOL, RANK_MAX, RANK_MIN, RULES_ARRAY_SIZE, STAR_MAX, Rules
 from sim.registry import GameData
+from sim.user_input import read_json
 
 DATA_NAME = "card_pool.json"
 FORMAT, VERSION = "novel_tcg-card-pool", 1
@@ -84,30 +85,120 @@ def for_plan(plan) -> bytes:
     return _encode(document)
 
 
-GAME_DATA = GameData(DATA_NAME, "the card pool (§18.1) and each template's deck list per rules and rank that the "
-                                "cells played", shipped, for_plan=for_plan)
 
 
 # ---- reading ------------------------------------------------------------------------------
+# A run's copy is read only through `_parse`, which checks every field before the kernels see
+# it (GameData.check, sim/run_data.py): a hash updated after an edit does not make a bad file
+# playable. Stats (ATK, HP or value, durability) may be edited; what identifies a kind
+# (its category and star) and the deck lists' shape may not.
+STAT_MAX = 2**31 - 1  # a pool number lands in an int64 rules slot; far above any generated value
+
+
+_IDENTITY_RULES = Rules()  # any rules: a kind's category and star do not depend on them
+
+
+def _fail(field: str, allowed: str, value) -> None:
+    raise CardbalanceError("game data %s: '%s' must be %s (got %s)." % (DATA_NAME, field, allowed, _shown(value)))
+
+
+def _shown(value) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = "a number of over 4300 digits"
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _count(value, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        _fail(field, "an integer from %d to %d" % (low, high), value)
+    return value
+
+
+def _list(value, field: str, what: str) -> list:
+    if not isinstance(value, list):
+        _fail(field, "a list of " + what, value)
+    return value
+
+
+def _pool(rows, field: str) -> np.ndarray:
+    """The pool table: one [kind, category, star, atk, hp|value, durability] row per kind, each kind once."""
+    expected = card_pool.pool_table(_IDENTITY_RULES)  # category and star of every kind (stats differ by rules)
+    pool = np.full((N_KINDS, POOL_FIELDS), -1, dtype=np.int64)
+    if len(_list(rows, field, "%d rows" % N_KINDS)) != N_KINDS:
+        _fail(field, "a list of %d rows, one per card kind" % N_KINDS, "%d rows" % len(rows))
+    for index, row in enumerate(rows):
+        where = "%s[%d]" % (field, index)
+        if not isinstance(row, list) or len(row) != POOL_FIELDS + 1:
+            _fail(where, "[kind, category, star, atk, hp or value, durability]", row)
+        kind = _count(row[0], where + "[0] (kind)", 0, N_KINDS - 1)
+        if pool[kind, 0] != -1:
+            _fail(where + "[0] (kind)", "a kind not listed before", kind)
+        for column, name in ((1, "category"), (2, "star")):
+            _count(row[column], "%s[%d] (%s of kind %d)" % (where, column, name, kind),
+                   int(expected[kind, column - 1]), int(expected[kind, column - 1]))
+        for column, name in ((3, "atk"), (4, "hp or value"), (5, "durability")):
+            _count(row[column], "%s[%d] (%s)" % (where, column, name), 0, STAT_MAX)
+        pool[kind] = row[1:]
+    return pool
+
+
+def _deck(deck, field: str) -> tuple[tuple[str, int], np.ndarray]:
+    """((template, rank), deck list) of one stored deck: at most a deck's worth of known kinds."""
+    if not isinstance(deck, dict):
+        _fail(field, "an object with template, rank, ceiling and cards", deck)
+    template = deck.get("template")
+    if template not in card_pool.TEMPLATES:
+        _fail(field + ".template", "one of " + ", ".join(card_pool.TEMPLATES), template)
+    rank = _count(deck.get("rank"), field + ".rank", RANK_MIN, RANK_MAX)
+    _count(deck.get("ceiling"), field + ".ceiling", 1, STAR_MAX)
+    cards = []
+    for index, pair in enumerate(_list(deck.get("cards"), field + ".cards", "[kind, copies] pairs")):
+        where = "%s.cards[%d]" % (field, index)
+        if not isinstance(pair, list) or len(pair) != 2:
+            _fail(where, "a [kind, copies] pair", pair)
+        kind = _count(pair[0], where + "[0] (kind)", 0, N_KINDS - 1)
+        cards += [kind] * _count(pair[1], where + "[1] (copies)", 1, MAX_DECK)
+    if not 1 <= len(cards) <= MAX_DECK:
+        _fail(field + ".cards", "from 1 to %d cards in all" % MAX_DECK, "%d cards" % len(cards))
+    return (template, rank), np.array(cards, dtype=np.int64)
+
 
 @functools.lru_cache(maxsize=16)
 def _parse(blob: bytes) -> dict:
+    """{rules key: (pool table, {(template, rank): deck})} of a stored document, every field checked."""
     try:
-        document = json.loads(blob)
-    except ValueError as error:
-        raise CardbalanceError("game data %s is not JSON: %s." % (DATA_NAME, error)) from None
+        document = read_json(bytes(blob).decode("utf-8"), "game data %s" % DATA_NAME)
+    except UnicodeDecodeError:
+        raise CardbalanceError("game data %s is not UTF-8 text." % DATA_NAME) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
         raise CardbalanceError("game data %s is not a %s version %d document." % (DATA_NAME, FORMAT, VERSION))
     tables = {}
-    for entry in document.get("rules", []):
-        pool = np.zeros((N_KINDS, POOL_FIELDS), dtype=np.int64)
-        for row in entry["pool"]:
-            pool[int(row[0])] = row[1:]
-        decks = {(deck["template"], int(deck["rank"])): np.array(
-            [int(kind) for kind, copies in deck["cards"] for _ in range(int(copies))], dtype=np.int64)
-            for deck in entry["decks"]}
-        tables[entry["key"]] = (pool, decks)
+    for index, entry in enumerate(_list(document.get("rules"), "rules", "rules entries")):
+        field = "rules[%d]" % index
+        if not isinstance(entry, dict):
+            _fail(field, "an object with names, key, pool and decks", entry)
+        names = entry.get("names")
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            _fail(field + ".names", "a list of rules names", names)
+        key = entry.get("key")
+        if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{16}", key):
+            _fail(field + ".key", "16 hexadecimal digits (the rules' key)", key)
+        pool = _pool(entry.get("pool"), field + ".pool")
+        decks = dict(_deck(deck, "%s.decks[%d]" % (field, number))
+                     for number, deck in enumerate(_list(entry.get("decks"), field + ".decks", "deck objects")))
+        tables[key] = (pool, decks)
     return tables
+
+
+def check(blob: bytes) -> None:
+    """`GameData.check`: the stored document is well formed (one error line naming the field)."""
+    _parse(bytes(blob))
+
+
+GAME_DATA = GameData(DATA_NAME, "the card pool (§18.1) and each template's deck list per rules and rank that the "
+                                "cells played", shipped, for_plan=for_plan, check=check)
 
 
 def stored(data: dict | None, rules_array):
@@ -143,16 +234,14 @@ def rules_with_pool(rules_array, pool) -> np.ndarray:
 
 # ---- the report --------------------------------------------------------------------------
 
-def stored_document(run_path, meta: dict) -> dict | None:
-    """The run's stored document (None for a run that stored none)."""
-    entry = (meta.get("game_data") or {}).get(DATA_NAME)
-    if not entry:
+def stored_document(data: dict | None) -> dict | None:
+    """The run's stored document, from its game data as `analysis.runs.load_run` read and
+    checked it (None for a run that stored none, or whose document lists no rules)."""
+    if not data or DATA_NAME not in data:
         return None
-    path = Path(run_path) / entry["copy"]
-    if not path.is_file():
-        return None
-    document = json.loads(path.read_bytes())
-    return document if document.get("rules") else None
+    check(data[DATA_NAME])
+    document = json.loads(data[DATA_NAME])
+    return document if document["rules"] else None
 
 
 def deck_text(entry: dict, deck: dict) -> str:

@@ -1040,7 +1040,7 @@ def _sensitivity(run, frame, kit):
 
 def _card_pool(run, frame, kit):
     from sim.novel_tcg import pool_data
-    document = pool_data.stored_document(run.path, run.meta)
+    document = pool_data.stored_document(run.game_data)
     if document is None:
         return None
     rows = []

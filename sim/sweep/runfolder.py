@@ -40,6 +40,8 @@ import pandas as pd
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.registry import CHUNKS, RUN_FORMAT, RUN_FORMAT_VERSION, aggregate_columns, chunk_path, data_hash
+from sim.run_data import inside_run, read_game_data
+from sim.run_meta import check_meta_fields
 from sim.safe_output import atomic_folder, remove_stale_temporaries, write_bytes_atomic
 
 FORMAT, FORMAT_VERSION = RUN_FORMAT, RUN_FORMAT_VERSION  # sim/registry.py
@@ -168,6 +170,7 @@ def load_meta(path: Path) -> dict:
     if meta.get("format_version") != FORMAT_VERSION:
         raise CardbalanceError("run folder '%s' has format version %r; this cardbalance reads version %d."
                                % (path, meta.get("format_version"), FORMAT_VERSION))
+    check_meta_fields(meta, path)  # every field of its format's type (sim/run_meta.py)
     return meta
 
 
@@ -339,24 +342,11 @@ def data_entries(game) -> dict:
             for entry in game.game_data}
 
 
-def stored_data(meta: dict, run: Path) -> dict | None:
-    """The run's own copies of its game data (checked against their hashes); None for a
-    run that recorded none (it played the data shipped then: the shipped data now)."""
-    entries = meta.get("game_data") or {}
-    if not entries:
-        return None
-    data = {}
-    for name, entry in entries.items():
-        copy = run / entry["copy"]
-        if not copy.is_file():
-            raise CardbalanceError("run '%s' lacks its game data %s (%s); it cannot be resumed or replayed."
-                                   % (run, entry["copy"], entry["description"]))
-        blob = copy.read_bytes()
-        if data_hash(blob) != entry["sha256"]:
-            raise CardbalanceError("run '%s': game data %s has hash %s, meta.json records %s."
-                                   % (run, entry["copy"], data_hash(blob), entry["sha256"]))
-        data[name] = blob
-    return data
+def stored_data(meta: dict, run: Path, game) -> dict | None:
+    """The run's own copies of its game data, checked (shape, path inside the run, hash,
+    format: sim/run_data.py); None for a run that recorded none (it played the data shipped
+    then: the shipped data now)."""
+    return read_game_data(meta, run, game)
 
 
 def plan_from_meta(meta: dict, run: Path):
@@ -377,14 +367,22 @@ def plan_from_meta(meta: dict, run: Path):
     def load_stored_rules(name: str):
         # The run's own copy of a rules file: the folder works wherever it is.
         # (a `[vary]` variant's entry carries its base's copy: looked up by base name)
+        # Nothing outside the folder is read because of what meta.json says: a copy must lie
+        # inside it, and a name without one must be a preset (not a path to some file).
         entries = [meta["rules"].get(name, {})] + [e for e in meta["rules"].values() if e.get("base") == name]
         copy = next((e["copy"] for e in entries if e.get("copy")), None)
-        if isinstance(copy, str) and (run / copy).is_file():
-            return (game.load_stored_rules or game.load_rules)(str(run / copy))
+        if copy is not None:
+            path = inside_run(run, copy, "rules.%s.copy" % name)
+            if path.is_file():
+                return (game.load_stored_rules or game.load_rules)(str(path))
+        if str(name) not in game.rules_presets:
+            raise CardbalanceError("run '%s': rules '%s' has no copy in the run folder and is no preset of %s "
+                                   "(%s); a run replays only its own copies and presets."
+                                   % (run, name, game.name, ", ".join(game.rules_presets)))
         return game.load_rules(name)
 
     plan = build_plan(parse_sweep(meta["sweep"], "%s/%s" % (run, META)), game, load_rules=load_stored_rules,
-                      data=stored_data(meta, run))
+                      data=stored_data(meta, run, game))
     for name, rules in plan.rules.items():
         entry = meta["rules"].get(name, {})
         stored = entry.get("hash")
