@@ -24,7 +24,9 @@ Which rate ("relevant rate"), decided here once for every report:
   pooled (the sweep always plays both), so that the first-player advantage
   cancels out of the sides' question instead of being mistaken for it. The two orders weigh equally
   even when they got different numbers of matches (precision rounds work per
-  cell): `analysis.stats.stratified_rate`, Wilson at the effective n.
+  cell): `analysis.stats.stratified_rate`, Wilson at the effective n for the interval shown,
+  and `stratified_score_p_values` for the claims (its variance fitted to each band edge: the
+  effective n of the observed rates over-labelled 'balanced' with a first player near 100 %).
 - The rate is seat 0's **decisive win share**: seat-0 wins / (seat-0 wins +
   seat-1 wins). Draws are excluded from this rate — they are reported as
   their own rate next to it, never hidden. Why not count a draw as half a
