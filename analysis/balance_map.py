@@ -2,7 +2,8 @@
 as one family.
 
 The verdict of a point is analysis.verdict's, made as tests (issue 17):
-`score_p_values(share, n_eff, delta)` gives each point's p-values for "imbalanced"
+`stratified_score_p_values` (the sweep table's pooled-row test, the first-player orders as
+strata; sim.fair.metrics.verdict_p_values) gives each point's p-values for "imbalanced"
 (|p − ½| > δ) and "balanced" (|p − ½| < δ, equivalence), and `decide_family(...,
 adjust="holm")` corrects the whole map together, so the probability that any point
 labelled balanced (or imbalanced) is wrong stays at most 5 % over the map, however
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.verdict import BALANCED, DEFAULT_ADJUST, DEFAULT_DELTA, decide_family, score_p_values
+from analysis.verdict import BALANCED, DEFAULT_ADJUST, DEFAULT_DELTA, decide_family
 
 
 @dataclass
@@ -36,11 +37,12 @@ class BalanceMap:
                 for i in range(len(self.x_values)) if self.verdict[j, i] == BALANCED]
 
 
-def family_verdicts(share, n_eff, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST) -> np.ndarray:
-    """Verdict words of every point of the map (any shape), as one Holm-corrected family."""
-    share = np.asarray(share, dtype=float)
-    p_imbalanced, p_balanced = score_p_values(share.ravel(), np.asarray(n_eff, dtype=float).ravel(), delta)
-    return decide_family(p_imbalanced, p_balanced, adjust).reshape(share.shape)
+def family_verdicts(p_imbalanced, p_balanced, adjust: str = DEFAULT_ADJUST) -> np.ndarray:
+    """Verdict words of every point of the map (any shape) from its points' p-values
+    (sim.fair.metrics.verdict_p_values), as one Holm-corrected family."""
+    p_imbalanced = np.asarray(p_imbalanced, dtype=float)
+    return decide_family(p_imbalanced.ravel(), np.asarray(p_balanced, dtype=float).ravel(),
+                         adjust).reshape(p_imbalanced.shape)
 
 
 def matches_to_call_fair_point_balanced(points: int, delta: float = DEFAULT_DELTA, power: float = 0.80) -> int:

@@ -35,7 +35,7 @@ from analysis.csv_cells import spreadsheet_safe
 from analysis.derived_axes import derived_win_rates
 from analysis.runs import GROUP_COLUMNS, OUTCOMES, Run
 from analysis.verdict import (DEFAULT_ADJUST, DEFAULT_DELTA, HANDICAP, check_adjust, check_delta, decide_family,
-                              normal_p_values, score_p_values)
+                              normal_p_values, stratified_score_p_values)
 from sim.errors import CardbalanceError
 from sim.registry import per_seat_label, skill_label
 
@@ -125,6 +125,17 @@ class Pooling:
                                    "the first-player advantage" % (",".join(map(str, kept)), _trial_words(trials)))
         return pd.DataFrame({name: estimate, name + "_low": low, name + "_high": high, name + "_neff": n_eff,
                              name + "_warning": warnings})
+
+    def score_p_values(self, successes: str, trials: str, delta: float):
+        """(p_imbalanced, p_balanced) of the pooled rate against ½ ± delta, one per row of the
+        table given at construction: the stratified score test (analysis.verdict), whose
+        variance at each band edge is fitted to that edge, not the n_eff of `rates`."""
+        cells = self.cell_frame
+        p_imbalanced, p_balanced = stratified_score_p_values(
+            self.group_of_row, cells[successes].to_numpy(dtype=float), cells[trials].to_numpy(dtype=float),
+            len(self.keys), delta)
+        rows = self.table_rows.astype(np.int64)  # every verdict row has its group (grouped_sums' rows)
+        return p_imbalanced[rows], p_balanced[rows]
 
     def add(self, table: pd.DataFrame, name: str, successes, trials: str, detail: bool = False) -> pd.DataFrame:
         """`table` (the one given at construction, or a frame with the same rows) with the
@@ -349,13 +360,13 @@ def verdicts(run: Run, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUS
     frame["vs_mirror"] = effect
     frame["vs_mirror_low"] = effect - stats.Z95 * effect_se
     frame["vs_mirror_high"] = effect + stats.Z95 * effect_se
-    p_imbalanced, p_balanced = score_p_values(frame["seat0_share"], frame["seat0_share_neff"], delta)
+    p_imbalanced, p_balanced = pooling.score_p_values("seat0_wins", "decisive", delta)
     effect_imbalanced, effect_balanced = normal_p_values(effect, effect_se, delta)
     judged_on_effect = frame["handicap"].to_numpy() & np.isfinite(effect)
     p_imbalanced = np.where(judged_on_effect, effect_imbalanced, p_imbalanced)
     p_balanced = np.where(judged_on_effect, effect_balanced, p_balanced)
     not_judged = frame["handicap"].to_numpy() & ~judged_on_effect
-    first_imbalanced, first_balanced = score_p_values(frame["first_share"], frame["first_share_neff"], delta)
+    first_imbalanced, first_balanced = pooling.score_p_values("first_player_wins", "decisive", delta)
     # One family: every claim this table makes (the balance verdicts and the first-player verdicts).
     judged = ~not_judged
     labels = decide_family(np.concatenate([p_imbalanced[judged], first_imbalanced]),

@@ -24,7 +24,9 @@ Which rate ("relevant rate"), decided here once for every report:
   pooled (the sweep always plays both), so that the first-player advantage
   cancels out of the sides' question instead of being mistaken for it. The two orders weigh equally
   even when they got different numbers of matches (precision rounds work per
-  cell): `analysis.stats.stratified_rate`, Wilson at the effective n.
+  cell): `analysis.stats.stratified_rate`, Wilson at the effective n for the interval shown,
+  and `stratified_score_p_values` for the claims (its variance fitted to each band edge: the
+  effective n of the observed rates over-labelled 'balanced' with a first player near 100 %).
 - The rate is seat 0's **decisive win share**: seat-0 wins / (seat-0 wins +
   seat-1 wins). Draws are excluded from this rate — they are reported as
   their own rate next to it, never hidden. Why not count a draw as half a
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analysis.stats import stratified_null_variance, stratified_rates
 from sim.errors import CardbalanceError
 
 DEFAULT_DELTA = 0.02
@@ -120,6 +123,24 @@ def score_p_values(share, n_eff, delta: float = DEFAULT_DELTA):
         with np.errstate(divide="ignore", invalid="ignore"):
             edges.append((share - edge) / np.sqrt(edge * (1 - edge) / n_eff))
     return _two_claims(edges[0], edges[1], ndtr, share, n_eff)
+
+
+def stratified_score_p_values(groups, successes, trials, n_groups: int, delta: float = DEFAULT_DELTA):
+    """(p_imbalanced, p_balanced) per group of an equal-weight rate over strata (the two
+    first-player orders; analysis.stats.stratified_rates' grouping) against ½ ± δ: score tests
+    whose variance at each band edge is the strata's restricted fit to that edge
+    (analysis.stats.stratified_null_variance), not the Kish n_eff of the observed rates, which
+    over-labels 'balanced' when a stratum is near 0 or 1. With one stratum per group it is
+    `score_p_values` at the stratum's trials."""
+    from scipy.special import ndtr
+
+    share = stratified_rates(groups, successes, trials, n_groups)[0]
+    edges = []
+    for edge in (0.5 - delta, 0.5 + delta):
+        variance = stratified_null_variance(groups, successes, trials, n_groups, edge)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            edges.append((share - edge) / np.sqrt(variance))
+    return _two_claims(edges[0], edges[1], ndtr, share, np.isfinite(share).astype(float))
 
 
 def normal_p_values(effect, se, delta: float = DEFAULT_DELTA):

@@ -205,8 +205,8 @@ def map_markdown(settings: dict, px, py, found, cost: dict) -> str:
              "- cost: %s" % cost_line(cost)]
     if found.verdict is not None:
         balanced = found.balanced_points()
-        lines.append("- **balanced** (family-level: analysis.verdict.score_p_values + decide_family, %s over all %d "
-                     "points, band ½ ± %g): %s" % (found.adjust, found.estimate.size, found.delta,
+        lines.append("- **balanced** (family-level: analysis.verdict.stratified_score_p_values + decide_family, "
+                     "%s over all %d points, band ½ ± %g): %s" % (found.adjust, found.estimate.size, found.delta,
                                                   ", ".join("(%d, %d)" % p for p in balanced) or "none"))
         lines.append("- %s" % band_cost_text(found.delta, found.estimate.size, settings))
     lines += ["", "Rows: %s; columns: %s. Each cell: estimate [95 %% interval]%s." % (

@@ -131,3 +131,55 @@ def test_stratified_rates_equal_stratified_rate_per_group_exactly():
         rows = groups[order] == g
         expected = stratified_rate(successes[rows], trials[rows])
         assert [float(column[g]) for column in got] == pytest.approx(expected, rel=0, abs=0, nan_ok=True)
+
+
+def test_stratified_null_variance_is_the_restricted_fit_of_each_group():
+    """The variance comes from the strata's maximum-likelihood rates under mean = target: checked
+    against the fit solved another way — the constrained log-likelihood's derivative in p_1, with
+    p_2 = 2·target − p_1, solved by scipy's brentq (the maximum at a bound when the derivative does
+    not change sign) — for random groups of two strata (near 0 and 1, unequal trials, all wins, no
+    wins) in any row order; one stratum gives the plain score test's target(1 − target)/n; no trials, NaN."""
+    from scipy.optimize import brentq
+
+    from analysis.stats import stratified_null_variance
+
+    rng = np.random.default_rng(37)
+    strata = [([0, 0], [10, 10]), ([40, 40], [40, 40]), ([0, 31], [50, 31]), ([8900, 400], [9000, 9000])]
+    for _ in range(60):
+        trials = rng.integers(1, 20_000, size=2)
+        strata.append((rng.binomial(trials, rng.choice([0.005, 0.3, 0.5, 0.97, 0.999], size=2)), trials))
+    groups = np.repeat(np.arange(len(strata)), 2)
+    successes = np.concatenate([s[0] for s in strata]).astype(float)
+    trials = np.concatenate([s[1] for s in strata]).astype(float)
+    order = rng.permutation(len(groups))
+    for target in (0.48, 0.52):
+        got = stratified_null_variance(groups[order], successes[order], trials[order], len(strata), target)
+        for g, (x, n) in enumerate(strata):
+            x, n = np.asarray(x, dtype=float), np.asarray(n, dtype=float)
+
+            def slope(p_1):  # d/dp_1 of the log-likelihood along the constraint: decreasing (concave)
+                p = np.array([p_1, 2 * target - p_1])
+                score = x / p - (n - x) / (1 - p)
+                return float(score[0] - score[1])
+            low, high = max(0.0, 2 * target - 1) + 1e-15, min(1.0, 2 * target) - 1e-15
+            if slope(low) <= 0:
+                best = low
+            elif slope(high) >= 0:
+                best = high
+            else:
+                best = brentq(slope, low, high, xtol=1e-15, rtol=1e-15)
+            p = np.array([best, 2 * target - best])
+            assert got[g] == pytest.approx(float(np.sum(p * (1 - p) / n)) / 4, rel=1e-7), (g, x, n, target)
+    one = stratified_null_variance([0, 1, 1], [3, 0, 7], [10, 0, 20], 3, 0.48)
+    assert one[0] == pytest.approx(0.48 * 0.52 / 10, rel=1e-12) and one[1] == pytest.approx(0.48 * 0.52 / 20, rel=1e-12)
+    assert np.isnan(one[2])
+
+
+def test_the_stratified_score_test_is_the_plain_score_test_for_one_stratum():
+    from analysis.verdict import score_p_values, stratified_score_p_values
+
+    wins, trials = np.array([30.0, 5100.0, 0.0, 9000.0, 0.0]), np.array([100.0, 10_000.0, 50.0, 9000.0, 0.0])
+    got = stratified_score_p_values(np.arange(5), wins, trials, 5, 0.02)
+    expected = score_p_values(wins / np.maximum(trials, 1), trials, 0.02)
+    assert np.allclose(got, expected, rtol=1e-9, atol=1e-15)
+    assert got[0][4] == got[1][4] == 1.0  # no trials: no claim

@@ -125,3 +125,34 @@ def test_a_target_just_beyond_the_range_end_is_refused_by_the_confirmation_grid(
     assert main(args + ["--max-matches", "1800"]) == 0  # back to the small budget: its result, and no stale refusal
     assert _result(tmp_path / "run") == {k: v for k, v in small.items() if k != "cost"}
     assert not (tmp_path / "run" / "not-reached.txt").exists()
+
+
+def test_a_map_point_is_decided_by_the_sweep_tables_pooled_test():
+    """The map's verdicts take the pooled-row test of the sweep's verdict table (issue 37): a point
+    whose first player wins 99 % is tested at the strata fitted to each band edge, not at the Kish
+    n_eff of its observed orders, which claims far more certainty there (p_balanced 0 before)."""
+    import numpy as np
+
+    from analysis.stats import stratified_rate
+    from analysis.verdict import score_p_values, stratified_score_p_values
+    from sim import aggregate as agg
+    from sim.fair import metrics
+    from sim.registry import get_game
+
+    game = get_game("toy")
+    n_end = len(game.end_types)
+    seat0_wins = np.array([8_930.0, 70.0])  # seat 0 first, then second: the first player wins 99 %
+    vectors = []
+    for wins in seat0_wins:
+        vector = agg.empty_aggregate(n_end, len(game.counter_names), 4)
+        vector[agg.A_MATCHES] = 9_000
+        vector[agg.A_OUTCOMES] = wins  # seat-0 wins, first end type
+        vector[agg.A_OUTCOMES + n_end] = 9_000 - wins  # seat-1 wins
+        vectors.append(vector)
+    trials = np.full(2, 9_000.0)
+    got = metrics.verdict_p_values("seat0", vectors, game, 0.02)
+    expected = stratified_score_p_values(np.zeros(2, dtype=np.int64), seat0_wins, trials, 1, 0.02)
+    assert got == pytest.approx((float(expected[0][0]), float(expected[1][0])), rel=1e-12)
+    share, _, _, n_eff = stratified_rate(seat0_wins, trials)
+    kish = score_p_values(share, n_eff, 0.02)
+    assert float(kish[1]) < got[1] / 1e10  # the old test's certainty, which the band edge did not bear out

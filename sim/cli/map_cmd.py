@@ -110,13 +110,14 @@ def run(args) -> int:
             runner.play(0, points, matches)
         shape = (len(ys), len(xs))
         estimate, low, high = (np.zeros(shape) for _ in range(3))
-        share, n_eff = np.zeros(shape), np.zeros(shape)
+        p_imbalanced, p_balanced = np.ones(shape), np.ones(shape)
         for key in points:
             j, i = divmod(key, len(xs))
             estimate[j, i], low[j, i], high[j, i] = metrics.interval(metric, runner.totals(0, key), b.game, 1.959963984540054)
             if metric != "length":
-                share[j, i], n_eff[j, i] = metrics.share_and_n(metric, runner.totals(0, key), b.game)
-        verdict = family_verdicts(share, n_eff, delta, adjust) if metric in ("seat0", "first") and target == 0.5 else None
+                p_imbalanced[j, i], p_balanced[j, i] = metrics.verdict_p_values(metric, runner.totals(0, key), b.game,
+                                                                                delta)
+        verdict = family_verdicts(p_imbalanced, p_balanced, adjust) if metric in ("seat0", "first") and target == 0.5 else None
         found = BalanceMap(xs, ys, estimate, low, high, verdict, delta, adjust)
         cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),

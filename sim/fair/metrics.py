@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from analysis.stats import stratified_rate
+from analysis.verdict import stratified_score_p_values
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 
@@ -89,8 +90,11 @@ def interval(metric: str, vectors, game, z: float) -> tuple[float, float, float]
     return float(estimate), float(low), float(high)
 
 
-def share_and_n(metric: str, vectors, game) -> tuple[float, float]:
-    """(share, effective n) of a rate metric: what analysis.verdict.score_p_values reads."""
+def verdict_p_values(metric: str, vectors, game, delta: float) -> tuple[float, float]:
+    """(p_imbalanced, p_balanced) of a rate metric against ½ ± delta: the pooled-row test the
+    sweep's verdict table uses (analysis.verdict.stratified_score_p_values, the first-player
+    orders as its strata), so a map point keeps the stated error however strong the first player is."""
     successes, trials = counts(metric, vectors, game)
-    estimate, _, _, n_eff = stratified_rate(successes, trials)
-    return float(estimate), float(n_eff)
+    p_imbalanced, p_balanced = stratified_score_p_values(np.zeros(len(trials), dtype=np.int64), successes, trials, 1,
+                                                         delta)
+    return float(p_imbalanced[0]), float(p_balanced[0])
