@@ -74,7 +74,7 @@ def run(args) -> int:
     from reports.fair import value_text, write_fair_report
     from sim import inert
     from sim.errors import CardbalanceError
-    from sim.fair import metrics, params, setup
+    from sim.fair import metrics, params, setup, sides
 
     b = setup.base(args)
     param = params.parse_param(b.game, b.rules, args.param)
@@ -113,9 +113,10 @@ def run(args) -> int:
         cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1)}
-        write_fair_report(folder, settings, param, found, cost)
+        labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
+        write_fair_report(folder, settings, param, found, cost, labels)
         print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
-              % (param.name, value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
+              % (labels["param"], value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
                  format(found.matches, ","), found.stopped, folder / "summary.md"))
     return 0
 
