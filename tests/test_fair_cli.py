@@ -63,7 +63,7 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     first = _result(tmp_path / "one")
     assert first == _result(tmp_path / "two")
     assert first["lower"] < first["estimate"] < first["upper"]
-    assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of life0" in (tmp_path / "one" / "summary.md").read_text()
+    assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of Red's starting life (life0)" in (tmp_path / "one" / "summary.md").read_text()
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first

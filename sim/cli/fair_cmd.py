@@ -116,7 +116,7 @@ def run(args) -> int:
         labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
         write_fair_report(folder, settings, param, found, cost, labels)
         print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
-              % (labels["param"], value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
+              % (param.name, value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
                  format(found.matches, ","), found.stopped, folder / "summary.md"))
     return 0
 

@@ -3,11 +3,11 @@
 A fair run on Faction War's human_vs_alien asks for "Human's starting life (life0)", not
 "life0", and its metric is "Human's share of decided matches" (issue 38 item 4). The names
 come from the game's declaration only: the first choice dimension whose cell columns name a
-value per seat (a pairing's factions, a deck template per seat), read at the base setting;
-a game without one names its seats by who moves first when the run fixes it (`--first 0`:
-seat 0 is the first player), else "seat 0" / "seat 1". The words are computed when the run
-is made and stored in its result.json, so a report reads them from the run, never from
-today's code.
+value per seat (a pairing's factions, a deck template per seat), read at the base setting.
+A mirror (Human vs Human) or a game without such a dimension names its seats by who moves
+first when the run fixes it (`--first 0`: seat 0 is the first player), else "seat 0" /
+"seat 1". The words are computed when the run is made and stored in its result.json, so a
+report reads them from the run, never from today's code.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ def seat_names(game: GameSpec, values: dict, orders) -> tuple[str, str]:
         per_seat = [str(value) for column, value in columns.items() if column[-1:] in ("0", "1")][:2]
         if len(per_seat) == 2:
             first, second = map(_capitalised, per_seat)
-            if first == second:  # a mirror: the side alone would not say which seat
-                return "%s (seat 0)" % first, "%s (seat 1)" % second
-            return first, second
+            if first != second:  # in a mirror the side would not say which seat: the seat's number does
+                return first, second
+            break
     if orders is not None and len(orders) == 1:
         return ("first player", "second player") if orders[0] == 0 else ("second player", "first player")
     return "seat 0", "seat 1"
