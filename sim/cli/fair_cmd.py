@@ -103,7 +103,7 @@ def run(args) -> int:
                                                                    target, b.skill, b.game.name,
                                                                    " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
-        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+        with b.runner(args.seed, args.jobs, folder, chunk, setup.progress(args, "fair")) as runner:
             source = GameSource(runner, b, param, metric)
             try:
                 found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,

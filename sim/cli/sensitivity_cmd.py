@@ -92,7 +92,7 @@ def run(args) -> int:
                   % (method, len(rows), len(distinct), format(len(points) * matches * len(probe.orders), ","),
                      " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
-        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+        with b.runner(args.seed, args.jobs, folder, chunk, setup.progress(args, "sensitivity", len(points))) as runner:
             runner.play(0, points, matches)
         results = {}
         for metric in metrics.METRICS + (("spread",) if spread else ()):
