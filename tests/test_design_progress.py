@@ -73,3 +73,35 @@ def _cells_lines(err: str, label: str) -> list[dict]:
     pattern = re.compile(r"^\d\d:\d\d:\d\d %s: cells (\d+)/(\d+)  matches (?P<matches>\d+)/(?P<scheduled>\d+)  "
                          % re.escape(label))
     return [match.groupdict() for match in map(pattern.match, err.splitlines()) if match]
+
+
+def test_a_count_without_a_known_total_is_shown_without_one():
+    """fair's points: no "/total" is claimed; a sweep's cells keep theirs (the line the sweep tests read)."""
+    import io
+    from sim.sweep.progress import Progress
+    open_ended = Progress(None, "lines", io.StringIO(), label="fair", unit="points")
+    open_ended.schedule(400)
+    open_ended.advance(200, 3)
+    assert open_ended.status()[0].startswith("points 3  matches 200/400  ")
+    sweep = Progress(8, "lines", io.StringIO())
+    sweep.schedule(400)
+    sweep.advance(100, 2)
+    assert sweep.status()[0].startswith("cells 2/8  matches 100/400  ")
+
+
+def test_a_design_stopped_by_an_error_writes_no_closing_progress_line(tmp_path):
+    """The closing line says every scheduled match was played: after an error it would be false."""
+    import io
+    from sim.fair.runner import PointRunner
+    from sim.registry import get_game
+    from sim.sweep.progress import Progress
+    stream = io.StringIO()
+    progress = Progress(None, "lines", stream, label="fair", unit="points")
+    game = get_game("toy")
+    with pytest.raises(RuntimeError):
+        with PointRunner(game, ("greedy", "greedy"), 1, 1, None, 50, progress=progress):
+            raise RuntimeError("stopped")
+    assert stream.getvalue() == ""
+    with PointRunner(game, ("greedy", "greedy"), 1, 1, None, 50, progress=progress):
+        pass
+    assert "fair: points 0  matches 0/0" in stream.getvalue()

@@ -63,8 +63,12 @@ class PointRunner:
 
     def __exit__(self, *exc):
         self._executor.__exit__(*exc)
-        if self.progress is not None:
-            self.progress.finish()
+        if self.progress is None:
+            return
+        if exc[0] is None:
+            self.progress.finish()  # the closing line: every scheduled match played
+        elif self.progress.mode == "bar" and self.progress.matches_done:
+            self.progress.stream.write("\n")  # the error line starts below the bar, not on it
 
     def _valid(self, vector, size):
         return vector.ndim == 1 and int(vector[agg.A_MATCHES]) == size
