@@ -77,6 +77,10 @@ def test_fair_without_a_range_searches_the_domain_and_the_report_names_the_side(
     html = (out / "report.html").read_text()
     assert "Red&#39;s share of decided matches meets 0.5 at Red&#39;s starting life (life0)" in html
     assert "fair life0 = " in capsys.readouterr().out  # the one-line result keeps the name a script greps
+    from reports.fair import rewrite_fair_report
+    (out / "summary.md").unlink()
+    rewrite_fair_report(out)  # a report reads the words from the run, not from today's game code
+    assert "# Fair value of Red's starting life (life0)" in (out / "summary.md").read_text()
 
 
 def test_the_fair_figure_spans_the_searched_range_and_names_its_axes():

@@ -97,9 +97,10 @@ def run(args) -> int:
                 "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
                 "chunk_size": chunk, "seed": args.seed}
     low_point = params.apply(b.rules, b.values, [param], [param.low])
+    labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
     with (setup.cluster(args, runner_probe, low_point),
           setup.prepare_folder(args.out, "fair", settings) as (folder, resumed)):
-        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
+        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), labels["metric"],
                                                                    target, b.skill, b.game.name,
                                                                    " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
@@ -113,7 +114,6 @@ def run(args) -> int:
         cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1)}
-        labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
         write_fair_report(folder, settings, param, found, cost, labels)
         print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
               % (param.name, value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
