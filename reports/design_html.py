@@ -125,10 +125,12 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
     from reports.fair import value_text
     from sim.fair.metrics import DESCRIPTIONS
     name = settings["param"].split(" in ")[0]
-    metric = DESCRIPTIONS.get(settings["metric"], settings["metric"])
+    labels = result.get("labels") or {}  # the sides' words (sim/fair/sides.py); a run before them has none
+    words = labels.get("param", name)
+    metric = labels.get("metric", DESCRIPTIONS.get(settings["metric"], settings["metric"]))
     inside = result["candidates"]
     ends = [side for side, open_ in (("lower", result["lower_open"]), ("upper", result["upper_open"])) if open_]
-    headline = ["At %s play, %s meets %g at %s %s." % (settings["skill"], metric, result["target"], name,
+    headline = ["At %s play, %s meets %g at %s %s." % (settings["skill"], metric, result["target"], words,
                                                       value_text(result))]
     if inside:
         headline.append("Integers the data cannot tell from fair: %s." % _compact(inside))
@@ -170,14 +172,14 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
                  "--round-matches %d %s" % (_param_spec(settings["param"]), settings["metric"], settings["target"],
                                             settings["precision"], settings["max_matches"], settings["first"],
                                             _common_options(settings, folder)))
-    section = {"id": "fair", "title": "Fair value of %s" % name, "text": [
+    section = {"id": "fair", "title": "Fair value of %s" % words, "text": [
         "The metric (%s) %s with %s; the finder stopped at the %s after %s matches."
         % (metric, "rises" if result["direction"] > 0 else "falls", name, result["stopped"],
            format(result["matches"], ","))],
                "caption": "Grey: search points with 95 % intervals; blue: the confirmation grid at its last round, "
                           "intervals at the corrected z; green band: the 95 % interval on the value; dashed line: "
                           "the target.", "tables": [table]}
-    return {"title": "Fair value of %s — %s" % (name, settings["game"]), "headline": headline,
+    return {"title": "Fair value of %s — %s" % (words, settings["game"]), "headline": headline,
             "warnings": warnings, "section": section, "method": method, "reproduce": reproduce}
 
 

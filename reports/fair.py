@@ -88,7 +88,10 @@ def value_text(result: dict) -> str:
     return "= %.1f, %s" % (result["estimate"], interval)
 
 
-def fair_figure(param, found, metric: str = "metric") -> Figure:
+def fair_figure(param, found, metric: str = "metric", labels: dict | None = None) -> Figure:
+    """The search and confirmation points over the searched range (the x axis is found.low..high, so
+    the interval is read against the whole range); axes named by `labels` (sim/fair/sides.py)."""
+    labels = labels or {}
     figure = Figure(figsize=(7, 4.2))
     axes = figure.add_subplot()
     for points, label, style in ((found.search, "search (stage 0, 95 %)", dict(color="0.6", marker="s")),
@@ -105,19 +108,23 @@ def fair_figure(param, found, metric: str = "metric") -> Figure:
     axes.axvspan(found.lower, found.upper, color="C2", alpha=0.2, label="95 % interval on the value")
     if found.estimate is not None:
         axes.axvline(found.estimate, color="C2", linewidth=1)
-    axes.set_xlabel(param.name)
-    axes.set_ylabel(metric)
-    axes.set_title("Fair %s %s" % (param.name, value_text(found.__dict__)), fontsize=9)
+    margin = max((found.high - found.low) * 0.02, 0.5)
+    axes.set_xlim(found.low - margin, found.high + margin)
+    axes.set_xlabel(labels.get("param", param.name))
+    axes.set_ylabel(labels.get("metric", metric))
+    axes.set_title("Fair %s %s" % (labels.get("param", param.name), value_text(found.__dict__)), fontsize=9)
     axes.legend(fontsize=8)
     figure.tight_layout()
     return figure
 
 
-def fair_markdown(settings: dict, param, found, cost: dict) -> str:
-    lines = ["# Fair value of %s" % param.name, "",
+def fair_markdown(settings: dict, param, found, cost: dict, labels: dict | None = None) -> str:
+    named = (labels or {}).get("param", param.name)  # words from the game's declaration, not user text
+    metric = settings["metric"] + (" (%s)" % labels["metric"] if labels else "")
+    lines = ["# Fair value of %s" % named, "",
              setting_line(settings),
-             "- metric %s, target %g, range %d..%d" % (settings["metric"], found.target, found.low, found.high),
-             "- **fair %s %s**" % (param.name, value_text(found.__dict__)),
+             "- metric %s, target %g, range %d..%d" % (metric, found.target, found.low, found.high),
+             "- **fair %s %s**" % (named, value_text(found.__dict__)),
              "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
              "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
                                             "" if found.monotone else "; **confident points disagree: not monotone "
@@ -137,14 +144,17 @@ def fair_markdown(settings: dict, param, found, cost: dict) -> str:
     return "\n".join(lines)
 
 
-def write_fair_report(folder: Path, settings: dict, param, found, cost: dict) -> None:
-    """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone."""
+def write_fair_report(folder: Path, settings: dict, param, found, cost: dict, labels: dict | None = None) -> None:
+    """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone.
+    `labels`: the words for the parameter and metric (sim/fair/sides.py), stored with the result."""
     folder = Path(folder)
     (folder / "not-reached.txt").unlink(missing_ok=True)  # a smaller budget's refusal (other K, z) no longer holds
     data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
+    if labels:
+        data["labels"] = labels
     write_json(folder / "result.json", data)
-    save(fair_figure(param, found, settings["metric"]), folder / "fair.png")
-    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost))
+    save(fair_figure(param, found, settings["metric"], labels), folder / "fair.png")
+    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost, labels))
     write_design_report(folder)
 
 
@@ -338,7 +348,7 @@ def rewrite_fair_report(folder: Path) -> None:
     found.estimate = point_estimate(found.points, found.target, found.direction, found.lower, found.upper,
                                     found.lower_open, found.upper_open, found.estimate)
     param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
-    write_fair_report(folder, settings, param, found, cost)
+    write_fair_report(folder, settings, param, found, cost, data.get("labels"))
 
 
 def rewrite_map_report(folder: Path) -> None:

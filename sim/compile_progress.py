@@ -13,6 +13,14 @@ on stderr: redrawn in place on a terminal, a plain line every few seconds
 otherwise (logs, CI). A cache load announces nothing, so a warm run prints
 nothing. stdout (summaries, --json output) is never written.
 
+No total ("57 of 182"): numba finds the functions to compile while it types
+the entry kernel, one callee at a time, and which ones miss the cache depends on
+the cells played and on what earlier runs left cached (the cold Faction War
+compile of scripts/faction_war/fingerprint.py was 172 functions, a partial one any number below), so no count is known before
+the compile ends; the elapsed seconds are the honest measure. (The compile-ahead
+parts, sim/compile_ahead.py, are known, but Faction War declares 3 and Poker Duel 1 of those
+functions: too coarse to count by.)
+
 The game's name comes from the engine the outermost compiling function belongs
 to (`jit_cache.engine_of_file`), so this module names no game.
 `CARDBALANCE_COMPILE_PROGRESS=0` turns it off (the test suite's own warm-up).

@@ -127,6 +127,11 @@ class Dimension:
     `former_keys`: (key, hint) pairs of sweep keys this dimension replaced; a sweep file
     that still uses one is refused with the hint (sim/sweep/grid.py), not "unknown key".
 
+    `domain` (PER_SEAT): the (low, high) the source declares for a game (Faction War's
+    F-SET-1: life 30-100), which a design (`fair`, `sensitivity`) explores when no range is
+    given; without one, the span of `default`. `low`..`high` stays what the engine accepts
+    (a given range may reach outside the domain, never outside `low`..`high`).
+
     `default` is the sweep's default list (for SEAT: both seats); `single` is
     the value a one-match command (play, bench, the compare grid) uses when
     none is given. `label(value)` is the one label format every table and
@@ -144,6 +149,18 @@ class Dimension:
     key: str | None = None
     columns: Callable[[Any], dict] | None = None
     former_keys: tuple[tuple[str, str], ...] = ()
+    domain: tuple[int, int] | None = None
+
+    @property
+    def design_range(self) -> tuple[int, int]:
+        """A design's default range of this PER_SEAT dimension: the declared `domain`, else the span of
+        the sweep's `default` list, else everything the engine accepts (issue 38 item 4: `fair` searched
+        life 1..1,000,000 and 15 of its 22 points fell outside the source's 30-100)."""
+        if self.domain is not None:
+            return self.domain
+        if self.default:
+            return min(self.default), max(self.default)
+        return self.low, self.high
 
     @classmethod
     def per_seat_choice(cls, name: str, description: str, options, default=(), key: str | None = None,

@@ -63,7 +63,7 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     first = _result(tmp_path / "one")
     assert first == _result(tmp_path / "two")
     assert first["lower"] < first["estimate"] < first["upper"]
-    assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of life0" in (tmp_path / "one" / "summary.md").read_text()
+    assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of Red's starting life (life0)" in (tmp_path / "one" / "summary.md").read_text()
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
@@ -97,7 +97,7 @@ def test_map_and_sensitivity_on_the_toy_game(tmp_path):
 def test_a_target_no_value_in_the_range_reaches_is_one_line_and_exit_2(tmp_path, capsys):
     # seat 0 at life 2..6 against life 50: it never wins half the matches
     assert main(["fair", "--param", "life0=2:6", "--life", "50", "--round-matches", "50", "--max-matches", "5000",
-                 "--jobs", "1", "--out", str(tmp_path / "run")] + TOY) == 2
+                 "--jobs", "1", "--quiet", "--out", str(tmp_path / "run")] + TOY) == 2  # no progress lines
     error = capsys.readouterr().err
     assert "no value of the parameter in 2..6 reaches the target 0.5" in error and error.count("\n") == 1
     assert not (tmp_path / "run" / "result.json").exists()  # no invented value; the played chunks stay for a rerun
@@ -109,7 +109,7 @@ def test_a_target_just_beyond_the_range_end_is_refused_by_the_confirmation_grid(
     range end. The confirmation grid finds 13 confidently below ½: one line, exit 2, and the folder's
     earlier result from a smaller budget (an interval open at 13) no longer claims a value."""
     args = ["fair", "--param", "life0=2:13", "--life", "12", "--round-matches", "100", "--precision", "1",
-            "--jobs", "1", "--out", str(tmp_path / "run")] + TOY
+            "--jobs", "1", "--quiet", "--out", str(tmp_path / "run")] + TOY  # --quiet: stderr holds the refusal alone
     assert main(args + ["--max-matches", "1800"]) == 0  # one confirmation round: not yet confident
     small = json.loads((tmp_path / "run" / "result.json").read_text())
     assert small["upper_open"] and small["estimate"] is None

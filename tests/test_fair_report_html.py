@@ -41,7 +41,7 @@ def test_fair_report_states_value_interval_method_guarantee_and_budget(runs):
     html = (runs / "fair" / "report.html").read_text(encoding="utf-8")  # the command writes it
     result = json.loads((runs / "fair" / "result.json").read_text())
     _self_contained(html)
-    assert "Fair value of life0" in html and "%.1f" % result["estimate"] in html
+    assert "Fair value of Red&#39;s starting life (life0)" in html and "%.1f" % result["estimate"] in html
     assert "Guarantee: if the metric is monotone in life0" in html and "union bound" in html
     assert "K = %d" % (len(result["grid"]) * result["planned_rounds"]) in html
     assert format(result["cost"]["matches"], ",") in html and "Budget spent" in html

@@ -154,7 +154,8 @@ def run(args) -> int:
     figures = None
     if args.figures:
         from sim.compare import figures as compare_figures
-        figures = compare_figures.write_side_by_side(result, args.figures, relative_to=args.summary_md)
+        figures = compare_figures.write_side_by_side(result, args.figures, relative_to=args.summary_md,
+                                                     progress="quiet" if args.quiet else "auto")
         data["figures"] = {name: list(paths) for name, paths in figures.items()}
     markdown = compare_md.render(data, figures)
     if args.summary_md:

@@ -74,7 +74,7 @@ def run(args) -> int:
     from reports.fair import value_text, write_fair_report
     from sim import inert
     from sim.errors import CardbalanceError
-    from sim.fair import metrics, params, setup
+    from sim.fair import metrics, params, setup, sides
 
     b = setup.base(args)
     param = params.parse_param(b.game, b.rules, args.param)
@@ -97,13 +97,14 @@ def run(args) -> int:
                 "target": target, "precision": args.precision, "max_matches": args.max_matches, "first": first,
                 "chunk_size": chunk, "seed": args.seed}
     low_point = params.apply(b.rules, b.values, [param], [param.low])
+    labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
     with (setup.cluster(args, runner_probe, low_point),
           setup.prepare_folder(args.out, "fair", settings) as (folder, resumed)):
-        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), metrics.DESCRIPTIONS[metric],
+        setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), labels["metric"],
                                                                    target, b.skill, b.game.name,
                                                                    " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
-        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+        with b.runner(args.seed, args.jobs, folder, chunk, setup.progress(args, "fair")) as runner:
             source = GameSource(runner, b, param, metric)
             try:
                 found = fair_value.find(source, param.low, param.high, target, first=first, budget=args.max_matches,
@@ -113,7 +114,7 @@ def run(args) -> int:
         cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1)}
-        write_fair_report(folder, settings, param, found, cost)
+        write_fair_report(folder, settings, param, found, cost, labels)
         print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
               % (param.name, value_text(found.__dict__), ", ".join(map(str, found.candidates)) or "none",
                  format(found.matches, ","), found.stopped, folder / "summary.md"))

@@ -106,7 +106,7 @@ def run(args) -> int:
         setup.say(args, "map: %s x %s, %d points, %s matches%s -> %s" % (px.name, py.name, len(points), format(needed, ","),
                                                                          " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
-        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+        with b.runner(args.seed, args.jobs, folder, chunk, setup.progress(args, "map", len(points))) as runner:
             runner.play(0, points, matches)
         shape = (len(ys), len(xs))
         estimate, low, high = (np.zeros(shape) for _ in range(3))

@@ -101,11 +101,12 @@ def run(args) -> int:
                 "spread_over": spread, **({"replicates": replicates, "copies": copies} if method == "sobol" else {})}
     with (setup.cluster(args, probe, points[0]),
           setup.prepare_folder(args.out, "sensitivity", settings) as (folder, resumed)):
-        planned = sum(len(keys) for _, keys, _ in stages) * len(choices) * per_copy * len(probe.orders)
+        stage_points = sum(len(keys) for _, keys, _ in stages) * len(choices)  # (stage, point) pairs: what the progress counts
+        planned = stage_points * per_copy * len(probe.orders)
         setup.say(args, "sensitivity: %s design, %d points (%d distinct), up to %s matches%s -> %s"
                   % (method, len(rows), len(distinct), format(planned, ","), " (resumed)" if resumed else "", folder))
         started, cpu = time.perf_counter(), time.process_time()
-        with b.runner(args.seed, args.jobs, folder, chunk) as runner:
+        with b.runner(args.seed, args.jobs, folder, chunk, setup.progress(args, "sensitivity", stage_points)) as runner:
             for stage, keys, _ in stages:
                 runner.play(stage, {key * len(choices) + c: points[key * len(choices) + c]
                                     for key in keys for c in range(len(choices))}, per_copy)

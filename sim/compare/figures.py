@@ -21,8 +21,9 @@ from sim.sweep.grid import build_plan, parse_sweep
 from sim.sweep.runner import run_sweep
 
 
-def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
-    """Replay one arm's matches of `result` into a run folder; returns the folder."""
+def write_arm_run(result, arm, folder, n_jobs: int = 1, progress: str = "quiet", label: str = "compare") -> Path:
+    """Replay one arm's matches of `result` into a run folder; returns the folder. `progress`: the sweep's
+    progress mode (sim/sweep/progress.py) on stderr, each line starting with `label`."""
     from sim.sweep import runfolder
 
     setup = result.setup
@@ -51,7 +52,7 @@ def write_arm_run(result, arm, folder, n_jobs: int = 1) -> Path:
             chunk.unlink()  # chunks of another comparison
         (folder / runfolder.CHUNKS).mkdir(parents=True, exist_ok=True)
         runfolder.write_json_atomic(stored, meta)
-    run_sweep(plan, folder, jobs=n_jobs, progress="quiet", resume=resume)
+    run_sweep(plan, folder, jobs=n_jobs, progress=progress, resume=resume, progress_label=label)
     return folder
 
 
@@ -78,12 +79,15 @@ def _side_by_side(left: Path, right: Path, out: Path) -> None:
     plt.close(figure)
 
 
-def write_side_by_side(result, folder, relative_to=None, n_jobs: int = 1) -> dict[str, tuple[str, str]]:
+def write_side_by_side(result, folder, relative_to=None, n_jobs: int = 1,
+                       progress: str = "quiet") -> dict[str, tuple[str, str]]:
     """Figures of both arms under `folder`/{base,tweak}/ and, joined into one image per
     figure, under `folder`/side_by_side/; returns {figure: (base path, tweak path)}.
 
     Paths are relative to the folder of `relative_to` (the Markdown file) when
-    given, so the summary's image links work next to it.
+    given, so the summary's image links work next to it. `progress` ("auto" from the command
+    without --quiet): each arm's replay prints the sweep's progress line on stderr (issue 38
+    item 9: the replay, every match once more per arm, was silent).
     """
     from analysis import load_run, tables
     from reports import figures
@@ -95,7 +99,8 @@ def write_side_by_side(result, folder, relative_to=None, n_jobs: int = 1) -> dic
     folder = Path(folder)
     written = {}
     for label, arm in (("base", setup.base), ("tweak", setup.tweak)):
-        run_folder = write_arm_run(result, arm, folder / ("%s-run" % label), n_jobs)
+        run_folder = write_arm_run(result, arm, folder / ("%s-run" % label), n_jobs, progress,
+                                   "compare figures, %s replay" % label)
         written[label] = figures.write_figures(tables.all_tables(load_run(run_folder)), folder / label)
     for name in written["base"]:
         if name in written["tweak"]:

@@ -46,7 +46,8 @@ def _factions(pairing: str) -> dict:
 PAIRING = Dimension("pairing", CHOICE, "pairing (seat 0's faction vs seat 1's)", values=tuple(PAIRINGS),
                     key="pairings", columns=_factions)
 LIFE = Dimension("life", PER_SEAT, "starting life", low=rules.LIFE_MIN, high=rules.LIFE_MAX,
-                 default=(30, 40, 50, 60, 70, 80, 90, 100), single=rules.DEFAULT_LIFE)  # F-SET-1; the source plays 30-100
+                 default=(30, 40, 50, 60, 70, 80, 90, 100), single=rules.DEFAULT_LIFE,
+                 domain=(30, 100))  # F-SET-1: the source plays 30-100; the engine takes any life 1..1,000,000
 FIRST = Dimension("first", SEAT, "first player", default=(0, 1))  # F-SET-2: both orders in every sweep
 
 # The built-in default sweep (`cardbalance sweep` with no file): 480,000 matches,

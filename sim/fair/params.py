@@ -2,8 +2,8 @@
 
 A parameter is one of:
 - a per-seat grid value: for a PER_SEAT dimension `life`, `life0` (seat 0's value,
-  seat 1 keeps the base), `life1`, or `life` (both seats); range: the dimension's
-  declared low..high;
+  seat 1 keeps the base), `life1`, or `life` (both seats); default range: the dimension's
+  `design_range` (the source's domain, e.g. life 30..100), a given one anywhere in its low..high;
 - a rules number: a top-level integer of `rules.as_dict()`, range from the rules
   module's `NUMBERS` table (name -> (description, low, high, ...)) when it declares one;
 - a real rules number (sensitivity only): a top-level float of `rules.as_dict()` the rules
@@ -121,7 +121,9 @@ def resolve(game: GameSpec, rules, name: str, low=None, high=None, levels=None, 
             continue
         seats = {dimension.name + "0": (0,), dimension.name + "1": (1,), dimension.name: (0, 1)}.get(name)
         if seats:
-            return _ranged(name, SEAT_VALUE, dimension.low, dimension.high, low, high,
+            default_low, default_high = dimension.design_range  # e.g. life 30..100, not all the engine takes
+            return _ranged(name, SEAT_VALUE, dimension.low, dimension.high,
+                           default_low if low is None else low, default_high if high is None else high,
                            "the game's %s dimension values" % dimension.name, dimension=dimension.name, seats=seats)
     numbers = declared_numbers(rules)
     if name in numbers:

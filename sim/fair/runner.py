@@ -7,6 +7,9 @@ order, chunk number) only — the executor's `deal` — so points differ by thei
 parameter values and nothing else (common random numbers). Chunk files are
 stored under the run folder as they finish, so a killed command redoes only
 the missing chunks, and totals are integer sums, bit-identical for any --jobs.
+Given a `progress` (sim/sweep/progress.py), each finished chunk advances it on
+stderr (matches played / scheduled, rate, ETA); it only observes, so the numbers
+are the same with or without it.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class PointRunner:
     `orders`: the first-player orders to play (default both)."""
 
     def __init__(self, game: GameSpec, strategies: tuple[str, str], seed: int, jobs: int, folder: Path | None,
-                 chunk_size: int = 500, orders: tuple | None = None, backend: str = "loky"):
+                 chunk_size: int = 500, orders: tuple | None = None, backend: str = "loky", progress=None):
         self.game = game
         self.strategy_ids = (game.strategy_id(strategies[0]), game.strategy_id(strategies[1]))
         self.seed = int(seed)
@@ -41,6 +44,8 @@ class PointRunner:
         self.orders = (tuple(orders) if orders else (0, 1)) if seat else (None,)
         self.folder = Path(folder) if folder is not None else None
         self.backend = backend
+        self.progress = progress
+        self.points_measured: set[tuple[int, int]] = set()  # (stage, key) whose first play call has finished
         self.played: dict[tuple[int, int], int] = {}           # (stage, key) -> matches per order
         self.vectors: dict[tuple[int, int], list] = {}         # (stage, key) -> [vector per order]
         self.matches_played = 0
@@ -58,6 +63,12 @@ class PointRunner:
 
     def __exit__(self, *exc):
         self._executor.__exit__(*exc)
+        if self.progress is None:
+            return
+        if exc[0] is None:
+            self.progress.finish()  # the closing line: every scheduled match played
+        elif self.progress.mode == "bar" and self.progress.matches_done:
+            self.progress.stream.write("\n")  # the error line starts below the bar, not on it
 
     def _valid(self, vector, size):
         return vector.ndim == 1 and int(vector[agg.A_MATCHES]) == size
@@ -96,6 +107,12 @@ class PointRunner:
                     chunks.append(Chunk(cell, number, sizes[number], play_aggregate,
                                         (self.game.play_batch,) + arrays[index], deal=deal))
             self.played[(stage, key)] = matches
+        unfinished = {}  # (stage, key) -> chunks of this call still to come
+        for chunk in chunks:
+            stage_key = divmod(chunk.cell // len(self.orders), KEY_SPACE)
+            unfinished[stage_key] = unfinished.get(stage_key, 0) + 1
+        if self.progress is not None:
+            self.progress.schedule(sum(chunk.size for chunk in chunks))
         for done in self._executor.run(chunks):
             cell = done.chunk.cell
             index = cell % len(self.orders)
@@ -108,6 +125,14 @@ class PointRunner:
             else:
                 self.matches_played += done.chunk.size
                 self.worker_s += done.seconds
+            unfinished[stage_key] -= 1
+            if not unfinished[stage_key]:
+                self.points_measured.add(stage_key)
+            if self.progress is not None:
+                if done.resumed:
+                    self.progress.resumed(done.chunk.size, len(self.points_measured))
+                else:
+                    self.progress.advance(done.chunk.size, len(self.points_measured))
 
     def totals(self, stage: int, key: int) -> list:
         return self.vectors[(stage, key)]

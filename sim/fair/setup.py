@@ -53,9 +53,10 @@ class Base:
     orders: tuple | None = None  # the first-player orders played (None: both)
     backend: str = "loky"
 
-    def runner(self, seed, jobs, folder, chunk_size):
+    def runner(self, seed, jobs, folder, chunk_size, progress=None):
         from sim.fair.runner import PointRunner
-        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders, self.backend)
+        return PointRunner(self.game, self.strategies, seed, jobs, folder, chunk_size, self.orders, self.backend,
+                           progress)
 
 
 def base(args) -> Base:
@@ -194,6 +195,13 @@ def _reopen(path: Path, command: str, text: str, held: contextlib.ExitStack) -> 
         remove_stale_temporaries(folder)
     if old != new:
         write_text_atomic(stored, text)
+
+
+def progress(args, command: str, points: int | None = None):
+    """The command's progress on stderr (sim/sweep/progress.py; nothing with --quiet): `points` the design's
+    points when known in advance (sensitivity, map), None for fair, whose search picks its points as it goes."""
+    from sim.sweep.progress import Progress
+    return Progress(points, "quiet" if args.quiet else "auto", label=command, unit="points")
 
 
 def say(args, text: str) -> None:

@@ -27,7 +27,8 @@ FORMER_DECK_KEY = ("deck_pairs", "the deck template per seat is now 'deck': one 
 DECK = Dimension.per_seat_choice("deck", "deck template", TEMPLATES, single="curve", former_keys=(FORMER_DECK_KEY,))
 PAIRINGS = DECK.values  # "swarm", "swarm/advance", ...: every (seat 0, seat 1) template pair
 RANK = Dimension("rank", PER_SEAT, "duelist rank", low=rules.RANK_MIN, high=rules.RANK_MAX,
-                 default=(2, 5, 10, 15, 20), single=(rules.DEFAULT_RANK, rules.DEFAULT_RANK))  # §18.2
+                 default=(2, 5, 10, 15, 20), single=(rules.DEFAULT_RANK, rules.DEFAULT_RANK),
+                 domain=(rules.RANK_MIN, rules.RANK_MAX))  # §18.2; T-RANK-1: every rank the source allows
 FIRST = Dimension("first", SEAT, "first player", default=(0, 1))
 RANK_GAP = DerivedAxis("rank_gap", "rank", "rank gap (seat 1's rank - seat 0's)")  # §18.3 Q2
 

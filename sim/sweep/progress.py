@@ -5,6 +5,11 @@ plain timestamped lines every few seconds when it is not (logs, CI), and
 nothing at all with `--quiet`. Progress goes to stderr so that stdout holds
 only the summary. With a precision target the total is not known in
 advance: the ETA is for the matches scheduled so far.
+
+The design commands (`fair`, `sensitivity`, `map`: sim/fair/runner.py) and the
+compare replay (sim/compare/figures.py) print the same line; `unit` names what
+is counted ("points" of a design), and `total_cells` None is a count whose end
+is not known in advance (`fair`'s search decides its next points as it goes).
 """
 
 from __future__ import annotations
@@ -29,9 +34,11 @@ def _duration(seconds: float) -> str:
 class Progress:
     """`mode`: "bar", "lines", "quiet" or "auto" (bar on a TTY, else lines)."""
 
-    def __init__(self, total_cells: int, mode: str = "auto", stream=None, label: str = "sweep"):
+    def __init__(self, total_cells: int | None, mode: str = "auto", stream=None, label: str = "sweep",
+                 unit: str = "cells"):
         self.stream = stream or sys.stderr
         self.label = label  # the command's word at the start of each plain line ("sweep:", "ladder:")
+        self.unit = unit
         if mode == "auto":
             mode = "bar" if getattr(self.stream, "isatty", lambda: False)() else "lines"
         self.mode = mode
@@ -82,9 +89,9 @@ class Progress:
             rate = (self.matches_done - self.matches_at_start) / elapsed if elapsed > 0 else 0.0
             eta = "0s" if remaining == 0 else "?"
         fraction = self.matches_done / self.matches_total if self.matches_total else 0.0
-        return "cells %d/%d  matches %d/%d  %.0f matches/s  elapsed %s  ETA %s" % (
-            self.cells_done, self.total_cells, self.matches_done, self.matches_total, rate,
-            _duration(elapsed), eta), fraction
+        cells = "%d" % self.cells_done + ("/%d" % self.total_cells if self.total_cells is not None else "")
+        return "%s %s  matches %d/%d  %.0f matches/s  elapsed %s  ETA %s" % (
+            self.unit, cells, self.matches_done, self.matches_total, rate, _duration(elapsed), eta), fraction
 
     def _draw(self, force: bool) -> None:
         if self.mode == "quiet":
