@@ -78,20 +78,27 @@ def check_design(rules, params, command: str, factors: bool = False, cells=None)
         if _acts_somewhere(entry, rules, cells, varied):
             continue
         raise CardbalanceError("parameter '%s' has no effect under these rules: %s; %s refuses it rather than "
-                               "measure nothing%s." % (param.name, entry.sentence(), command, _remedy(entry, factors)))
+                               "measure nothing%s." % (param.name, entry.sentence(), command,
+                                                                   _remedy(entry, param.name, factors, cells)))
 
 
 def _varied_key(param) -> str:
     return param.dimension if param.kind == SEAT_VALUE else param.name
 
 
-def _remedy(entry: ActsWhen, factors: bool) -> str:
+def _remedy(entry: ActsWhen, name: str, factors: bool, cells) -> str:
     if entry.condition is None:
         return ""
     where = (["rules"] if entry.reads else []) + list(entry.cell_reads)
-    also = list(entry.reads) + (["--spread-over " + name for name in entry.cell_reads] if factors else [])
-    return ": change the %s to that%s" % (" or ".join(where), ", or vary %s too" % " or ".join(also)
-                                           if factors and also else "")
+    if not factors:
+        return ": change the %s to that" % " or ".join(where)
+    # sensitivity can vary a rules key or a per-seat grid value (rank0=...), and play every value of a
+    # choice dimension (--spread-over pairing)
+    per_seat = [name for name in entry.cell_reads if cells and isinstance(cells[0].get(name), tuple)]
+    others = [key for key in entry.reads if key != name] + per_seat  # the parameter itself is varied already
+    also = ["vary %s too" % " or ".join(others)] if others else []
+    also += ["play every %s (--spread-over %s)" % (name, name) for name in entry.cell_reads if name not in per_seat]
+    return ": change the %s to that, or %s" % (" or ".join(where), ", or ".join(also))
 
 
 def _levels(param) -> tuple:
