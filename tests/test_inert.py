@@ -66,7 +66,8 @@ PROOFS = {
         ("FA-30", "alien_vs_alien", 5), ("FA-31", "alien_vs_alien", 5), ("FA-33", "alien_vs_alien", 5),
         ("FA-35", "alien_vs_alien", 5), ("FA-36", "alien_vs_alien", 5))},
     ("faction_war", "FA-32"): ([FW["human_vs_human"]], FW_BIG_HANDS, None, 10),
-    ("faction_war", "FA-17"): ([FW["human_vs_human"], FW["human_vs_alien"]], FW["alien_vs_alien"], None, 40),
+    # the Deep-Sea Era first ends an Alien vs Alien match at the 13th random seed
+    ("faction_war", "FA-17"): ([FW["human_vs_human"], FW["human_vs_alien"]], FW["alien_vs_alien"], None, 13),
     ("faction_war", "FA-20"): ([FW["human_vs_human"], FW["alien_vs_alien"]], FW["human_vs_alien"], None, 5),
     **{("faction_war", fa_id): ([FW["alien_vs_alien"]], FW[true_pairing], None, n) for fa_id, true_pairing, n in (
         ("FA-9", "human_vs_human", 5), ("FA-26", "alien_vs_human", 5))},
@@ -153,3 +154,6 @@ def test_a_planted_wrong_declaration_would_be_caught():
     assert any(changed_matches("poker_duel", PD_CORE, "D-AMB-42", None, 10))
     # and hand_limit acts in core too: a declaration "acts only with advanced_rules" fails the same way
     assert any(changed_matches("poker_duel", PD_CORE, "hand_limit", (6, 3), 10))
+    # FA-18 (the ♥ Dispeller's scope) was a "Human only" candidate: ♥ face cards are both factions'
+    # (F-HRT-1), so declared Human-only its false side (alien_vs_alien) would change matches
+    assert any(changed_matches("faction_war", FW["alien_vs_alien"], "FA-18", None, 5))
