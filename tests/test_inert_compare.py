@@ -115,3 +115,15 @@ def test_a_grid_condition_reads_the_cells_compare_plays():
     assert "--pairing human_vs_alien, alien_vs_human or alien_vs_alien" in note
     assert compare_note(default, tweak, human_cells + [{"pairing": "human_vs_alien", "life": (50, 50)}]) is None
     assert compare_note(default, tweak) is None  # cells unknown: nothing is claimed on a guess
+
+
+@pytest.mark.parametrize("game_name, preset", [("poker_duel", "advanced"), ("novel_tcg", "default"),
+                                               ("faction_war", "two-packs")])
+def test_a_baseline_s_stored_rules_rebuild_the_rules_it_played(game_name, preset):
+    # the note compares TWEAK with the snapshot's BASE as stored (JSON of as_dict()); a key renamed since: no note
+    from sim.inert import rules_from_values
+    from sim.registry import get_game
+    game = get_game(game_name)
+    stored = json.loads(json.dumps(game.load_rules(preset).as_dict()))
+    assert rules_from_values(game.load_rules("default"), stored) == game.load_rules(preset)
+    assert rules_from_values(game.load_rules("default"), {**stored, "renamed_since": 1}) is None
