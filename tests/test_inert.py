@@ -26,6 +26,11 @@ PD_CORE, PD_ADVANCED = side("core"), side("advanced")
 PD_BIG_HANDS = side("advanced", **{"start_hand": 12, "hand_limit": 20, "D-AMB-57": "yes"})
 NT_LIMIT_OFF, NT_DEFAULT = side("default", **{"T-AMB-46": "off"}), side("default")
 NT_NO_STAR_MOD = side("default", star_mod=0)
+FW = {pairing: side("default", {"pairing": pairing}) for pairing in
+      ("human_vs_human", "human_vs_alien", "alien_vs_human", "alien_vs_alien")}
+# a row takes an extra-zone pair beside its normal card (FA-32) only with hands large enough to hold both
+FW_BIG_HANDS = side("default", {"pairing": "alien_vs_alien"}, opening_hand=15, draws_per_turn=4,
+                    hand_limit_trigger=30, hand_limit_target=25)
 
 # (game, parameter) -> (false sides, true side (None: acts under no rules), values (None: every
 # reading), matches per strategy pair: enough for the true side, by the first seeds that differ)
@@ -45,7 +50,8 @@ PROOFS = {
                                                             "D-AMB-27": "yes"}), None, 80),
     ("poker_duel", "D-AMB-03"): ([PD_CORE, PD_ADVANCED], None, None, 20),
     ("poker_duel", "D-AMB-05"): ([PD_CORE, PD_ADVANCED], None, None, 20),
-    ("novel_tcg", "summon_limit_offset"): ([NT_LIMIT_OFF], NT_DEFAULT, (2, 0), 5),
+    # the ceiling min(20, rank + L): at rank 18 both L = 2 and L = 3 give 20 (a grid condition)
+    ("novel_tcg", "summon_limit_offset"): ([NT_LIMIT_OFF, side("default", {"rank": (18, 18)})], NT_DEFAULT, (2, 3), 5),
     **{("novel_tcg", amb): ([NT_DEFAULT, NT_LIMIT_OFF, side("default", {"deck": "swarm", "rank": (3, 18)}),
                              side("default", {"deck": "advance", "rank": (18, 3)})], None, None, 5)
        for amb in ("T-AMB-47", "T-AMB-49", "T-AMB-80")},
@@ -53,10 +59,23 @@ PROOFS = {
     # ATK = star under the default curve, so no character has 0 ATK unless the curve starts below 0
     ("novel_tcg", "T-AMB-56"): ([side("default", star_mod=0, atk_base=-3.0)], side("default", atk_base=-3.0), None, 5),
     ("novel_tcg", "shape_k"): ([NT_DEFAULT], side("default", deck_shape="aggressive"), (0.4, 0.9), 5),
+    # Faction War's conditions read the cell's pairing (a grid value), not the rules
+    **{("faction_war", fa_id): ([FW["human_vs_human"]], FW[true_pairing], None, n) for fa_id, true_pairing, n in (
+        ("FA-11", "alien_vs_alien", 5), ("FA-12", "alien_vs_alien", 5), ("FA-15", "alien_vs_alien", 5),
+        ("FA-16", "alien_vs_alien", 5), ("FA-22", "human_vs_alien", 5), ("FA-25", "alien_vs_human", 5),
+        ("FA-30", "alien_vs_alien", 5), ("FA-31", "alien_vs_alien", 5), ("FA-33", "alien_vs_alien", 5),
+        ("FA-35", "alien_vs_alien", 5), ("FA-36", "alien_vs_alien", 5))},
+    ("faction_war", "FA-32"): ([FW["human_vs_human"]], FW_BIG_HANDS, None, 10),
+    # the Deep-Sea Era first ends an Alien vs Alien match at the 13th random seed
+    ("faction_war", "FA-17"): ([FW["human_vs_human"], FW["human_vs_alien"]], FW["alien_vs_alien"], None, 13),
+    ("faction_war", "FA-20"): ([FW["human_vs_human"], FW["alien_vs_alien"]], FW["human_vs_alien"], None, 5),
+    **{("faction_war", fa_id): ([FW["alien_vs_alien"]], FW[true_pairing], None, n) for fa_id, true_pairing, n in (
+        ("FA-9", "human_vs_human", 5), ("FA-26", "alien_vs_human", 5))},
 }
 GAMES = ("faction_war", "poker_duel", "novel_tcg")
 # The false side needs no rare event to show: the engines never read the parameter there.
-FALSE_SIDE_MATCHES = 20
+# (Faction War's plain-Python loop plays about 10 matches a second: fewer there.)
+FALSE_SIDE_MATCHES = {"faction_war": 3, "poker_duel": 20, "novel_tcg": 20}
 
 
 def rules_of(game_name, rules_side, name=None, value=None):
@@ -65,10 +84,16 @@ def rules_of(game_name, rules_side, name=None, value=None):
     return vary.apply(get_game(game_name).load_rules(preset), changes, "test")
 
 
+def cell_of(game_name, grid):
+    """The grid values of one cell: the game's single values, then `grid`."""
+    game = get_game(game_name)
+    return {name: (0 if value is None else value) for name, value in {**game.single_values(), **grid}.items()}
+
+
 def records(game_name, rules, grid, n):
     """Match records of n random:random then n greedy:greedy matches of one cell."""
     game = get_game(game_name).with_data()
-    values = {name: (0 if value is None else value) for name, value in {**game.single_values(), **grid}.items()}
+    values = cell_of(game_name, grid)
     out = []
     for strategy in ("random", "greedy"):
         strategy_id = game.strategy_id(strategy)
@@ -91,24 +116,28 @@ def test_every_declared_entry_has_a_proof():
     declared = {(game, name) for game in GAMES for name in declaration(get_game(game).load_rules("default"))}
     assert declared == set(PROOFS)
     assert ("poker_duel", "club_multiplier") in declared  # the issue's case: the table is not empty
+    assert ("faction_war", "FA-11") in declared
 
 
 @pytest.mark.parametrize("game_name, name", sorted(PROOFS), ids=["%s-%s" % key for key in sorted(PROOFS)])
 def test_the_sides_are_the_declared_conditions(game_name, name):
-    false_sides, true_side, _, _ = PROOFS[game_name, name]
+    false_sides, true_side, values, _ = PROOFS[game_name, name]
     entry = declaration(get_game(game_name).load_rules("default"))[name]
-    assert not any(entry.acts(rules_of(game_name, s)) for s in false_sides)
+    for s in false_sides:  # false at every value played there (a condition may read the parameter itself)
+        for value in values or declared_factors(rules_of(game_name, s))[name]:
+            assert not entry.acts(rules_of(game_name, s, name, value), [cell_of(game_name, s[2])]), (s, value)
     if true_side is None:
         assert entry.condition is None  # declared to act under no rules
     else:
-        assert entry.acts(rules_of(game_name, true_side))
+        assert entry.acts(rules_of(game_name, true_side), [cell_of(game_name, true_side[2])])
 
 
 @pytest.mark.parametrize("game_name, name", sorted(PROOFS), ids=["%s-%s" % key for key in sorted(PROOFS)])
 def test_a_parameter_changes_no_match_where_it_cannot_act(game_name, name):
     false_sides, _, values, n = PROOFS[game_name, name]
     for rules_side in false_sides:
-        assert not any(changed_matches(game_name, rules_side, name, values, min(n, FALSE_SIDE_MATCHES))), rules_side
+        n = min(n, FALSE_SIDE_MATCHES[game_name])
+        assert not any(changed_matches(game_name, rules_side, name, values, n)), rules_side
 
 
 ACTING = sorted(key for key, proof in PROOFS.items() if proof[1] is not None)
@@ -125,3 +154,6 @@ def test_a_planted_wrong_declaration_would_be_caught():
     assert any(changed_matches("poker_duel", PD_CORE, "D-AMB-42", None, 10))
     # and hand_limit acts in core too: a declaration "acts only with advanced_rules" fails the same way
     assert any(changed_matches("poker_duel", PD_CORE, "hand_limit", (6, 3), 10))
+    # FA-18 (the ♥ Dispeller's scope) was a "Human only" candidate: ♥ face cards are both factions'
+    # (F-HRT-1), so declared Human-only its false side (alien_vs_alien) would change matches
+    assert any(changed_matches("faction_war", FW["alien_vs_alien"], "FA-18", None, 5))

@@ -16,6 +16,7 @@ from sim.registry import get_game
 
 PD = ["--game", "poker_duel", "--skill", "greedy", "--chunk-size", "10"]
 NT = ["--game", "novel_tcg", "--skill", "greedy", "--chunk-size", "10"]
+FW = ["--game", "faction_war", "--skill", "greedy", "--chunk-size", "10"]
 
 
 class PlayedAMatch(Exception):
@@ -41,6 +42,17 @@ REFUSED = [
     (["sensitivity", "--param", "star_mod=2:8", "--param", "shape_k"] + NT, "shape_k", 'deck_shape = "aggressive"'),
     (["fair", "--param", "summon_limit_offset", "--rules", "default+T-AMB-46=off"] + NT,
      "summon_limit_offset", 'T-AMB-46 = "on"'),
+    # conditions on the grid: the cell's pairing (Faction War), the seats' rank (Novel TCG, rank + L >= 20)
+    (["sensitivity", "--param", "opening_hand=3:7", "--param", "FA-11", "--pairing", "human_vs_human"] + FW,
+     "FA-11", "a seat plays the Alien (--pairing human_vs_alien, alien_vs_human or alien_vs_alien)"),
+    (["sensitivity", "--param", "opening_hand=3:7", "--param", "FA-17", "--pairing", "human_vs_alien"] + FW,
+     "FA-17", "(--pairing alien_vs_alien)"),
+    (["sensitivity", "--param", "opening_hand=3:7", "--param", "FA-26", "--pairing", "alien_vs_alien"] + FW,
+     "FA-26", "a seat plays the Human (--pairing human_vs_human, human_vs_alien or alien_vs_human)"),
+    (["fair", "--param", "summon_limit_offset=2:5", "--rank", "18"] + NT, "summon_limit_offset",
+     "rank + L is below 20"),
+    (["map", "--x", "summon_limit_offset=2:5:1", "--y", "star_mod=2:8:2", "--rank", "18"] + NT,
+     "summon_limit_offset", "rank + L is below 20"),
 ]
 
 # Readings the Novel TCG declares but no v1 match can tell apart (INERT_IN_V1, FIXED_IN_V1, OUTSIDE_V1):
@@ -84,6 +96,15 @@ ACCEPTED = [
     (["fair", "--param", "club_multiplier", "--rules", "advanced"] + PD),
     (["map", "--x", "hp0=30:50:10", "--y", "club_multiplier=1:4:1", "--matches", "10", "--rules", "advanced"] + PD),
     (["sensitivity", "--param", "deck_shape", "--param", "shape_k", "--n", "64", "--matches", "10"] + NT),
+    (["sensitivity", "--param", "opening_hand=3:7", "--param", "FA-11", "--pairing", "human_vs_alien", "--n", "64",
+      "--matches", "10"] + FW),
+    # the design plays every pairing: the Alien's reading acts in some of its cells
+    (["sensitivity", "--param", "opening_hand=3:7", "--param", "FA-11", "--pairing", "human_vs_human",
+      "--spread-over", "pairing", "--n", "64", "--matches", "10"] + FW),
+    (["fair", "--param", "summon_limit_offset=1:5", "--rank", "18"] + NT),  # rank 18 + L 1 = 19: a lower ceiling
+    # a varied rank the condition reads: rank0 down to 10 lets L move seat 0's ceiling
+    (["sensitivity", "--param", "rank0=10:18", "--param", "summon_limit_offset=2:5", "--rank", "18", "--n", "64",
+      "--matches", "10"] + NT),
 ]
 
 

@@ -79,3 +79,51 @@ def test_the_note_names_what_cannot_act_under_either_arm(tweak, expected):
     core = load_rules("core")
     note = compare_note(core, core.with_changes(**tweak))
     assert note is None if expected is None else note.startswith(expected), note
+
+
+def test_a_baseline_comparison_says_up_front_when_the_tweak_changes_only_what_cannot_act(capsys, tmp_path):
+    # issue 37 item 5: against a snapshot of `core`, TWEAK core+club_multiplier=4 plays the snapshot's game
+    baseline = tmp_path / "core.json"
+    assert main(["compare", "core", "--game", "poker_duel", "--batch", "20", "--max-matches", "20",
+                 "--write-baseline", str(baseline), "--quiet"]) == 0
+    capsys.readouterr()
+    code, _, data, err = _compare(capsys, tmp_path, "--baseline", str(baseline), "core+club_multiplier=4")
+    assert code == 0
+    lines = err.splitlines()
+    note = next(i for i, line in enumerate(lines) if line.startswith(
+        "compare: note: the tweak changes from the baseline's rules only club_multiplier, which can act under "
+        "neither's rules in its grid, so it plays the snapshot's game"))
+    assert note < next(i for i, line in enumerate(lines) if line.startswith("compare: round 1"))  # before any match
+    assert "advanced_rules = true" in lines[note]
+    assert any("club_multiplier" in text for text in data["notes"])
+    # where it can act (a snapshot of `advanced`) there is no note
+    assert main(["compare", "advanced", "--game", "poker_duel", "--batch", "20", "--max-matches", "20",
+                 "--write-baseline", str(baseline), "--quiet"]) == 0
+    capsys.readouterr()
+    code, _, data, err = _compare(capsys, tmp_path, "--baseline", str(baseline), "advanced+club_multiplier=4")
+    assert code == 0 and "note:" not in err and data["notes"] == []
+
+
+def test_a_grid_condition_reads_the_cells_compare_plays():
+    # Faction War's FA-11 is the Alien's: a grid of human_vs_human cells cannot play it, one Alien seat can
+    from sim.faction_war.rules import load_rules as load_fw
+    default = load_fw("default")
+    tweak = default.with_changes(ambiguities={"FA-11": "special"})
+    human_cells = [{"pairing": "human_vs_human", "life": (50, 50)}]
+    note = compare_note(default, tweak, human_cells)
+    assert note.startswith("the tweak changes only FA-11, which can act under neither arm's rules"), note
+    assert "--pairing human_vs_alien, alien_vs_human or alien_vs_alien" in note
+    assert compare_note(default, tweak, human_cells + [{"pairing": "human_vs_alien", "life": (50, 50)}]) is None
+    assert compare_note(default, tweak) is None  # cells unknown: nothing is claimed on a guess
+
+
+@pytest.mark.parametrize("game_name, preset", [("poker_duel", "advanced"), ("novel_tcg", "default"),
+                                               ("faction_war", "two-packs")])
+def test_a_baseline_s_stored_rules_rebuild_the_rules_it_played(game_name, preset):
+    # the note compares TWEAK with the snapshot's BASE as stored (JSON of as_dict()); a key renamed since: no note
+    from sim.inert import rules_from_values
+    from sim.registry import get_game
+    game = get_game(game_name)
+    stored = json.loads(json.dumps(game.load_rules(preset).as_dict()))
+    assert rules_from_values(game.load_rules("default"), stored) == game.load_rules(preset)
+    assert rules_from_values(game.load_rules("default"), {**stored, "renamed_since": 1}) is None

@@ -78,7 +78,7 @@ def run(args) -> int:
 
     b = setup.base(args)
     param = params.parse_param(b.game, b.rules, args.param)
-    inert.check_design(b.rules, [param], "fair")  # an inert parameter has no fair value: refused
+    inert.check_design(b.rules, [param], "fair", cells=[b.values])  # an inert parameter has no fair value: refused
     metric = metrics.check_metric(args.metric)
     target = metrics.check_target(metric, args.target)
     if not args.precision >= 1:

@@ -74,7 +74,7 @@ def run(args) -> int:
         name, low, high, values = parse_axis(text, option)
         axes.append((params.resolve(b.game, b.rules, name, low, high), values))
     (px, xs), (py, ys) = axes
-    inert.check_design(b.rules, [px, py], "map")  # a flat axis would map noise: refused
+    inert.check_design(b.rules, [px, py], "map", cells=[b.values])  # a flat axis would map noise: refused
     if px.name == py.name:
         raise CardbalanceError("--x and --y name the same parameter '%s'; give two different ones." % px.name)
     params.check_disjoint([px, py])

@@ -59,7 +59,10 @@ def run(args) -> int:
             raise CardbalanceError("--param '%s' is given twice." % param.name)
         chosen.append(param)
     params.check_disjoint(chosen)
-    inert.check_design(b.rules, chosen, "sensitivity", factors=True)  # refused, not dropped: the design is what was asked
+    spread, choices = spread_choices(b, args.spread_over)
+    cells = [{**b.values, spread: choice} for choice in choices] if spread else [b.values]
+    # refused, not dropped: the design is what was asked (every cell it plays, the spread's too)
+    inert.check_design(b.rules, chosen, "sensitivity", factors=True, cells=cells)
     method = sensitivity.check_method(args.method)
     if args.matches < 10:
         raise CardbalanceError("--matches must be at least 10 (got %r)." % (args.matches,))
@@ -68,7 +71,6 @@ def run(args) -> int:
     per_copy = -(-args.matches // (copies * chunk)) * chunk
     matches = per_copy * copies
     probe = b.runner(args.seed, args.jobs, None, chunk)
-    spread, choices = spread_choices(b, args.spread_over)
     problem = sensitivity.problem(chosen)
     needed = sensitivity.check_budget(method, problem, args.n, matches * len(probe.orders) * len(choices),
                                       args.max_matches)

@@ -66,6 +66,7 @@ def run(args) -> int:
     from sim.registry import get_game
     from sim.safe_output import check_output_folder
     from sim.sweep import runfolder
+    from sim import inert
     from sim.sweep.grid import build_plan, default_sweep, load_sweep
     from sim.sweep.runlock import command_line, hold_run_lock
 
@@ -91,6 +92,8 @@ def run(args) -> int:
             if args.max_matches is not None and spec.precision is None:
                 raise CardbalanceError("--max-matches only applies with a precision target (--precision or 'precision' in the sweep file).")
             plan = build_plan(spec)
+            for note in inert.check_sweep_vary(plan):  # refuses a [vary] key that can act in no cell
+                print("sweep: note: %s" % note, file=sys.stderr)
             run_dir = Path(args.out) if args.out else default_run_dir(spec.name)
             runfolder.check_new_run_folder(run_dir)
             check_output_folder(run_dir, "--out")

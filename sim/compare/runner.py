@@ -45,7 +45,7 @@ from analysis.dimensions import add_roles_to_cells
 from sim import aggregate as agg
 from sim.errors import CardbalanceError
 from sim.executor import Chunk, ChunkStore, Executor
-from sim.inert import compare_note
+from sim.inert import compare_note, rules_from_values
 from sim.registry import CHOICE, PER_SEAT, GameSpec, get_game
 from sim.sweep.grid import SweepSpec, build_plan, parse_sweep
 from sim.sweep.runfolder import write_json_atomic
@@ -233,14 +233,20 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
     # Both arms play the same cells: grid values (e.g. a starting life) come only
     # from the grid, never from a rules file, so a comparison changes rules alone.
     notes = []
-    inert_note = compare_note(base.rules, tweak.rules) if base is not None and tweak is not None else None
-    if inert_note:
-        notes.append(inert_note)  # said before any match: the tweak changes what cannot act here
     if baseline is not None:
         if len(cells) != len(baseline.cells) or cells != [_strip_tweak(c) for c in baseline.cells]:
             raise CardbalanceError("baseline %s: its grid no longer expands to the cells it stored; write a new "
                                    "baseline." % baseline.path)
         cells = [_strip_tweak(c) for c in baseline.cells]
+    grid_values = [{d.name: d.value_from_columns(cell) for d in game_spec.dimensions} for cell in cells]
+    if tweak is not None and base is not None:
+        inert_note = compare_note(base.rules, tweak.rules, grid_values)
+    elif tweak is not None and baseline is not None:
+        inert_note = baseline_note(baseline, tweak.rules, grid_values)
+    else:
+        inert_note = None
+    if inert_note:
+        notes.append(inert_note)  # said before any match: the tweak changes what cannot act here
     base_arrays = [_cell_array(game_spec, cell) for cell in cells]
     setup = CompareSetup(game=game_spec, cells=cells, cell_arrays=base_arrays, base=base, tweak=tweak, seed=seed,
                          batch=batch, min_matches=min_matches, max_matches=max_matches, confidence=confidence,
@@ -251,6 +257,15 @@ def prepare(base_source: str | None, tweak_source: str | None, *, grid: SweepSpe
         raise CardbalanceError("--fail-if needs TWEAK rules to compare (or --baseline FILE with TWEAK).")
     setup.gates = parse_gates(fail_if, setup.scopes, list(setup.metrics))
     return setup
+
+
+def baseline_note(baseline, tweak_rules, grid_values) -> str | None:
+    """The inert note against a snapshot: its BASE rules rebuilt from the values it stored (None when
+    they no longer load: a rules key renamed since, whose baseline check_game refuses anyway)."""
+    base_rules = rules_from_values(tweak_rules, baseline.rules_info.get("values") or {})
+    if base_rules is None:
+        return None
+    return compare_note(base_rules, tweak_rules, grid_values, against="the baseline's")
 
 
 def _strip_tweak(cell: dict) -> dict:

@@ -29,12 +29,7 @@ assert len(END_TYPE_NAMES) == layout.N_END_TYPES, END_TYPE_NAMES
 COUNTER_NAMES = tuple(layout.COUNTER_NAMES) + tuple(
     "unused_%d" % k for k in range(len(layout.COUNTER_NAMES), layout.N_COUNTERS))
 
-PAIRINGS = {
-    "human_vs_human": (layout.HUMAN, layout.HUMAN),
-    "human_vs_alien": (layout.HUMAN, layout.ALIEN),
-    "alien_vs_human": (layout.ALIEN, layout.HUMAN),
-    "alien_vs_alien": (layout.ALIEN, layout.ALIEN),
-}
+PAIRINGS = layout.PAIRINGS  # beside the faction codes: rules.py's ACTS_ONLY_WHEN reads them too
 
 
 def _factions(pairing: str) -> dict:

@@ -76,6 +76,13 @@ N_END_TYPES = 9
 HUMAN = 0
 ALIEN = 1
 FACTION_NAMES = ("human", "alien")
+# the grid's pairing values (game.py's PAIRING dimension): name -> (seat 0's faction, seat 1's)
+PAIRINGS = {
+    "human_vs_human": (HUMAN, HUMAN),
+    "human_vs_alien": (HUMAN, ALIEN),
+    "alien_vs_human": (ALIEN, HUMAN),
+    "alien_vs_alien": (ALIEN, ALIEN),
+}
 
 # ---- effect counters (S_COUNTERS + k): how often each thing happened -------------
 CT_ATTACKS = 0

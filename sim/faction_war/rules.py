@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.errors import CardbalanceError
+from sim.faction_war import layout
 from sim.user_input import check_path, did_you_mean, read_toml
 
 # Bump when the meaning of a rules array changes (new effect implemented, a
@@ -167,10 +168,64 @@ def rules_from_array(array) -> "Rules":
 
 
 # ---- where a number or reading can act (sim/inert.py reads this table) ---------------
-# Faction War has no switch that turns a rules number or reading off: its conditional
-# readings (Alien K, Human hearts, the Deep-Sea Era ...) depend on the factions a cell
-# plays, a grid value, not on the rules object, so none is declared here.
-ACTS_ONLY_WHEN: dict[str, tuple] = {}
+# A faction's readings act only in a cell where a seat plays that faction: the condition
+# reads the cell's pairing (a grid value), not the rules. parameter -> (condition(rules, cell),
+# the pairings that make it act, the rules keys read (none), the clause, the grid dimensions
+# read); tests/test_inert.py plays the reference loop on both sides of each. Not declared,
+# though the code reads them only for one faction, because no random or greedy match of a few
+# seconds shows their acting side (so the clause test could not prove the declaration):
+# FA-13 (several pair zones in one turn), FA-19 (a joker among Abyss Magic's five), FA-10
+# (Destiny), FA-14 (a stolen card leaving the field), FA-21 (the Human joker's direct attack).
+
+
+def _an_alien_seat(rules, cell) -> bool:
+    return layout.ALIEN in layout.PAIRINGS[cell["pairing"]]
+
+
+def _a_human_seat(rules, cell) -> bool:
+    return layout.HUMAN in layout.PAIRINGS[cell["pairing"]]
+
+
+def _alien_vs_alien(rules, cell) -> bool:
+    return layout.PAIRINGS[cell["pairing"]] == (layout.ALIEN, layout.ALIEN)
+
+
+def _human_vs_alien(rules, cell) -> bool:
+    return set(layout.PAIRINGS[cell["pairing"]]) == {layout.HUMAN, layout.ALIEN}
+
+
+def _on_pairings(condition, what: str) -> tuple:
+    """(condition, its words naming the pairings where it holds, no rules keys) of one entry."""
+    names = [name for name in layout.PAIRINGS if condition(None, {"pairing": name})]
+    listed = names[0] if len(names) == 1 else "%s or %s" % (", ".join(names[:-1]), names[-1])
+    return condition, "%s (--pairing %s)" % (what, listed), ()
+
+
+_ALIEN = _on_pairings(_an_alien_seat, "a seat plays the Alien")
+_HUMAN = _on_pairings(_a_human_seat, "a seat plays the Human")
+_PAIRING = ("pairing",)
+ACTS_ONLY_WHEN: dict[str, tuple] = {
+    **{fa_id: (*_ALIEN, clause, _PAIRING) for fa_id, clause in (
+        ("FA-11", "F-EXT-4: the extra-zone pair is the Alien's"),
+        ("FA-12", "F-EXT-3: only the Alien has extra zones"),
+        ("FA-15", "F-ALJ-4: the Alien J's special placement"),
+        ("FA-16", "F-ALK-2: the Alien K's ability (1)"),
+        ("FA-22", "F-JOK-A-2: the Alien joker's row attack"),
+        ("FA-25", "F-JOK-A-2: the Alien joker's exile-sum damage"),
+        ("FA-30", "F-ALK-2: the Alien K's ability"),
+        ("FA-31", "F-ALK-2: the Alien K's ability (3)"),
+        ("FA-32", "F-EXT-4: the Alien's extra-zone pair"),
+        ("FA-33", "F-ALJ-4: the Alien J's special placement"),
+        ("FA-35", "F-ALJ-1: the Alien J's move"),
+        ("FA-36", "F-ALK-1/2, F-JOK-A-4: only Alien cards heal"))},
+    "FA-17": (*_on_pairings(_alien_vs_alien, "both seats play the Alien"),
+              "F-ALW-1: the Deep-Sea Era when both players are Alien", _PAIRING),
+    "FA-20": (*_on_pairings(_human_vs_alien, "one seat plays the Human and one the Alien"),
+              "F-ALQ-1, F-JOK-A-2/3: a Human card exiled by an Alien effect", _PAIRING),
+    **{fa_id: (*_HUMAN, clause, _PAIRING) for fa_id, clause in (
+        ("FA-9", "F-HUP-1: the ♥ penalty is a Human's"),
+        ("FA-26", "F-HUJ-1: the Human J's Polymorph"))},
+}
 
 
 # ---- rules array slots (what kernels read) ------------------------------------

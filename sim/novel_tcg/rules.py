@@ -356,10 +356,17 @@ def _shaped_characters(rules) -> bool:
     return rules.deck_shape != "balanced"
 
 
-_LIMIT = (_summon_limit_on, 'T-AMB-46 = "on" (the summon limit)', ("T-AMB-46",))
+def _limit_below_top_star(rules, cell) -> bool:
+    # the ceiling min(20, rank + L) moves with L only while rank + L is below the top star for a seat
+    return _summon_limit_on(rules) and min(cell["rank"]) + rules.numbers["summon_limit_offset"] < STAR_MAX
+
+
 _STAR_MOD = (_star_mod_above_zero, "star_mod > 0", ("star_mod",))
 ACTS_ONLY_WHEN: dict[str, tuple] = {
-    "summon_limit_offset": (*_LIMIT, "T-LIMIT-1: the offset L sets the star ceiling only while the limit is on"),
+    "summon_limit_offset": (_limit_below_top_star, 'T-AMB-46 = "on" (the summon limit) and rank + L is below %d '
+                            'for a seat (a lower L or --rank)' % STAR_MAX, ("T-AMB-46", "summon_limit_offset"),
+                            "T-LIMIT-1: the star ceiling min(%d, rank + L) moves with L only while the limit is on "
+                            "and rank + L is below %d" % (STAR_MAX, STAR_MAX), ("rank",)),
     # These refine a summon over the star ceiling, and no played match has one: every deck
     # template is built at or under its owner's ceiling (§18.1, card_pool.deck_counts), and with
     # the limit off the ceiling is the top star (T-AMB-25). (A scenario position may still.)
