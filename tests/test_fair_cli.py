@@ -29,6 +29,9 @@ def no_matches(monkeypatch):
     (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "0"], "no value reaches 0"),
     (["fair", "--param", "life0=2:40", "--max-matches", "500"], "--max-matches 500 is too small"),
     (["fair", "--param", "life0=2:40", "--first", "2"], "--first must be 0 or 1"),
+    (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "9", "--estimator", "model"],
+     "--estimator model fits a rate"),
+    (["fair", "--param", "life0=2:40", "--width", "0"], "--width must be a number of parameter units above 0"),
     (["fair", "--param", "life0=2:40", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     (["map", "--x", "life0=2:40:2", "--y", "life1=2:40:2", "--matches", "1000"], "above --max-matches"),
     (["map", "--x", "life0=2:40:2", "--y", "life0=2:40:2"], "name the same parameter"),
@@ -72,6 +75,36 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     more = json.loads((tmp_path / "one" / "result.json").read_text())
     assert more["matches"] > first["matches"] and more["cost"]["matches_played_now"] < more["matches"]
     assert main(args + ["--jobs", "1", "--seed", "5", "--out", str(tmp_path / "one")]) == 2  # other settings
+    assert "holds a run with other settings" in capsys.readouterr().err
+
+
+def test_fair_with_the_model_estimator_on_the_toy_game(tmp_path, capsys):
+    """--estimator model: each point on deals of its own (other chunks than a guaranteed run's), the
+    model's interval beside the guaranteed one, the matches to reach --width; same for any --jobs,
+    resumed without replaying, and a guaranteed run on the same folder is refused (other deals)."""
+    args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000",
+            "--precision", "1", "--estimator", "model", "--width", "0.5"] + TOY
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
+    line = capsys.readouterr().out
+    assert main(args + ["--jobs", "2", "--out", str(tmp_path / "two")]) == 0
+    first = _result(tmp_path / "one")
+    assert first == _result(tmp_path / "two")
+    model = first["model"]
+    assert model["used"] and model["cells"] == 2 * (len(first["search"]) + len(first["grid"]))
+    if model["accepted"]:
+        assert model["lower"] < model["estimate"] < model["upper"]
+        assert "model-based 95 % interval on the value" in line and "; guaranteed: " in line
+    else:
+        assert "(model rejected: " in line
+    assert model["to_width"]["width"] == 0.5 and model["to_width"]["at_root"] > 0
+    summary = (tmp_path / "one" / "summary.md").read_text()
+    assert "matches to reach an interval 0.5 wide: about %s" % format(model["to_width"]["at_root"], ",") in summary
+    assert "Matches to reach an interval 0.5 wide" in (tmp_path / "one" / "report.html").read_text()
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
+    again = json.loads((tmp_path / "one" / "result.json").read_text())
+    assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
+    guaranteed = [a for a in args if a not in ("--estimator", "model")]
+    assert main(guaranteed + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 2
     assert "holds a run with other settings" in capsys.readouterr().err
 
 
