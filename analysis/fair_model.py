@@ -210,18 +210,19 @@ def _fieller(shift: float, b: float, covariance: np.ndarray, delta: float, order
     return (-linear - half) / quadratic, (-linear + half) / quadratic
 
 
-def matches_for_width(model: ModelFair, width: float, matches: int) -> dict | None:
+def matches_for_width(model: ModelFair, width: float, matches: int, current_width: float | None) -> dict | None:
     """Matches the fitted curve says an interval `width` wide needs, two ways: `at_root`, every
-    match at the root (the best any design can do: width = 2z·√(p(1−p)/n) / |slope|), and
-    `this_design`, more rounds of this run's design (its width shrinks as 1/√matches). Both count
-    matches as the run does, i.e. scaled by its matches per trial (draws are not trials of a
-    decided share)."""
-    if not model.accepted or not model.slope or not model.width:
+    match at the root (the least any design needs: width = 2z·√(p(1−p)/n) / |slope|, from the fit's
+    slope and p(1−p) there), and `this_design`, more rounds of the run's own design, whose width
+    (`current_width`, None when it is open) shrinks as 1/√matches. Counted as the run counts
+    matches: scaled by its matches per trial (a draw is no trial of a decided share). None when
+    the fit gave no slope in the metric's direction."""
+    if model.slope is None or model.share_variance is None or not model.slope or model.trials <= 0:
         return None
-    per_trial = matches / max(model.trials, 1)
+    per_trial = matches / model.trials
     at_root = model.share_variance * (2 * model.z / (width * abs(model.slope))) ** 2 * per_trial
-    this_design = matches * (model.width / width) ** 2
-    return {"width": float(width), "at_root": int(math.ceil(at_root)), "this_design": int(math.ceil(this_design))}
+    this_design = None if not current_width else int(math.ceil(matches * (current_width / width) ** 2))
+    return {"width": float(width), "at_root": int(math.ceil(at_root)), "this_design": this_design}
 
 
 def played_cells(source, found, orders: int):

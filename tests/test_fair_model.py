@@ -123,7 +123,7 @@ def test_matches_for_width_follow_the_fitted_slope():
     found = fair_value.find(source, 1, 100, 0.5, first=200, budget=40_000, precision=2)
     model = fair_model.fit_found(source, found, orders=2)
     assert model.accepted
-    one, half = (fair_model.matches_for_width(model, w, found.matches) for w in (1.0, 0.5))
+    one, half = (fair_model.matches_for_width(model, w, found.matches, model.width) for w in (1.0, 0.5))
     assert half["at_root"] == pytest.approx(4 * one["at_root"], rel=0.01)
     assert one["at_root"] < one["this_design"]
     # p(1 − p) = 0.25 − ε at the root, slope ≈ 0.25/10 per unit: (2 · 1.96 / (1 · 0.025))² · 0.24 ≈ 5,900
