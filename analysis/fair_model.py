@@ -62,6 +62,8 @@ class ModelFair:
     cells: int
     trials: int
     shape_p: float | None = None  # the likelihood-ratio test of a bend at the root (`_shape_test`)
+    target: float = 0.5
+    design_scale: tuple = (0.0, 1.0)  # (centre, scale) of the standardised parameter the coefficients use
     coefficients: list = field(default_factory=list)   # (a, b, c) on the standardised parameter (x − centre) / scale
 
     @property
@@ -101,7 +103,7 @@ def fit(values, order_index, successes, trials, *, target: float, direction: int
     x, order_index, successes, trials = x[keep], order_index[keep], successes[keep], trials[keep]
     cdf, density, link_function = _distribution(link)
     parameters = 3 if orders == 2 else 2
-    base = dict(link=link, z=z, level=level, cells=len(x), trials=int(trials.sum()))
+    base = dict(link=link, z=z, level=level, cells=len(x), trials=int(trials.sum()), target=float(target))
 
     def rejected(reason, **known):
         empty = dict(estimate=None, lower=None, upper=None, slope=None, share_variance=None, lack_of_fit=None,
@@ -136,7 +138,7 @@ def fit(values, order_index, successes, trials, *, target: float, direction: int
     degrees = int(counted.sum()) - parameters
     p_value = float(chi2.sf(pearson, degrees)) if degrees > 0 else None
     fit_known = dict(lack_of_fit=pearson, lack_of_fit_df=max(degrees, 0), lack_of_fit_p=p_value,
-                     coefficients=coefficients)
+                     coefficients=coefficients, design_scale=(centre, scale))
 
     g = averaged_root(c, target, orders, cdf)
     offsets = order_offsets(orders)
@@ -225,12 +227,17 @@ def matches_for_width(model: ModelFair, width: float, matches: int, current_widt
     return {"width": float(width), "at_root": int(math.ceil(at_root)), "this_design": this_design}
 
 
-def played_cells(source, found, orders: int):
-    """(values, order index, successes, trials) of every point the finder played, both stages:
-    `source.counts(stage, value)` gives a point's successes and trials per order."""
+DESIGN = 2                 # the finder's stage number of the model's own design points (after SEARCH, CONFIRM)
+DESIGN_SHARE_STEP = 0.15   # the design's outer points sit where the fitted order-averaged share is target ± this
+MAX_DESIGN_ROUNDS = 20
+
+
+def played_cells(source, found, orders: int, design=()):
+    """(values, order index, successes, trials) of every point played, both finder stages and the
+    model's design points: `source.counts(stage, value)` gives a point's successes and trials per order."""
     from analysis.fair_value import CONFIRM, SEARCH
     rows = []
-    for stage, values in ((SEARCH, [v for v, *_ in found.search]), (CONFIRM, found.grid)):
+    for stage, values in ((SEARCH, [v for v, *_ in found.search]), (CONFIRM, found.grid), (DESIGN, design)):
         for value in values:
             successes, trials = source.counts(stage, value)
             for index in range(orders):
@@ -238,8 +245,49 @@ def played_cells(source, found, orders: int):
     return tuple(np.array(column) for column in zip(*rows))
 
 
-def fit_found(source, found, orders: int, **options) -> ModelFair:
-    """The model over everything `fair_value.find` played on `source`."""
-    values, order_index, successes, trials = played_cells(source, found, orders)
+def fit_found(source, found, orders: int, design=(), **options) -> ModelFair:
+    """The model over everything played on `source`: `fair_value.find`'s points and `design`'s."""
+    values, order_index, successes, trials = played_cells(source, found, orders, design)
     return fit(values, order_index, successes, trials, target=found.target, direction=found.direction,
                orders=orders, low=found.low, high=found.high, **options)
+
+
+def design_points(model: ModelFair, low: int, high: int) -> list[int]:
+    """Where the next round goes: the integers nearest the fitted root and where the fitted
+    order-averaged share is target ± DESIGN_SHARE_STEP. The root's variance is least with every
+    match at the root, but a slope is then unmeasured; the outer pair measures it where the
+    binomial noise is still near its largest and the fitted shape is least extrapolated."""
+    cdf, _, _ = _distribution(model.link)
+    a, b, c = model.coefficients
+    offsets = order_offsets(2 if c else 1)
+    centre_scale = model.design_scale
+
+    def value_at(share):
+        u = averaged_root(c, share, len(offsets), cdf)
+        return centre_scale[0] + centre_scale[1] * (u - a) / b
+
+    shares = [model.target - DESIGN_SHARE_STEP, model.target + DESIGN_SHARE_STEP]
+    chosen = {int(round(model.estimate))} | {int(round(value_at(share))) for share in shares if 0 < share < 1}
+    return sorted(min(max(v, low), high) for v in chosen)
+
+
+def refine(source, found, model: ModelFair, *, orders: int, budget: int, width: float, matches: int) -> tuple:
+    """The sequential design (`--estimator model`): while the model is accepted, its interval wider
+    than `width`, and the budget pays for a round, play `matches`·2^round more per order at
+    `design_points` (stage DESIGN, each point on deals of its own) and refit over everything.
+    Deterministic given the played counts, so a resumed run takes the same decisions.
+    Returns (model, the design's points with their matches per order, rounds)."""
+    played: dict[int, int] = {}
+    rounds = 0
+    while model.accepted and model.width > width and rounds < MAX_DESIGN_ROUNDS:
+        points = design_points(model, found.low, found.high)
+        more = matches * 2 ** rounds  # doubling, as the confirmation rounds: few refits for a large budget
+        if source.matches() + len(points) * orders * more > budget:
+            break
+        for value in points:
+            played[value] = played.get(value, 0) + more
+            source.measure(DESIGN, [value], played[value])
+        rounds += 1
+        model = fit_found(source, found, orders, design=sorted(played), link=model.link, z=model.z,
+                          level=model.level)
+    return model, played, rounds
