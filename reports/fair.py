@@ -153,6 +153,12 @@ def model_lines(model: dict | None) -> list[str]:
                      "%s; lack-of-fit and bend tests at %g %%: %s" % (
                          model["link"], fit, 100 * model["level"], "accepted" if model["accepted"] else
                          "**rejected**, %s; the guaranteed interval stands" % model["reason"]))
+        if model.get("design_rounds"):
+            lines.append("- sequential design: %d rounds at the fitted root and where the fitted share is the target "
+                         "± 0.15 (%s matches per order), %s matches in all" % (
+                             model["design_rounds"], ", ".join("%s: %s" % item for item in sorted(
+                                 model["design"].items(), key=lambda item: int(item[0]))),
+                             format(model["matches"], ",")))
     width = width_text(model)
     if width:
         lines.append("- %s" % width)

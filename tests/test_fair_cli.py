@@ -83,23 +83,27 @@ def test_fair_with_the_model_estimator_on_the_toy_game(tmp_path, capsys):
     model's interval beside the guaranteed one, the matches to reach --width; same for any --jobs,
     resumed without replaying, and a guaranteed run on the same folder is refused (other deals)."""
     args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000",
-            "--precision", "1", "--estimator", "model", "--width", "0.5"] + TOY
+            "--precision", "1", "--estimator", "model", "--width", "0.2"] + TOY
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
     line = capsys.readouterr().out
     assert main(args + ["--jobs", "2", "--out", str(tmp_path / "two")]) == 0
     first = _result(tmp_path / "one")
     assert first == _result(tmp_path / "two")
     model = first["model"]
-    assert model["used"] and model["cells"] == 2 * (len(first["search"]) + len(first["grid"]))
+    design = {int(value): matches for value, matches in model["design"].items()}
+    assert model["used"] and model["cells"] == 2 * (len(first["search"]) + len(first["grid"]) + len(design))
+    assert model["design_rounds"] >= 1  # the sequential design ran (the model's interval was wider than 0.2)
+    assert model["matches"] == first["matches"] + 2 * sum(design.values())  # its matches beside the finder's
     if model["accepted"]:
         assert model["lower"] < model["estimate"] < model["upper"]
         assert "model-based 95 % interval on the value" in line and "; guaranteed: " in line
     else:
         assert "(model rejected: " in line
-    assert model["to_width"]["width"] == 0.5 and model["to_width"]["at_root"] > 0
+    assert model["to_width"]["width"] == 0.2 and model["to_width"]["at_root"] > 0
     summary = (tmp_path / "one" / "summary.md").read_text()
-    assert "matches to reach an interval 0.5 wide: about %s" % format(model["to_width"]["at_root"], ",") in summary
-    assert "Matches to reach an interval 0.5 wide" in (tmp_path / "one" / "report.html").read_text()
+    assert "matches to reach an interval 0.2 wide: about %s" % format(model["to_width"]["at_root"], ",") in summary
+    assert "sequential design: %d rounds" % model["design_rounds"] in summary
+    assert "Matches to reach an interval 0.2 wide" in (tmp_path / "one" / "report.html").read_text()
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first

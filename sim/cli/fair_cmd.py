@@ -143,27 +143,34 @@ def run(args) -> int:
                                         precision=args.precision, orders=orders)
             except fair_value.NotReached as error:
                 raise not_reached(folder, error, runner.matches()) from None
-            model = model_result(source, found, orders, args.estimator, width) if metric != "length" else None
-        cost = {"matches": found.matches, "matches_played_now": runner.matches_played,
+            model = (model_result(source, found, orders, args.estimator, width, args.max_matches, first)
+                     if metric != "length" else None)
+        cost = {"matches": runner.matches(), "matches_played_now": runner.matches_played,
                 "wall_s": round(time.perf_counter() - started, 1), "worker_cpu_s": round(runner.worker_s, 1),
                 "main_cpu_s": round(time.process_time() - cpu, 1)}
         write_fair_report(folder, settings, param, found, cost, model)
         print("fair %s %s (integers %s); %s matches, stopped at %s; %s"
               % (param.name, headline_text(found.__dict__, model), ", ".join(map(str, found.candidates)) or "none",
-                 format(found.matches, ","), found.stopped, folder / "summary.md"))
+                 format(cost["matches"], ","), found.stopped, folder / "summary.md"))
     return 0
 
 
-def model_result(source, found, orders: int, estimator: str, width: float) -> dict:
-    """result.json's "model": the fit over every played cell and the matches to reach `width`.
-    With the guaranteed estimator the points shared deals, so only the fitted slope is used (for
-    the matches to reach the width), never the model's interval."""
+def model_result(source, found, orders: int, estimator: str, width: float, budget: int, first: int) -> dict:
+    """result.json's "model": the fit over every played cell and the matches to reach `width`. With
+    the model estimator, the budget the finder left goes to the sequential design (fair_model.refine)
+    until the model's interval is `width` wide. With the guaranteed estimator the points shared
+    deals, so only the fitted slope is used (for the matches to reach the width), never its interval."""
     from analysis import fair_model
     fitted = fair_model.fit_found(source, found, orders)
+    design, rounds = {}, 0
+    if estimator == "model":
+        fitted, design, rounds = fair_model.refine(source, found, fitted, orders=orders, budget=budget, width=width,
+                                                   matches=first)
     closed = not (found.lower_open or found.upper_open)
     current = fitted.width if (estimator == "model" and fitted.accepted) else (found.width if closed else None)
-    return {"used": estimator == "model", **fitted.__dict__,
-            "to_width": fair_model.matches_for_width(fitted, width, found.matches, current)}
+    return {"used": estimator == "model", **fitted.__dict__, "design": design, "design_rounds": rounds,
+            "matches": source.matches(),
+            "to_width": fair_model.matches_for_width(fitted, width, source.matches(), current)}
 
 
 def not_reached(folder, error, matches: int):
