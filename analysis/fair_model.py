@@ -38,6 +38,8 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import chi2, norm
 
+from analysis.fair_value import CONFIRM, SEARCH
+
 Z95 = float(norm.ppf(0.975))
 LACK_OF_FIT_LEVEL = 0.05   # the Pearson χ² test's level: how often a right shape still falls back to the guaranteed interval
 MIN_EXPECTED = 5.0         # a cell enters the χ² sum only with ≥ 5 expected successes and failures (its χ² approximation)
@@ -235,7 +237,6 @@ MAX_DESIGN_ROUNDS = 20
 def played_cells(source, found, orders: int, design=()):
     """(values, order index, successes, trials) of every point played, both finder stages and the
     model's design points: `source.counts(stage, value)` gives a point's successes and trials per order."""
-    from analysis.fair_value import CONFIRM, SEARCH
     rows = []
     for stage, values in ((SEARCH, [v for v, *_ in found.search]), (CONFIRM, found.grid), (DESIGN, design)):
         for value in values:

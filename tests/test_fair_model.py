@@ -128,3 +128,33 @@ def test_matches_for_width_follow_the_fitted_slope():
     assert one["at_root"] < one["this_design"]
     # p(1 − p) = 0.25 − ε at the root, slope ≈ 0.25/10 per unit: (2 · 1.96 / (1 · 0.025))² · 0.24 ≈ 5,900
     assert 4_000 < one["at_root"] < 8_000
+
+
+@pytest.mark.slow
+def test_the_sequential_design_keeps_the_coverage_and_narrows_the_interval():
+    """fair_model.refine (the `--estimator model` design) on the logistic curve: the budget the
+    finder left (40,000 in all) goes to rounds at the fitted root and target ± 0.15 until the
+    interval is 0.3 wide. Measured (1,000 replications): accepted in 85.6 %, covering 96.0 %
+    of them; median width 0.561 before the design, 0.522 after (where both fits were accepted)."""
+    rng = np.random.default_rng(4204)
+    accepted = covered = 0
+    before, after = [], []
+    for replication in range(REPLICATIONS):
+        truth = float(rng.uniform(30, 70))
+        source = CurveSource(logistic_shares(truth, 12.0, 0.3), seed=42040_000 + replication)
+        found = fair_value.find(source, 1, 100, 0.5, first=200, budget=40_000, precision=2)
+        first_fit = fair_model.fit_found(source, found, orders=2)
+        model, design, rounds = fair_model.refine(source, found, first_fit, orders=2, budget=40_000, width=0.3,
+                                                  matches=200)
+        assert source.matches() <= 40_000
+        if first_fit.accepted and model.accepted:
+            before.append(first_fit.width)
+            after.append(model.width)
+        if model.accepted:
+            accepted += 1
+            covered += model.lower <= truth <= model.upper
+    print("accepted %d, covered %.3f, median width before %.3f after %.3f"
+          % (accepted, covered / accepted, np.median(before), np.median(after)))
+    assert accepted >= 0.75 * REPLICATIONS
+    assert covered / accepted >= LEAST
+    assert np.median(after) < 0.95 * np.median(before)

@@ -22,6 +22,9 @@ EPILOG = """examples:
   cardbalance fair --game poker_duel --param hp0=20:60 --first 0
                                           the first player's fair HP (seat 0 moves first)
   cardbalance fair --game poker_duel --rules advanced --param club_multiplier --metric first
+  cardbalance fair --game poker_duel --param hp0=20:60 --estimator model --width 0.5
+                                          also a logistic fit over every match, its design spending
+                                          what the finder left until the model's interval is 0.5 wide
 """
 
 
@@ -50,7 +53,9 @@ def add_parser(subparsers):
                              "logistic fit over every match, each point on deals of its own, its interval the "
                              "headline unless the fit is rejected (a rate metric only; docs/fair-value.md)")
     parser.add_argument("--width", type=float, default=None,
-                        help="the report states the matches an interval this wide would take (default: --precision)")
+                        help="the report states the matches an interval this wide would take; with --estimator "
+                             "model the sequential design plays until the model's interval is this wide "
+                             "(default: --precision)")
     add_common_options(parser)
     return parser
 
