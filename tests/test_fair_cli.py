@@ -162,3 +162,19 @@ def test_a_target_just_beyond_the_range_end_is_refused_by_the_confirmation_grid(
     assert main(args + ["--max-matches", "1800"]) == 0  # back to the small budget: its result, and no stale refusal
     assert _result(tmp_path / "run") == {k: v for k, v in small.items() if k != "cost"}
     assert not (tmp_path / "run" / "not-reached.txt").exists()
+
+
+def test_the_model_estimator_gives_every_point_deals_of_its_own():
+    """GameSource.place: by default a finder stage's points share its deals (the runner stage is the
+    finder's, as before issue 42); with own_deals every (stage, point) is a runner stage of its own,
+    none of them a default stage, so no two points (and no guaranteed run's chunks) share deals."""
+    from types import SimpleNamespace
+
+    from sim.cli.fair_cmd import OWN_DEALS_STAGE, GameSource
+    from sim.fair.params import NUMBER, Param
+    param = Param("life0", NUMBER, 2, 40)
+    b = SimpleNamespace(rules=None, values={})
+    shared, own = GameSource(None, b, param, "seat0"), GameSource(None, b, param, "seat0", own_deals=True)
+    assert [shared.place(stage, value) for stage, value in ((0, 2), (1, 40))] == [(0, 0), (1, 38)]
+    places = {own.place(stage, value) for stage in (0, 1, 2) for value in range(2, 41)}
+    assert len({stage for stage, _ in places}) == 3 * 39 and min(stage for stage, _ in places) == OWN_DEALS_STAGE
