@@ -117,7 +117,7 @@ def fit(values, order_index, successes, trials, *, target: float, direction: int
     centre, scale = float(x.mean()), float(x.std()) or 1.0
     u = (x - centre) / scale
     columns = [np.ones_like(u), u] + ([order_offsets(2)[order_index]] if orders == 2 else [])
-    import statsmodels.api as sm
+    import statsmodels.api as sm  # on first use: its import costs most of a second (as analysis/decisions.py)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # perfect separation and overflow warnings: judged below from the result
         try:
