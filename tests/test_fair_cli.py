@@ -67,6 +67,10 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     assert first == _result(tmp_path / "two")
     assert first["lower"] < first["estimate"] < first["upper"]
     assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of life0" in (tmp_path / "one" / "summary.md").read_text()
+    need = first["model"]["to_width"]  # the guaranteed estimator states the matches to a width (--precision) too
+    assert not first["model"]["used"] and need["width"] == 1 and need["at_root"] < need["this_design"]
+    assert ("matches to reach an interval 1 wide: about %s" % format(need["at_root"], ",")
+            in (tmp_path / "one" / "summary.md").read_text())
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
