@@ -134,6 +134,7 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
                                                       value_text(result))]
     if inside:
         headline.append("Integers the data cannot tell from fair: %s." % _compact(inside))
+    headline += _fair_model_sentences(result.get("model"))
     warnings = []
     if not result.get("monotone", True):
         warnings.append("Confident points disagree near the crossing: the metric is not monotone there, so the "
@@ -172,6 +173,8 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
                  "--round-matches %d %s" % (_param_spec(settings["param"]), settings["metric"], settings["target"],
                                             settings["precision"], settings["max_matches"], settings["first"],
                                             _common_options(settings, folder)))
+    if settings.get("estimator") == "model":
+        reproduce += " --estimator model"
     section = {"id": "fair", "title": "Fair value of %s" % words, "text": [
         "The metric (%s) %s with %s; the finder stopped at the %s after %s matches."
         % (metric, "rises" if result["direction"] > 0 else "falls", name, result["stopped"],
@@ -181,6 +184,19 @@ def _fair(settings: dict, result: dict, folder: Path) -> dict:
                           "the target.", "tables": [table]}
     return {"title": "Fair value of %s — %s" % (words, settings["game"]), "headline": headline,
             "warnings": warnings, "section": section, "method": method, "reproduce": reproduce}
+
+
+def _fair_model_sentences(model) -> list[str]:
+    """`--estimator model`'s answer (or why it was rejected) and the matches to reach --width."""
+    from reports.fair import model_interval_text, width_text
+    sentences = []
+    if model and model.get("used"):
+        sentences.append("Model-based: %s." % model_interval_text(model) if model["accepted"] else
+                         "The model was rejected (%s); the guaranteed interval above stands." % model["reason"])
+    width = width_text(model)
+    if width:
+        sentences.append(width[0].upper() + width[1:] + ".")
+    return sentences
 
 
 def _compact(values) -> str:

@@ -88,6 +88,36 @@ def value_text(result: dict) -> str:
     return "= %.1f, %s" % (result["estimate"], interval)
 
 
+def model_interval_text(model: dict) -> str:
+    return "= %.1f, model-based 95 %% interval on the value [%.4g, %.4g] (%s fit over %s cells)" % (
+        model["estimate"], model["lower"], model["upper"], model["link"], format(model["cells"], ","))
+
+
+def headline_text(result: dict, model: dict | None) -> str:
+    """value_text, or with `--estimator model` the model's value first and the guaranteed interval beside
+    it; a rejected model is said so, and the guaranteed interval stands alone as the answer."""
+    if not model or not model.get("used"):
+        return value_text(result)
+    if model["accepted"]:
+        return "%s; guaranteed: %s" % (model_interval_text(model), value_text(result))
+    return "%s (model rejected: %s)" % (value_text(result), model["reason"])
+
+
+def width_text(model: dict | None) -> str | None:
+    """The matches an interval `--width` wide would take, from the fitted curve (analysis/fair_model.py)."""
+    need = (model or {}).get("to_width")
+    if not need:
+        return None
+    text = ("matches to reach an interval %g wide: about %s with every match at the root (the least any design "
+            "needs; fitted slope %.4g per unit)" % (need["width"], format(need["at_root"], ","), model["slope"]))
+    if need["this_design"] is not None:
+        text += ", about %s with more rounds of this run's design (its %s interval shrinks as 1/√matches)" % (
+            format(need["this_design"], ","), "model" if model["used"] and model["accepted"] else "guaranteed")
+    if not model["accepted"]:
+        text += " (the fit was rejected, so a rough guide)"
+    return text
+
+
 def fair_figure(param, found, metric: str = "metric", labels: dict | None = None) -> Figure:
     """The search and confirmation points over the searched range (the x axis is found.low..high, so
     the interval is read against the whole range); axes named by `labels` (sim/fair/sides.py)."""
@@ -118,13 +148,37 @@ def fair_figure(param, found, metric: str = "metric", labels: dict | None = None
     return figure
 
 
-def fair_markdown(settings: dict, param, found, cost: dict, labels: dict | None = None) -> str:
+def model_lines(model: dict | None) -> list[str]:
+    """The summary's lines on the model-based estimator (`--estimator model`) and the matches to a width."""
+    lines = []
+    if model and model.get("used"):
+        fit = ("Pearson χ² %.1f on %d df" % (model["lack_of_fit"], model["lack_of_fit_df"])
+               if model["lack_of_fit"] is not None else "no lack-of-fit test")
+        lines.append("- model: %s fit over every point and order, each point on deals of its own, Fieller interval; "
+                     "%s; lack-of-fit and bend tests at %g %%: %s" % (
+                         model["link"], fit, 100 * model["level"], "accepted" if model["accepted"] else
+                         "**rejected**, %s; the guaranteed interval stands" % model["reason"]))
+        if model.get("design_rounds"):
+            lines.append("- sequential design: %d rounds at the fitted root and where the fitted share is the target "
+                         "± 0.15 (%s matches per order), %s matches in all" % (
+                             model["design_rounds"], ", ".join("%s: %s" % item for item in sorted(
+                                 model["design"].items(), key=lambda item: int(item[0]))),
+                             format(model["matches"], ",")))
+    width = width_text(model)
+    if width:
+        lines.append("- %s" % width)
+    return lines
+
+
+def fair_markdown(settings: dict, param, found, cost: dict, labels: dict | None = None,
+                  model: dict | None = None) -> str:
     named = (labels or {}).get("param", param.name)  # words from the game's declaration, not user text
     metric = settings["metric"] + (" (%s)" % labels["metric"] if labels else "")
     lines = ["# Fair value of %s" % named, "",
              setting_line(settings),
              "- metric %s, target %g, range %d..%d" % (metric, found.target, found.low, found.high),
-             "- **fair %s %s**" % (named, value_text(found.__dict__)),
+             "- **fair %s %s**" % (named, headline_text(found.__dict__, model)),
+             *model_lines(model),
              "- integers inside the interval: %s" % (", ".join(map(str, found.candidates)) or "none"),
              "- the metric %s with %s%s" % ("rises" if found.direction > 0 else "falls", param.name,
                                             "" if found.monotone else "; **confident points disagree: not monotone "
@@ -144,17 +198,19 @@ def fair_markdown(settings: dict, param, found, cost: dict, labels: dict | None 
     return "\n".join(lines)
 
 
-def write_fair_report(folder: Path, settings: dict, param, found, cost: dict, labels: dict | None = None) -> None:
+def write_fair_report(folder: Path, settings: dict, param, found, cost: dict, labels: dict | None = None,
+                      model: dict | None = None) -> None:
     """result.json, fair.png and summary.md; `rewrite_fair_report` redraws them from result.json alone.
-    `labels`: the words for the parameter and metric (sim/fair/sides.py), stored with the result."""
+    `labels`: the words for the parameter and metric (sim/fair/sides.py), stored with the result;
+    `model`: sim/cli/fair_cmd.model_result (None for a length)."""
     folder = Path(folder)
     (folder / "not-reached.txt").unlink(missing_ok=True)  # a smaller budget's refusal (other K, z) no longer holds
-    data = {"settings": settings, "cost": cost, **{k: v for k, v in found.__dict__.items()}}
+    data = {"settings": settings, "cost": cost, "model": model, **{k: v for k, v in found.__dict__.items()}}
     if labels:
         data["labels"] = labels
     write_json(folder / "result.json", data)
     save(fair_figure(param, found, settings["metric"], labels), folder / "fair.png")
-    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost, labels))
+    write_text_atomic(folder / "summary.md", fair_markdown(settings, param, found, cost, labels, model))
     write_design_report(folder)
 
 
@@ -348,7 +404,7 @@ def rewrite_fair_report(folder: Path) -> None:
     found.estimate = point_estimate(found.points, found.target, found.direction, found.lower, found.upper,
                                     found.lower_open, found.upper_open, found.estimate)
     param = Param(settings["param"].split(" in ")[0], NUMBER, found.low, found.high)
-    write_fair_report(folder, settings, param, found, cost, data.get("labels"))
+    write_fair_report(folder, settings, param, found, cost, data.get("labels"), data.get("model"))
 
 
 def rewrite_map_report(folder: Path) -> None:

@@ -29,6 +29,9 @@ def no_matches(monkeypatch):
     (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "0"], "no value reaches 0"),
     (["fair", "--param", "life0=2:40", "--max-matches", "500"], "--max-matches 500 is too small"),
     (["fair", "--param", "life0=2:40", "--first", "2"], "--first must be 0 or 1"),
+    (["fair", "--param", "life0=2:40", "--metric", "length", "--target", "9", "--estimator", "model"],
+     "--estimator model fits a rate"),
+    (["fair", "--param", "life0=2:40", "--width", "0"], "--width must be a number of parameter units above 0"),
     (["fair", "--param", "life0=2:40", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     (["map", "--x", "life0=2:40:2", "--y", "life1=2:40:2", "--matches", "1000"], "above --max-matches"),
     (["map", "--x", "life0=2:40:2", "--y", "life0=2:40:2"], "name the same parameter"),
@@ -64,6 +67,10 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     assert first == _result(tmp_path / "two")
     assert first["lower"] < first["estimate"] < first["upper"]
     assert (tmp_path / "one" / "fair.png").is_file() and "Fair value of Red's starting life (life0)" in (tmp_path / "one" / "summary.md").read_text()
+    need = first["model"]["to_width"]  # the guaranteed estimator states the matches to a width (--precision) too
+    assert not first["model"]["used"] and need["width"] == 1 and need["at_root"] < need["this_design"]
+    assert ("matches to reach an interval 1 wide: about %s" % format(need["at_root"], ",")
+            in (tmp_path / "one" / "summary.md").read_text())
     assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
     again = json.loads((tmp_path / "one" / "result.json").read_text())
     assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
@@ -72,6 +79,40 @@ def test_fair_on_the_toy_game_same_for_any_jobs_and_resumed_without_replaying(tm
     more = json.loads((tmp_path / "one" / "result.json").read_text())
     assert more["matches"] > first["matches"] and more["cost"]["matches_played_now"] < more["matches"]
     assert main(args + ["--jobs", "1", "--seed", "5", "--out", str(tmp_path / "one")]) == 2  # other settings
+    assert "holds a run with other settings" in capsys.readouterr().err
+
+
+def test_fair_with_the_model_estimator_on_the_toy_game(tmp_path, capsys):
+    """--estimator model: each point on deals of its own (other chunks than a guaranteed run's), the
+    model's interval beside the guaranteed one, the matches to reach --width; same for any --jobs,
+    resumed without replaying, and a guaranteed run on the same folder is refused (other deals)."""
+    args = ["fair", "--param", "life0=2:40", "--life", "12", "--round-matches", "100", "--max-matches", "12000",
+            "--precision", "1", "--estimator", "model", "--width", "0.2"] + TOY
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0
+    line = capsys.readouterr().out
+    assert main(args + ["--jobs", "2", "--out", str(tmp_path / "two")]) == 0
+    first = _result(tmp_path / "one")
+    assert first == _result(tmp_path / "two")
+    model = first["model"]
+    design = {int(value): matches for value, matches in model["design"].items()}
+    assert model["used"] and model["cells"] == 2 * (len(first["search"]) + len(first["grid"]) + len(design))
+    assert model["design_rounds"] >= 1  # the sequential design ran (the model's interval was wider than 0.2)
+    assert model["matches"] == first["matches"] + 2 * sum(design.values())  # its matches beside the finder's
+    if model["accepted"]:
+        assert model["lower"] < model["estimate"] < model["upper"]
+        assert "model-based 95 % interval on the value" in line and "; guaranteed: " in line
+    else:
+        assert "(model rejected: " in line
+    assert model["to_width"]["width"] == 0.2 and model["to_width"]["at_root"] > 0
+    summary = (tmp_path / "one" / "summary.md").read_text()
+    assert "matches to reach an interval 0.2 wide: about %s" % format(model["to_width"]["at_root"], ",") in summary
+    assert "sequential design: %d rounds" % model["design_rounds"] in summary
+    assert "Matches to reach an interval 0.2 wide" in (tmp_path / "one" / "report.html").read_text()
+    assert main(args + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 0  # resume: every chunk is stored
+    again = json.loads((tmp_path / "one" / "result.json").read_text())
+    assert again["cost"]["matches_played_now"] == 0 and _result(tmp_path / "one") == first
+    guaranteed = [a for a in args if a not in ("--estimator", "model")]
+    assert main(guaranteed + ["--jobs", "1", "--out", str(tmp_path / "one")]) == 2
     assert "holds a run with other settings" in capsys.readouterr().err
 
 
@@ -156,3 +197,19 @@ def test_a_map_point_is_decided_by_the_sweep_tables_pooled_test():
     share, _, _, n_eff = stratified_rate(seat0_wins, trials)
     kish = score_p_values(share, n_eff, 0.02)
     assert float(kish[1]) < got[1] / 1e10  # the old test's certainty, which the band edge did not bear out
+
+
+def test_the_model_estimator_gives_every_point_deals_of_its_own():
+    """GameSource.place: by default a finder stage's points share its deals (the runner stage is the
+    finder's, as before issue 42); with own_deals every (stage, point) is a runner stage of its own,
+    none of them a default stage, so no two points (and no guaranteed run's chunks) share deals."""
+    from types import SimpleNamespace
+
+    from sim.cli.fair_cmd import OWN_DEALS_STAGE, GameSource
+    from sim.fair.params import NUMBER, Param
+    param = Param("life0", NUMBER, 2, 40)
+    b = SimpleNamespace(rules=None, values={})
+    shared, own = GameSource(None, b, param, "seat0"), GameSource(None, b, param, "seat0", own_deals=True)
+    assert [shared.place(stage, value) for stage, value in ((0, 2), (1, 40))] == [(0, 0), (1, 38)]
+    places = {own.place(stage, value) for stage in (0, 1, 2) for value in range(2, 41)}
+    assert len({stage for stage, _ in places}) == 3 * 39 and min(stage for stage, _ in places) == OWN_DEALS_STAGE
