@@ -98,21 +98,20 @@ def _matchup_key(row, several_variants: bool, folded: set) -> str:
     return "%s vs %s" % (side_name(a), side_name(b)) + (" (%s)" % row["variant"] if several_variants else "")
 
 
-def _folded_verdict(part: pd.DataFrame, side: str) -> tuple[str, float]:
-    """(verdict, `side`'s share of decided matches) of one matchup at one axis value over its seat
-    orders: a side is favoured only where every seat order's verdict favours it, so the claim is
-    wrong only if one of the table's verdicts is (its family-wise error bounds the headline's);
-    every order balanced is balanced; anything else (an order undecided, or the orders favouring
-    opposite sides) is undecided. The share pools the orders' decided matches."""
+def _folded_verdict(part: pd.DataFrame, side: str) -> tuple[str, str, float]:
+    """(verdict, the side favoured or "", `side`'s share of decided matches) of one matchup at one
+    axis value over its seat orders: a side is favoured only where every seat order's verdict
+    favours it, so the claim is wrong only if one of the table's verdicts is (its family-wise
+    error bounds the headline's); every order balanced is balanced; anything else (an order
+    undecided, or the orders favouring opposite sides) is undecided. The share pools the orders'
+    decided matches."""
     verdicts, favoured = set(part["verdict"]), set(part["favoured"])
     share_of_side = part["seat0_share"].where(part["seat0_name"] == side, 1 - part["seat0_share"])
     weights = part["decisive"] if "decisive" in part else pd.Series(1.0, index=part.index)
     share = float((share_of_side * weights).sum() / weights.sum()) if weights.sum() else float("nan")
     if verdicts == {"imbalanced"} and len(favoured) == 1:
-        return "imbalanced", share if favoured == {side} else 1 - share
-    if verdicts == {"balanced"}:
-        return "balanced", share
-    return "undecided", share
+        return "imbalanced", str(favoured.pop()), share
+    return ("balanced" if verdicts == {"balanced"} else "undecided"), "", share
 
 
 def matchup_sentence(rows: pd.DataFrame, axis_word: str, values: list, variant_words: str = "") -> str:
@@ -121,9 +120,8 @@ def matchup_sentence(rows: pd.DataFrame, axis_word: str, values: list, variant_w
     a, b = sorted(_sides(rows.iloc[0]))
     folded = []  # (axis value, verdict, the side favoured or "", that side's share or a's)
     for value, part in rows.groupby("_value", sort=False):
-        verdict, share_a = _folded_verdict(part, a)
-        winner = (a if share_a > 0.5 else b) if verdict == "imbalanced" else ""
-        folded.append((value, verdict, winner, share_a if winner != b else 1 - share_a))
+        verdict, winner, share_a = _folded_verdict(part, a)
+        folded.append((value, verdict, winner, 1 - share_a if winner == b else share_a))
     wins = {side: [f for f in folded if f[2] == side] for side in (a, b)}
     first = max((a, b), key=lambda side: (len(wins[side]), -(a, b).index(side)))
     other = b if first == a else a

@@ -60,3 +60,40 @@ def test_the_decision_rule_is_worded_from_the_table():
     assert "all 12 verdicts" in decision_rule(table) and "Holm" in decision_rule(table)
     table.attrs["decision_rule"] = "a sequential test decides"
     assert decision_rule(table) == "a sequential test decides"
+
+
+# ---- issue 38 item 3: a matchup played in both seat orders is one clause, named by its sides ----
+
+def _seated(a, b, rank, verdict, share, favoured="", decisive=100):
+    row = _row("%s/%s" % (a, b), a, b, rank, verdict, share, "undecided", 0.5, favoured)
+    return {**row, "decisive": decisive}
+
+
+def _both_orders_table():
+    # Advance beats Swarm from either seat at rank 10 (seat-0 shares 0.96 and 1 - 0.98), Swarm beats
+    # Advance at rank 5 (0.44 with Advance in seat 0, 0.58 with Swarm there), rank 2 splits by seat
+    rows = [_seated("advance", "swarm", 2, "imbalanced", 0.60, "advance"),
+            _seated("swarm", "advance", 2, "undecided", 0.51),
+            _seated("advance", "swarm", 5, "imbalanced", 0.44, "swarm"),
+            _seated("swarm", "advance", 5, "imbalanced", 0.58, "swarm"),
+            _seated("advance", "swarm", 10, "imbalanced", 0.96, "advance"),
+            _seated("swarm", "advance", 10, "imbalanced", 0.02, "advance", decisive=300)]
+    return pd.DataFrame(rows)
+
+
+def test_both_seat_orders_of_a_matchup_are_one_clause_named_by_its_sides():
+    text, _ = headline(_both_orders_table(), {"series": "deck", "axis": "rank"}, [])
+    # pooled over the orders: Advance wins (96 + 3 x 98) / 4 = 97.5 % at rank 10, Swarm (56 + 58) / 2 = 57 % at 5
+    assert text == ("Under greedy play, Advance beats Swarm by 48 points at rank 10, loses by 7 points at rank 5 "
+                    "and is undecided at rank 2; no first-player advantage is shown: the first player wins 50 % of "
+                    "decided matches, 6 of 6 rows "
+                    "undecided."), text
+    assert "Swarm vs Advance" not in text and "favours" not in text
+    assert text.count(".") == 1  # one sentence; the agents' is the second
+
+
+def test_a_side_is_named_only_where_every_seat_order_favours_it():
+    table = _both_orders_table()
+    table.loc[5, ["verdict", "favoured"]] = ["undecided", ""]  # one order no longer decided at rank 10
+    text = headline(table, {"series": "deck", "axis": "rank"}, [])[0]
+    assert "Swarm beats Advance by 7 points at rank 5" in text and "is undecided at rank 2 and 10" in text
