@@ -45,6 +45,11 @@ DERIVED_CAPTION = ("Seat 1's win rate over all matches against each axis the gam
                    "strategies and the rules apart (the CSV table derived_win_rates has the numbers).")
 
 
+# aggregate.py's margin is life0 - life1 at the end of a match in every game (a duelist's HP, a
+# player's life), never the run's axis: a TCG axis is the rank, which no seat has left at the end
+LIFE_MARGIN = "mean life (HP) left at the end, seat 0 − seat 1"
+
+
 def _environment() -> Environment:
     return Environment(loader=PackageLoader("reports", "templates"), autoescape=True,
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -198,7 +203,7 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
 
     table = _Table("match_lengths", _keys(tables["match_lengths"], several) + [
         "matches", "mean turns", "sd", "10 %", "median", "90 %", "in overflow bin",
-        "mean %s margin (seat 0 − seat 1)" % words(tables)["axis"]],
+        LIFE_MARGIN],
         set(range(k, k + 8)))
     for _, row in tables["match_lengths"].iterrows():
         table.add(_key_cells(row, several) + [int(row["matches"]), _number(row["mean_turns"]), _number(row["sd_turns"]),

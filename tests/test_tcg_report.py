@@ -226,6 +226,13 @@ def test_a_single_weapon_arm_draws_no_column_of_dots(tcg_run):
     assert len(figure.axes) == 1 and "weapon_atk = 3" in figure.texts[0].get_text()
 
 
+def test_the_hp_margin_is_labelled_as_life_left_not_as_the_rank_axis(tcg_run):
+    """The length table's margin is seat 0's duelist HP left minus seat 1's (sim/aggregate.py), not a
+    rank: the label says what it is whatever the run's axis."""
+    html = (tcg_run / "report" / "report.html").read_text()
+    assert "mean life (HP) left at the end, seat 0 − seat 1" in html and "mean rank margin" not in html
+
+
 def test_first_player_verdicts_are_the_products_words(tcg_run):
     run = load_run(tcg_run)
     table = {s.id: s for s in game_sections(run, all_tables(run))}["tcg_first_player"].table
