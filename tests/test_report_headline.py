@@ -97,3 +97,13 @@ def test_a_side_is_named_only_where_every_seat_order_favours_it():
     table.loc[5, ["verdict", "favoured"]] = ["undecided", ""]  # one order no longer decided at rank 10
     text = headline(table, {"series": "deck", "axis": "rank"}, [])[0]
     assert "Swarm beats Advance by 7 points at rank 5" in text and "is undecided at rank 2 and 10" in text
+
+
+def test_a_first_player_edge_in_many_places_is_counted_not_listed():
+    rows = [{**_row("%s_vs_%s" % pair, *pair, life, "undecided", 0.5, "imbalanced", share), "decisive": 100}
+            for pair, life, share in ((("human", "alien"), 30, 0.56), (("alien", "elf"), 50, 0.58),
+                                      (("elf", "dwarf"), 70, 0.61), (("dwarf", "orc"), 100, 0.50))]
+    rows[-1]["first_player_verdict"] = "undecided"
+    text = headline(pd.DataFrame(rows), LABELS, [])[0]
+    assert "the first player wins 56–61 % of decided matches in 3 of the 4 verdict rows (61 % in Elf vs Dwarf at " \
+           "life 70)" in text, text
