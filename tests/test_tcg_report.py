@@ -185,9 +185,15 @@ def _figures(tcg_run):
 def test_no_legend_is_drawn_over_the_data(tcg_run):
     """Every TCG figure keeps its legend outside the panels (one figure legend below them), never
     an axes legend placed over the lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     for name, figure in _figures(tcg_run).items():
         inside = [axes.get_title() or name for axes in figure.axes if axes.get_legend() is not None]
         assert not inside, (name, inside)
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        figure.draw(renderer)
+        for legend in figure.legends:  # and the legend below is not cut off at the figure's sides
+            box = legend.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= figure.bbox.width, (name, box)
     assert _figures(tcg_run)["tcg_first_player"].legends  # the legend is still there, below
 
 

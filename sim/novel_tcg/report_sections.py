@@ -132,9 +132,9 @@ def _legend_below(fig, panels, ncols: int = 4):
     for axes in panels:
         for handle, label in zip(*axes.get_legend_handles_labels()):
             entries.setdefault(label, handle)
-    if entries:
+    if entries:  # about 1.6 inches a column at this size: a one-panel figure gets two, not four cut off
         fig.legend(list(entries.values()), list(entries), loc="outside lower center",
-                   ncols=min(ncols, len(entries)), fontsize="x-small")
+                   ncols=max(1, min(ncols, len(entries), int(fig.get_figwidth() // 1.6))), fontsize="x-small")
 
 
 def _rate(k, n):
