@@ -520,7 +520,8 @@ def _label_spike(axes, spike, ends: str, axis_word: str, top: float | None = Non
     text = "turn %d: %.1f %% of\n%s %s matches" % (turn, 100 * share, axis_word, value)
     if ends:
         text += "\n(all its matches: %s)" % ends
-    axes.annotate(text, xy=(turn, share if top is None else min(share, 0.97 * top)), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
+    height = share if top is None else min(share, 0.97 * top)
+    axes.annotate(text, xy=(turn, height), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
                   fontsize=6.5, color="#333333", bbox={"facecolor": "white", "edgecolor": "#bbbbbb", "linewidth": 0.5,
                                                        "alpha": 0.9, "boxstyle": "round,pad=0.2"})
 

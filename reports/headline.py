@@ -195,9 +195,9 @@ def first_player_sentence(rows: pd.DataFrame, axis_word: str, values: list, name
             where.append("at %s %s in %s" % (axis_word, span, " and ".join(keys_there)))
         if len(where) > MAX_PLACES:  # a list of every place is a table, not a headline: count them
             top = share.idxmax()
-            where = ["in %d of the %d verdict rows (%.0f %% in %s at %s %s)" % (len(won), len(rows), share[top],
-                                                                    names.get(won.loc[top, "_key"], won.loc[top, "_key"]),
-                                                                    axis_word, won.loc[top, "_value"])]
+            place = names.get(won.loc[top, "_key"], won.loc[top, "_key"])
+            where = ["in %d of the %d verdict rows (%.0f %% in %s at %s %s)"
+                     % (len(won), len(rows), share[top], place, axis_word, won.loc[top, "_value"])]
         parts.append("the %s player wins %s of decided matches %s" % (
             side, _range(share, " %"), where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]))
     share = _range(100 * rows["first_share"].dropna(), " %") if rows["first_share"].notna().any() else "-"

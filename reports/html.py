@@ -45,8 +45,8 @@ DERIVED_CAPTION = ("Seat 1's win rate over all matches against each axis the gam
                    "strategies and the rules apart (the CSV table derived_win_rates has the numbers).")
 
 
-# aggregate.py's margin is life0 - life1 at the end of a match in every game (a duelist's HP, a
-# player's life), never the run's axis: a TCG axis is the rank, which no seat has left at the end
+# aggregate.py's margin is seat 0's life left minus seat 1's at the end of a match in every game
+# (a duelist's HP), never the run's axis: a TCG axis is the rank, which no seat has left at the end
 LIFE_MARGIN = "mean life (HP) left at the end, seat 0 − seat 1"
 
 
