@@ -137,6 +137,14 @@ def _legend_below(fig, panels, ncols: int = 4):
                    ncols=max(1, min(ncols, len(entries), int(fig.get_figwidth() // 1.6))), fontsize="x-small")
 
 
+def _ticks_at_ranks(panels):
+    """x ticks at the ranks played (2, 5, 10, ...), not matplotlib's 2.5, 7.5 between them."""
+    for axes in panels:
+        ranks = sorted({float(x) for line in axes.get_lines() for x in line.get_xdata()})
+        if 0 < len(ranks) <= 12:
+            axes.set_xticks(ranks, ["%g" % r for r in ranks])
+
+
 def _rate(k, n):
     return k / n if n else float("nan")
 
@@ -165,6 +173,8 @@ def _variant_panels(groups, draw, xlabel: str, ylabel: str):
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
         axes.set_title(variant, fontsize=9)
+    if xlabel.startswith("rank"):
+        _ticks_at_ranks(panels)
     _legend_below(fig, panels)
     return fig
 
@@ -481,6 +491,7 @@ def _advance_economy(run, frame, kit):
         panels[1].set_ylabel("highest star on the field (mean of seats)")
         for axes in panels:
             axes.set_xlabel("rank (both seats)")
+        _ticks_at_ranks(panels)
         _legend_below(fig, panels)
         return fig
 
@@ -572,6 +583,7 @@ def _limit_offset(run, frame, kit):
                                                 " " + skill if part["skill"].nunique() > 1 else ""))
         axes.set_xlabel("rank (both seats)")
         axes.set_ylabel("best − worst template, points")
+        _ticks_at_ranks(panels)
         _legend_below(fig, panels)
         return fig
 
@@ -634,6 +646,7 @@ def _length(run, frame, kit):
         panels[1].set_ylabel("ended by deck-out, % of matches")
         for axes in panels:
             axes.set_xlabel("rank (both seats)")
+        _ticks_at_ranks(panels)
         _legend_below(fig, panels)
         return fig
 
@@ -958,6 +971,7 @@ def _limits(run, frame, kit):
             axes.set_title(name, fontsize=9)
             axes.set_xlabel("rank (both seats)")
             axes.set_ylabel("per match")
+        _ticks_at_ranks(panels)
         _legend_below(fig, panels)
         return fig
 
