@@ -342,6 +342,12 @@ def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
         return _empty(title, "this game declares no special victories"
                       if not len(tables["win_types"]) or not tables["win_types"]["special"].any()
                       else "no cells in this run")
+    # an end type that never happened anywhere would be an empty panel: the title names it
+    totals = table.groupby("end_type", sort=False)["count"].sum()
+    never_anywhere = [end for end, total in totals.items() if total == 0]
+    if len(never_anywhere) == len(totals):
+        return _empty(title, special_victories_never(tables))
+    table = table[~table["end_type"].isin(never_anywhere).to_numpy()]
     positions = _axis_positions(table)
     ends = list(dict.fromkeys(table["end_type"]))
     figure, panels = _new_figure(len(ends))
@@ -371,8 +377,23 @@ def special_victories(tables: dict[str, pd.DataFrame]) -> Figure:
         _axis(axes, positions, found["axis_description"])
         if keys:
             axes.legend(fontsize=6, loc="best")
-    figure.suptitle("%s by %s and winning seat (95 %% band)" % (title, found["series"]), fontsize=11)
+    figure.suptitle("%s by %s and winning seat (95 %% band)%s" % (
+        title, found["series"], "; never in this run: " + ", ".join(never_anywhere) if never_anywhere else ""),
+        fontsize=11)
     return figure
+
+
+def special_victories_never(tables: dict[str, pd.DataFrame]) -> str | None:
+    """The sentence that replaces the special-victory figure of a run in which no match ended in
+    one (its panels would be empty and its table all zeros), or None when one did."""
+    table, found = tables["special_victories"], words(tables)
+    if table.empty or table["count"].sum() > 0:
+        return None
+    matches = int(tables["win_types"]["count"].sum()) if len(tables["win_types"]) else 0
+    return ("No match of this run ended in a special victory (%s): 0 of %d matches; the 95 %% upper bound is "
+            "%.2g %% of the matches of each %s, winning seat and %s."
+            % (", ".join(dict.fromkeys(table["end_type"])), matches, 100 * float(table["rate_high"].max()),
+               found["series"], found["axis"]))
 
 
 def win_types(tables: dict[str, pd.DataFrame]) -> Figure:
@@ -420,6 +441,8 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
     colours = dict(zip(positions, _colours(len(positions), "viridis")))
     figure, panels = _new_figure(len(keys), sharey=True)
     overflow_at = None
+    rest_top, spike_top = 0.0, 0.0  # the tallest bin that is no lone spike, and the tallest spike
+    labels = []  # (axes, spike, key): labelled once the y scale is known
     for axes, key in zip(panels, keys):
         part = table[(series == key).to_numpy()]
         best = None  # the tallest lone spike of the panel: (turn, share, axis value)
@@ -434,20 +457,33 @@ def match_lengths(tables: dict[str, pd.DataFrame]) -> Figure:
             spike = _spike(shares)
             if spike is not None and (best is None or spike[1] > best[1]):
                 best = (spike[0], spike[1], value)
+            rest = shares.drop(spike[0]) if spike is not None else shares
+            rest_top = max(rest_top, float(rest.max()) if len(rest) else 0.0)
+            spike_top = max(spike_top, spike[1] if spike is not None else 0.0)
             if rows["overflow"].any():
                 overflow_at = int(rows.loc[rows["overflow"], "turns"].iloc[0])
         if best is not None:
-            _label_spike(axes, best, _end_shares(tables.get("win_types"), key, best[2]), found["axis"])
+            labels.append((axes, best, key))
         if overflow_at is not None:
             axes.axvline(overflow_at, color="red", linewidth=0.6, linestyle=":")
         axes.set_title(key, fontsize=10)
         axes.set_xlabel("turns")
         axes.set_ylabel("share of matches")
-    handles, labels = panels[0].get_legend_handles_labels()  # one colour per axis value in every panel
+    # a spike (every match ending on the turn a deck runs out) would flatten the rest of the
+    # distribution to a line at zero: the y scale fits the rest, the spike is cut at the top and its
+    # label gives its height
+    cut = spike_top > 2 * rest_top > 0
+    top = 1.3 * rest_top if cut else None
+    if cut:
+        panels[0].set_ylim(0, top)
+    for axes, spike, key in labels:
+        _label_spike(axes, spike, _end_shares(tables.get("win_types"), key, spike[2]), found["axis"], top)
+    handles, names = panels[0].get_legend_handles_labels()  # one colour per axis value in every panel
     if handles:
-        figure.legend(handles, labels, title=found["axis"], loc="outside lower center", ncols=min(len(labels), 12),
+        figure.legend(handles, names, title=found["axis"], loc="outside lower center", ncols=min(len(names), 12),
                       fontsize=7, title_fontsize=8)
     note = "" if overflow_at is None else " (red dotted: overflow bin, %d turns or more)" % overflow_at
+    note += " (y axis fits the rest; spikes cut at the top, height labelled)" if cut else ""
     figure.suptitle(title + note, fontsize=11)
     return figure
 
@@ -477,12 +513,15 @@ def _end_shares(win_types: pd.DataFrame | None, key: str, value: str) -> str:
     return ", ".join("%s %.1f %%" % (end, 100 * share) for end, share in shares.items() if share >= 0.01)
 
 
-def _label_spike(axes, spike, ends: str, axis_word: str) -> None:
+def _label_spike(axes, spike, ends: str, axis_word: str, top: float | None = None) -> None:
+    """The spike's turn and height beside it; with `top` (the y limit) a taller spike is cut there
+    and its label points at the cut."""
     turn, share, value = spike
     text = "turn %d: %.1f %% of\n%s %s matches" % (turn, 100 * share, axis_word, value)
     if ends:
         text += "\n(all its matches: %s)" % ends
-    axes.annotate(text, xy=(turn, share), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
+    height = share if top is None else min(share, 0.97 * top)
+    axes.annotate(text, xy=(turn, height), xytext=(-6, 0), textcoords="offset points", ha="right", va="center",
                   fontsize=6.5, color="#333333", bbox={"facecolor": "white", "edgecolor": "#bbbbbb", "linewidth": 0.5,
                                                        "alpha": 0.9, "boxstyle": "round,pad=0.2"})
 
@@ -511,14 +550,15 @@ def _shades(name: str, present, outcome: str) -> dict:
 # ---- writing -------------------------------------------------------------------------------------
 
 def build_figures(tables: dict[str, pd.DataFrame], delta: float = DEFAULT_DELTA) -> dict[str, Figure]:
-    """Every figure (`FIGURES`, and `DERIVED_FIGURE` for a run with derived axes). The heatmap's rows
+    """Every figure (`FIGURES` but the special victories' of a run without one, which a sentence
+    says; and `DERIVED_FIGURE` for a run with derived axes). The heatmap's rows
     follow the skill levels weakest first when the verdict table carries them (`attrs["skill_order"]`,
     set by reports.build_report)."""
     figures = {
         "verdict_heatmap": verdict_heatmap(tables, tables["verdicts"].attrs.get("skill_order")),
         "win_rates_vs_axis": win_rates_vs_axis(tables, delta),
         "first_player_advantage": first_player_advantage(tables, delta),
-        "special_victories": special_victories(tables),
+        **({} if special_victories_never(tables) else {"special_victories": special_victories(tables)}),
         "win_types": win_types(tables),
         "match_lengths": match_lengths(tables),
     }

@@ -20,6 +20,7 @@ import pandas as pd
 from analysis.skill import is_level
 
 FIRST, SECOND = "first", "second"
+MAX_PLACES = 2  # the first-player clause names at most this many places, else it counts the rows
 
 
 def side_name(name: str) -> str:
@@ -77,6 +78,73 @@ def _key(row, several_variants: bool) -> str:
     return pairing_name(row) + (" (%s)" % row["variant"] if several_variants else "")
 
 
+def _sides(row) -> tuple[str, str]:
+    """A row's two sides, seat 0's first."""
+    return str(row["seat0_name"]), str(row["seat1_name"])
+
+
+def _both_orders(rows: pd.DataFrame) -> set:
+    """(variant, side, side) of every pairing played in both seat orders (sides sorted): one
+    matchup, one question, however many seatings answer it."""
+    played = {(row["variant"], *_sides(row)) for _, row in rows.iterrows() if row["seat0_name"] != row["seat1_name"]}
+    return {(variant, *sorted((a, b))) for variant, a, b in played if (variant, b, a) in played}
+
+
+def _matchup_key(row, several_variants: bool, folded: set) -> str:
+    """The headline's name of a row: 'Advance vs Swarm' for both seat orders of a folded matchup
+    (sides in alphabetical order), else the pairing as seated."""
+    a, b = sorted(_sides(row))
+    if (row["variant"], a, b) not in folded:
+        return _key(row, several_variants)
+    return "%s vs %s" % (side_name(a), side_name(b)) + (" (%s)" % row["variant"] if several_variants else "")
+
+
+def _folded_verdict(part: pd.DataFrame, side: str) -> tuple[str, str, float]:
+    """(verdict, the side favoured or "", `side`'s share of decided matches) of one matchup at one
+    axis value over its seat orders: a side is favoured only where every seat order's verdict
+    favours it, so the claim is wrong only if one of the table's verdicts is (its family-wise
+    error bounds the headline's); every order balanced is balanced; anything else (an order
+    undecided, or the orders favouring opposite sides) is undecided. The share pools the orders'
+    decided matches."""
+    verdicts, favoured = set(part["verdict"]), set(part["favoured"])
+    share_of_side = part["seat0_share"].where(part["seat0_name"] == side, 1 - part["seat0_share"])
+    weights = part["decisive"] if "decisive" in part else pd.Series(1.0, index=part.index)
+    share = float((share_of_side * weights).sum() / weights.sum()) if weights.sum() else float("nan")
+    if verdicts == {"imbalanced"} and len(favoured) == 1:
+        return "imbalanced", str(favoured.pop()), share
+    return ("balanced" if verdicts == {"balanced"} else "undecided"), "", share
+
+
+def matchup_sentence(rows: pd.DataFrame, axis_word: str, values: list, variant_words: str = "") -> str:
+    """'Advance beats Swarm by 46–49 points at rank 10–20, loses by 6 points at rank 5 and is
+    undecided at rank 2': one matchup played in both seat orders, named by its sides."""
+    a, b = sorted(_sides(rows.iloc[0]))
+    folded = []  # (axis value, verdict, the side favoured or "", that side's share or a's)
+    for value, part in rows.groupby("_value", sort=False):
+        verdict, winner, share_a = _folded_verdict(part, a)
+        folded.append((value, verdict, winner, 1 - share_a if winner == b else share_a))
+    wins = {side: [f for f in folded if f[2] == side] for side in (a, b)}
+    first = max((a, b), key=lambda side: (len(wins[side]), -(a, b).index(side)))
+    other = b if first == a else a
+    parts = []
+    if wins[first]:
+        parts.append("beats %s by %s at %s %s" % (side_name(other), _range([100 * (f[3] - 0.5) for f in wins[first]],
+                                                                            " points"),
+                                                  axis_word, spans([f[0] for f in wins[first]], values)))
+    if wins[other]:
+        parts.append("loses by %s at %s %s" % (_range([100 * (f[3] - 0.5) for f in wins[other]], " points"), axis_word,
+                                               spans([f[0] for f in wins[other]], values)))
+    balanced = [f[0] for f in folded if f[1] == "balanced"]
+    if balanced:
+        parts.append("is within ±%g points of even at %s %s" % (100 * float(rows["delta"].iloc[0]), axis_word,
+                                                               spans(balanced, values)))
+    undecided = [f[0] for f in folded if f[1] == "undecided"]
+    if undecided:
+        parts.append("is undecided at %s %s" % (axis_word, spans(undecided, values)))
+    name = side_name(first) if wins[first] else "%s vs %s" % (side_name(first), side_name(other))
+    return name + variant_words + " " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
+
+
 def balance_sentence(rows: pd.DataFrame, axis_word: str, values: list, name: str) -> str:
     """'Red vs Blue favours the Blue by 5–12 points at hp 30–70 and is undecided at 80–90'."""
     parts = []
@@ -125,6 +193,11 @@ def first_player_sentence(rows: pd.DataFrame, axis_word: str, values: list, name
             by_span.setdefault(spans(list(part["_value"]), values), []).append(names.get(key, key))
         for span, keys_there in by_span.items():
             where.append("at %s %s in %s" % (axis_word, span, " and ".join(keys_there)))
+        if len(where) > MAX_PLACES:  # a list of every place is a table, not a headline: count them
+            top = share.idxmax()
+            place = names.get(won.loc[top, "_key"], won.loc[top, "_key"])
+            where = ["in %d of the %d verdict rows (%.0f %% in %s at %s %s)"
+                     % (len(won), len(rows), share[top], place, axis_word, won.loc[top, "_value"])]
         parts.append("the %s player wins %s of decided matches %s" % (
             side, _range(share, " %"), where[0] if len(where) == 1 else ", ".join(where[:-1]) + " and " + where[-1]))
     share = _range(100 * rows["first_share"].dropna(), " %") if rows["first_share"].notna().any() else "-"
@@ -174,13 +247,20 @@ def headline(verdicts: pd.DataFrame, labels: dict, order: list[str], game_agents
     axis_word = labels.get("axis") or "axis value"
     series_word = labels.get("series") or "series"
     several = rows["variant"].nunique() > 1
-    rows = rows.assign(_key=[_key(row, several) for _, row in rows.iterrows()])
+    folded = _both_orders(rows)  # pairings played in both seat orders: named once, as a matchup
+    rows = rows.assign(_key=[_matchup_key(row, several, folded) for _, row in rows.iterrows()])
     values = list(dict.fromkeys(rows["_value"]))
     names = dict(zip(rows["_key"], rows["_key"]))
     level = list(dict.fromkeys(rows["skill"]))
     lead = "Under %s play, " % " and ".join(level)
-    sentences = [balance_sentence(part, axis_word, values, key)
-                 for key, part in rows[~rows["mirror"].astype(bool)].groupby("_key", sort=False)]
+    sentences = []
+    for key, part in rows[~rows["mirror"].astype(bool)].groupby("_key", sort=False):
+        a, b = sorted(_sides(part.iloc[0]))
+        if (part["variant"].iloc[0], a, b) in folded:
+            sentences.append(matchup_sentence(part, axis_word, values,
+                                              " (%s)" % part["variant"].iloc[0] if several else ""))
+        else:
+            sentences.append(balance_sentence(part, axis_word, values, key))
     sentences = [s for s in sentences if s]
     first = first_player_sentence(rows, axis_word, values, names, series_word)
     handicaps = handicap_sentence(_played(strongest(verdicts, order)), axis_word)

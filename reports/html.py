@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from analysis.runs import Run
 from analysis.tables import family_statement
 from analysis.verdict_design import interval_cost_line, more_matches_text
-from reports.figures import DERIVED_FIGURE, DERIVED_TITLE, FIGURES, titles, words
+from reports.figures import DERIVED_FIGURE, DERIVED_TITLE, FIGURES, special_victories_never, titles, words
 
 # Captions in the run's words ({series}, {axis_description}: analysis.dimensions.labels).
 CAPTIONS = {
@@ -43,6 +43,11 @@ DERIVED_CAPTION = ("Seat 1's win rate over all matches against each axis the gam
                    "(e.g. rank gap = seat 1's rank − seat 0's), with 95 % bands. A value pools the seat pairs "
                    "that give it and both first-player orders; each line keeps every other dimension, the "
                    "strategies and the rules apart (the CSV table derived_win_rates has the numbers).")
+
+
+# aggregate.py's margin is seat 0's life left minus seat 1's at the end of a match in every game
+# (a duelist's HP), never the run's axis: a TCG axis is the rank, which no seat has left at the end
+LIFE_MARGIN = "mean life (HP) left at the end, seat 0 − seat 1"
 
 
 def _environment() -> Environment:
@@ -181,7 +186,10 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
 
     table = _Table("special_victories", _keys(tables["special_victories"], several) + [
         "special victory", "winning seat", "its side", "count", "share of matches [95 % CI]"], {k + 3})
-    for _, row in tables["special_victories"].iterrows():
+    special = tables["special_victories"]
+    happened = special.groupby("end_type")["count"].transform("sum") > 0 if len(special) else special["count"] > 0
+    # an end type no match ended in is a row of zeros per cell: the figure's sentence says it once
+    for _, row in special[happened.to_numpy()].iterrows():
         table.add(_key_cells(row, several) + [row["end_type"], int(row["seat"]), row["seat_name"],
                                               int(row["count"]), _rate(row, "rate")])
     out["special_victories"] = table
@@ -198,7 +206,7 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
 
     table = _Table("match_lengths", _keys(tables["match_lengths"], several) + [
         "matches", "mean turns", "sd", "10 %", "median", "90 %", "in overflow bin",
-        "mean %s margin (seat 0 − seat 1)" % words(tables)["axis"]],
+        LIFE_MARGIN],
         set(range(k, k + 8)))
     for _, row in tables["match_lengths"].iterrows():
         table.add(_key_cells(row, several) + [int(row["matches"]), _number(row["mean_turns"]), _number(row["sd_turns"]),
@@ -385,8 +393,9 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     rule = decision_rule(tables["verdicts"])
     for name in FIGURES:
         table_name = {"verdict_heatmap": "verdicts"}.get(name, name)
+        never = special_victories_never(tables) if name == "special_victories" else None
         sections.append({"id": name, "title": names[name],
-                         "caption": CAPTIONS[name].format(decision_rule=rule, **found),
+                         "caption": never or CAPTIONS[name].format(decision_rule=rule, **found),
                          "image": data_uri(figure_paths[name]) if name in figure_paths else None,
                          "table": display.get(table_name)})
     if DERIVED_FIGURE in figure_paths:  # a run with derived axes (e.g. a rank gap): right after the win rates

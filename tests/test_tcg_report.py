@@ -162,6 +162,9 @@ def test_every_section_renders_with_a_table_a_figure_and_a_finding(tcg_run):
                                      "(docs/examples/tcg-sensitivity/)."]
             continue
         assert section.table is not None and len(section.table), name
+        if name == "tcg_star_modifier":  # one m played: one x value, said as a sentence (test below)
+            assert section.figure is None and "Only m = 5 was played" in section.lines[0]
+            continue
         if name != "tcg_card_pool":
             assert section.figure is not None and section.lines and section.lines[0].startswith("Q"), name
             assert "Finding: " in section.caption, name
@@ -170,6 +173,70 @@ def test_every_section_renders_with_a_table_a_figure_and_a_finding(tcg_run):
     for section in sections.values():
         assert section.title in html
     assert "swarm/advance" in html and pool_data.DATA_NAME in html
+
+
+# ---- issue 38 item 3: the figures read as a designer reads them ------------------------------
+
+def _figures(tcg_run):
+    run = load_run(tcg_run)
+    return {s.id: s.figure() for s in game_sections(run, all_tables(run)) if s.figure is not None}
+
+
+def test_no_legend_is_drawn_over_the_data(tcg_run):
+    """Every TCG figure keeps its legend outside the panels (one figure legend below them), never
+    an axes legend placed over the lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    for name, figure in _figures(tcg_run).items():
+        inside = [axes.get_title() or name for axes in figure.axes if axes.get_legend() is not None]
+        assert not inside, (name, inside)
+        renderer = FigureCanvasAgg(figure).get_renderer()
+        figure.draw(renderer)
+        for legend in figure.legends:  # and the legend below is not cut off at the figure's sides
+            box = legend.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= figure.bbox.width, (name, box)
+    assert _figures(tcg_run)["tcg_first_player"].legends  # the legend is still there, below
+
+
+def test_the_template_matrix_is_coloured_by_the_winning_template_with_axis_titles_and_a_bar(tcg_run):
+    """Both cells of one matchup (a vs b and b vs a) say the same thing, so they get the same
+    colour: the winner's hue (COLOURS), not red for one row and blue for the other."""
+    from matplotlib.colors import to_rgb
+    from sim.novel_tcg.report_sections import COLOURS
+    figure = _figures(tcg_run)["tcg_matrix"]
+    panels = [axes for axes in figure.axes if axes.images]
+    assert len(panels) == 4  # two offsets x two equal ranks
+    decided = 0
+    for axes in panels:
+        image = axes.images[0]
+        rgb = image.to_rgba(image.get_array())[..., :3]
+        shares = {(int(round(t.get_position()[1])), int(round(t.get_position()[0]))): float(t.get_text())
+                  for t in axes.texts}
+        templates = [label.get_text() for label in axes.get_yticklabels()]
+        for (i, j), share in shares.items():
+            assert np.allclose(rgb[i, j], rgb[j, i]), (axes.get_title(), templates[i], templates[j])
+            if share != 50:  # the winner's hue: its colour, lightened towards white by the shade
+                winner = templates[i] if share > 50 else templates[j]
+                hue = 1 - np.array(to_rgb(COLOURS[winner]))
+                assert np.allclose((1 - rgb[i, j]) / (1 - rgb[i, j]).max(), hue / hue.max(), atol=0.02)
+                decided += 1
+        assert axes.get_xlabel() == "against (column template)"
+    assert decided and panels[0].get_ylabel() == "row template's wins, % of decided"
+    bars = [axes for axes in figure.axes if axes.get_ylabel() == "winner's share, % (shade)"]
+    assert len(bars) == 1  # the colour bar
+
+
+def test_a_single_weapon_arm_draws_no_column_of_dots(tcg_run):
+    """Q8 with one weapon_atk: the wins-against-it panel would plot every deck at one x value; the
+    figure keeps the damage panel only and names the arm in its title."""
+    figure = _figures(tcg_run)["tcg_person"]
+    assert len(figure.axes) == 1 and "weapon_atk = 3" in figure.texts[0].get_text()
+
+
+def test_the_hp_margin_is_labelled_as_life_left_not_as_the_rank_axis(tcg_run):
+    """The length table's margin is seat 0's duelist HP left minus seat 1's (sim/aggregate.py), not a
+    rank: the label says what it is whatever the run's axis."""
+    html = (tcg_run / "report" / "report.html").read_text()
+    assert "mean life (HP) left at the end, seat 0 − seat 1" in html and "mean rank margin" not in html
 
 
 def test_first_player_verdicts_are_the_products_words(tcg_run):
@@ -238,7 +305,7 @@ def test_person_section_compares_weapon_arms_and_a_zero_weapon_never_attacks(tmp
     assert "Each Weapon equipped defeats" in section.lines[0] and "The characters a person defeats go 0.00 ->" \
         in section.lines[0]
     assert "Weapons equipped apart from" not in section.caption  # counted now
-    section.figure()  # draws with both arms
+    assert len(section.figure().axes) == 2  # two arms: the panel of wins against weapon_atk too
 
 
 def test_findings_read_the_strongest_skill_the_sweep_lists():

@@ -14,6 +14,7 @@ from pathlib import Path
 from analysis import load_run
 from analysis.game_sections import game_sections
 from analysis.tables import all_tables
+from reports.headline import headline
 
 DPI = 100
 
@@ -43,7 +44,10 @@ def main(run_dir: str, out_dir: str) -> None:
                  ", ".join(meta.get("rules", {})), timings.get("wall_s", float("nan")),
                  (meta.get("machine") or {}).get("cpu_count", 0), timings.get("worker_s", float("nan")),
                  (meta.get("git_commit") or "?")[:7], data.get("sha256", "not stored")), ""]
-    for section in game_sections(run, all_tables(run)):
+    tables = all_tables(run)
+    # the report page's opening sentences, so the example shows what a reader meets first
+    lines += ["**Headline.** " + " ".join(headline(tables["verdicts"], run.labels, [])), ""]
+    for section in game_sections(run, tables):
         method, _, finding = section.caption.partition(" Finding: ")
         lines += ["## " + section.title, ""]
         if finding:

@@ -125,6 +125,26 @@ def _figure(n_panels: int, width: float = 4.2, height: float = 3.4):
     return fig, list(np.atleast_1d(fig.subplots(1, max(n_panels, 1), squeeze=False)[0]))
 
 
+def _legend_below(fig, panels, ncols: int = 4):
+    """One legend for the figure, below the panels (never over the data): the entries of every
+    panel, each label once, in the order they were drawn."""
+    entries = {}
+    for axes in panels:
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    if entries:  # about 1.6 inches a column at this size: a one-panel figure gets two, not four cut off
+        fig.legend(list(entries.values()), list(entries), loc="outside lower center",
+                   ncols=max(1, min(ncols, len(entries), int(fig.get_figwidth() // 1.6))), fontsize="x-small")
+
+
+def _ticks_at_ranks(panels):
+    """x ticks at the ranks played (2, 5, 10, ...), not matplotlib's 2.5, 7.5 between them."""
+    for axes in panels:
+        ranks = sorted({float(x) for line in axes.get_lines() for x in line.get_xdata()})
+        if 0 < len(ranks) <= 12:
+            axes.set_xticks(ranks, ["%g" % r for r in ranks])
+
+
 def _rate(k, n):
     return k / n if n else float("nan")
 
@@ -145,7 +165,7 @@ def _keyed(frame, variant, columns: dict) -> dict:
 
 def _variant_panels(groups, draw, xlabel: str, ylabel: str):
     """One panel per variant of `groups` (in their order): draw(axes, variant) plots, then each
-    panel gets the axis labels, the variant as its title and a legend."""
+    panel gets the axis labels and the variant as its title; one legend below them all."""
     variants = list(dict.fromkeys(groups["variant"]))
     fig, panels = _figure(len(variants))
     for axes, variant in zip(panels, variants):
@@ -153,7 +173,9 @@ def _variant_panels(groups, draw, xlabel: str, ylabel: str):
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
         axes.set_title(variant, fontsize=9)
-        axes.legend(fontsize="x-small")
+    if xlabel.startswith("rank"):
+        _ticks_at_ranks(panels)
+    _legend_below(fig, panels)
     return fig
 
 
@@ -331,8 +353,7 @@ def _rank_gap(run, frame, kit):
             axes.set_xlabel("rank gap Δr")
             axes.set_ylabel("higher rank wins, % of decided")
             axes.set_title(template, fontsize=9)
-        handles, labels = panels[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="x-small")
+        _legend_below(fig, panels, ncols=2)
         return fig
 
     return _section(kit, "tcg_rank_gap", "Q2 Rank gap: the HP part and the star-ceiling part",
@@ -412,13 +433,15 @@ def _star_modifier(run, frame, kit):
         axes.axhline(50, color="0.6", lw=0.8)
         axes.set_xlabel("star modifier m (damage per star of difference)")
         axes.set_ylabel("Swarm wins against Advance, % of decided")
-        axes.legend(fontsize="x-small")
+        _legend_below(fig, panels)
         return fig
 
+    # one m is one x value: the finding's sentence and the table say it; a plot would be a column of dots
     return _section(kit, "tcg_star_modifier", "Q3 The star modifier m: Swarm against Advance",
                     "Swarm against Advance at equal ranks, both seatings and both first players pooled: Swarm's "
                     "share of decided matches for each star modifier m the run plays (T-BATTLE-6/7), with 95 % "
-                    "Wilson intervals; other rules values the run varies are kept apart.", finding, table, figure)
+                    "Wilson intervals; other rules values the run varies are kept apart.", finding, table,
+                    figure if len(ms) > 1 else None)
 
 
 # ---- Q4 the advance-summon economy ---------------------------------------------------------
@@ -468,7 +491,8 @@ def _advance_economy(run, frame, kit):
         panels[1].set_ylabel("highest star on the field (mean of seats)")
         for axes in panels:
             axes.set_xlabel("rank (both seats)")
-            axes.legend(fontsize="x-small")
+        _ticks_at_ranks(panels)
+        _legend_below(fig, panels)
         return fig
 
     return _section(kit, "tcg_advance_economy", "Q4 The advance-summon economy",
@@ -559,7 +583,8 @@ def _limit_offset(run, frame, kit):
                                                 " " + skill if part["skill"].nunique() > 1 else ""))
         axes.set_xlabel("rank (both seats)")
         axes.set_ylabel("best − worst template, points")
-        axes.legend(fontsize="x-small")
+        _ticks_at_ranks(panels)
+        _legend_below(fig, panels)
         return fig
 
     return _section(kit, "tcg_limit_offset", "Q5 The summon-limit offset and the template spread",
@@ -621,7 +646,8 @@ def _length(run, frame, kit):
         panels[1].set_ylabel("ended by deck-out, % of matches")
         for axes in panels:
             axes.set_xlabel("rank (both seats)")
-            axes.legend(fontsize="x-small")
+        _ticks_at_ranks(panels)
+        _legend_below(fig, panels)
         return fig
 
     return _section(kit, "tcg_length", "Q6 Game length and end types against rank",
@@ -859,7 +885,10 @@ def _person(run, frame, kit):
                     % (WEAPON_KEY, reference, WEAPON_KEY))
 
     def figure():
-        fig, panels = _figure(2, 5.0, 3.8)
+        # one weapon_atk is one x value: the win shares against it are the finding's and the table's
+        # words, so only the damage panel is drawn; two or more arms add the panel of wins against it
+        several_weapons = len(weapons) > 1
+        fig, panels = _figure(2 if several_weapons else 1, 5.0, 3.8)
         decks = sorted(set(at_rank["deck"]))
         x = np.arange(len(decks))
         width = 0.8 / len(weapons)
@@ -869,24 +898,25 @@ def _person(run, frame, kit):
             y = np.array([e[0] for e in est])
             err = np.nan_to_num(np.abs(np.array([(e[1], e[2]) for e in est]).T - y))
             panels[0].bar(x + (i - (len(weapons) - 1) / 2) * width, 100 * y, width, yerr=100 * err, capsize=2,
-                          label="%s = %d" % (WEAPON_KEY, weapon))
+                          label="%s = %d" % (WEAPON_KEY, weapon) if several_weapons else None)
         panels[0].set_xticks(x, decks, rotation=45, ha="right", fontsize=8)
         panels[0].set_ylabel("person vs person, % of duelist damage")
-        panels[0].legend(fontsize="x-small")
-        for deck in decks:
-            pts = [(w, wins[skill, other, deck, rank, w]) for w in weapons if (skill, other, deck, rank, w) in wins]
-            y = np.array([_rate(k, n) for _, (k, n) in pts])
-            err = np.abs(np.array([kit.wilson(k, n) if n else (np.nan, np.nan) for _, (k, n) in pts]).T - y)
-            seat1 = deck.split("/")[-1]  # colour: seat 0's template; marker: seat 1's
-            panels[1].errorbar([w for w, _ in pts], 100 * y, yerr=100 * err, capsize=3,
-                               marker={"swarm": "v", "advance": "^", "curve": "s"}.get(seat1, "o"),
-                               color=COLOURS.get(deck.split("/")[0]), ls="-" if "/" in deck else ":", label=deck)
-        panels[1].axhline(50, color="0.6", lw=0.8)
-        panels[1].set_xticks(weapons)
-        panels[1].set_xlabel("%s (the person's ATK with a Weapon)" % WEAPON_KEY)
-        panels[1].set_ylabel("seat 0's template wins, % of decided")
-        panels[1].legend(fontsize="x-small", ncols=2)
-        fig.suptitle("rank %d%s" % (rank, where), fontsize=9)
+        if several_weapons:
+            for deck in decks:
+                pts = [(w, wins[skill, other, deck, rank, w]) for w in weapons if (skill, other, deck, rank, w) in wins]
+                y = np.array([_rate(k, n) for _, (k, n) in pts])
+                err = np.abs(np.array([kit.wilson(k, n) if n else (np.nan, np.nan) for _, (k, n) in pts]).T - y)
+                seat1 = deck.split("/")[-1]  # colour: seat 0's template; marker: seat 1's
+                panels[1].errorbar([w for w, _ in pts], 100 * y, yerr=100 * err, capsize=3,
+                                   marker={"swarm": "v", "advance": "^", "curve": "s"}.get(seat1, "o"),
+                                   color=COLOURS.get(deck.split("/")[0]), ls="-" if "/" in deck else ":", label=deck)
+            panels[1].axhline(50, color="0.6", lw=0.8)
+            panels[1].set_xticks(weapons)
+            panels[1].set_xlabel("%s (the person's ATK with a Weapon)" % WEAPON_KEY)
+            panels[1].set_ylabel("seat 0's template wins, % of decided")
+            _legend_below(fig, panels, ncols=5)
+        fig.suptitle("rank %d%s%s" % (rank, where, "" if several_weapons else ", %s = %d" % (WEAPON_KEY, reference)),
+                     fontsize=9)
         return fig
 
     return _section(kit, "tcg_person", "Q8 The person as a fighter: its attacks, its damage and what a Weapon is worth",
@@ -941,7 +971,8 @@ def _limits(run, frame, kit):
             axes.set_title(name, fontsize=9)
             axes.set_xlabel("rank (both seats)")
             axes.set_ylabel("per match")
-            axes.legend(fontsize="x-small")
+        _ticks_at_ranks(panels)
+        _legend_below(fig, panels)
         return fig
 
     return _section(kit, "tcg_limits", "Q9 How often the board and hand limits bind",
@@ -957,6 +988,44 @@ def _cycle(templates, beats) -> tuple | None:
         if c[0] == min(c) and {(c[0], c[1]), (c[1], c[2]), (c[2], c[0])} <= beats:
             return c
     return None
+
+
+def _matrix_figure(panels_data, several: bool):
+    """Q10's matrix, a panel per (variant, rank): each cell is the row template's share against the
+    column's, coloured by the template that wins it (its hue, shaded by how far from even), so a
+    matchup shows one colour in both of its cells; a grey bar reads the shade."""
+    from matplotlib import colormaps
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import Normalize, to_rgb
+    from matplotlib.patches import Patch
+    fig, panels = _figure(len(panels_data), 3.2, 3.5)
+    for axes, (variant, rank, templates, matrix) in zip(panels, panels_data):
+        image = np.ones((len(templates), len(templates), 3))  # white: the diagonal, a template against itself
+        for i, a in enumerate(templates):
+            for j, b in enumerate(templates):
+                wins, decided = matrix.get((a, b), (0, 0)) if a != b else (0, 0)
+                if not decided:
+                    continue
+                share = wins / decided
+                winner = a if share > 0.5 else b
+                strength = min(abs(share - 0.5) / 0.5, 1.0)  # 0 at even, 1 when one side always wins
+                image[i, j] = 1 - strength * (1 - np.array(to_rgb(COLOURS.get(winner, "0.3"))))
+                axes.text(j, i, "%.0f" % (100 * share), ha="center", va="center", fontsize=9)
+        axes.imshow(image)
+        axes.set_xticks(range(len(templates)), templates, fontsize=8)
+        axes.set_yticks(range(len(templates)), templates, fontsize=8)
+        axes.set_xlabel("against (column template)", fontsize=8)
+        if axes is panels[0]:
+            axes.set_ylabel("row template's wins, % of decided", fontsize=8)
+        axes.set_title("rank %d%s" % (rank, " " + variant if several else ""), fontsize=9)
+    shade = ScalarMappable(Normalize(50, 100), colormaps["Greys"])
+    bar = fig.colorbar(shade, ax=panels, shrink=0.8, pad=0.01)
+    bar.set_label("winner's share, % (shade)", fontsize=8)
+    shown = [t for t in TEMPLATES if any(t in templates for _, _, templates, _ in panels_data)]
+    fig.legend([Patch(color=COLOURS[t]) for t in shown], ["%s wins" % t for t in shown], loc="outside lower center",
+               ncols=len(shown), fontsize="x-small", title="colour: the template that wins the cell",
+               title_fontsize="x-small")
+    return fig
 
 
 def _template_matrix(run, frame, kit):
@@ -994,22 +1063,7 @@ def _template_matrix(run, frame, kit):
                           for t, r in dominants.items()) or "no template beats every other") + ".")
 
     def figure():
-        fig, panels = _figure(len(panels_data), 3.2, 3.2)
-        for axes, (variant, rank, templates, matrix) in zip(panels, panels_data):
-            grid = np.full((len(templates), len(templates)), np.nan)
-            for i, a in enumerate(templates):
-                for j, b in enumerate(templates):
-                    if a != b and matrix[a, b][1]:
-                        grid[i, j] = 100 * matrix[a, b][0] / matrix[a, b][1]
-            axes.imshow(grid, vmin=0, vmax=100, cmap="RdBu")
-            for i in range(len(templates)):
-                for j in range(len(templates)):
-                    if grid[i, j] == grid[i, j]:
-                        axes.text(j, i, "%.0f" % grid[i, j], ha="center", va="center", fontsize=9)
-            axes.set_xticks(range(len(templates)), templates, fontsize=8)
-            axes.set_yticks(range(len(templates)), templates, fontsize=8)
-            axes.set_title("rank %d%s" % (rank, " " + variant if _several(frame) else ""), fontsize=9)
-        return fig
+        return _matrix_figure(panels_data, _several(frame))
 
     return _section(kit, "tcg_matrix", "Q10 Template x template, with a rock-paper-scissors flag",
                     "Equal ranks: the row template's share of decided matches against the column's, both seatings "
