@@ -9,41 +9,14 @@ import numpy as np
 import pytest
 
 from analysis import fair_value
-from analysis.stats import stratified_rate
 from sim.errors import CardbalanceError
+from tests.curve_source import CurveSource, logistic_shares
 
 
-class LogisticSource:
+def LogisticSource(truth: float, scale: float, first_edge: float, seed: int) -> CurveSource:
     """Seat 0's decided share per first-player order: logistic((v - truth) / scale ± first_edge).
     The equal-weight mean over the two orders is exactly ½ at v = truth (the two are symmetric)."""
-
-    def __init__(self, truth, scale, first_edge, seed):
-        self.truth, self.scale, self.edge = truth, scale, first_edge
-        self.rng = np.random.default_rng(seed)
-        self.wins, self.trials = {}, {}
-        self.used = 0
-
-    def probabilities(self, value):
-        u = (value - self.truth) / self.scale
-        return np.array([1 / (1 + math.exp(-(u + self.edge))), 1 / (1 + math.exp(-(u - self.edge)))])
-
-    def measure(self, stage, values, matches):
-        for value in values:
-            have = self.trials.get((stage, value), np.zeros(2))
-            extra = matches - have
-            if extra[0] <= 0:
-                continue
-            wins = self.rng.binomial(extra.astype(int), self.probabilities(value))
-            self.wins[(stage, value)] = self.wins.get((stage, value), np.zeros(2)) + wins
-            self.trials[(stage, value)] = have + extra
-            self.used += int(extra.sum())
-
-    def interval(self, stage, value, z):
-        estimate, low, high, _ = stratified_rate(self.wins[(stage, value)], self.trials[(stage, value)], z)
-        return estimate, low, high
-
-    def matches(self):
-        return self.used
+    return CurveSource(logistic_shares(truth, scale, first_edge), seed)
 
 
 def test_fair_value_interval_covers_the_true_value_in_95_percent_of_1000_replications():
