@@ -21,6 +21,7 @@ import shutil
 import pytest
 
 from sim.cli import main
+from tests.cli_errors import one_error_line as _one_line
 from sim.fair.runner import PointRunner
 
 TOY = ["--game", "toy", "--pairing", "red_vs_blue", "--skill", "greedy", "--chunk-size", "10", "--quiet"]
@@ -38,13 +39,6 @@ def no_matches(monkeypatch):
     monkeypatch.setattr(PointRunner, "play", refuse)
 
 
-def _one_line(capsys, argv) -> str:
-    assert main(argv) == 2
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cardbalance %s: error: " % argv[0]), captured.err
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 def _chunk_stamps(folder) -> dict:

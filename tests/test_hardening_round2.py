@@ -21,19 +21,12 @@ from pathlib import Path
 import pytest
 
 from sim.cli import main
+from tests.cli_errors import one_error_line as _one_line
 
 HUGE = "9" * 5000  # past Python's integer-string limit (4,300 digits)
 NOT_UTF8 = os.fsdecode(b"bad-\xff-name")  # a file name that is not valid UTF-8
 
 
-def _one_line(capsys, argv, code=2):
-    assert main(argv) == code
-    captured = capsys.readouterr()
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, captured.err
-    assert lines[0].startswith("cardbalance %s: error: " % argv[0]), lines[0]
-    assert "Traceback" not in captured.err
-    return lines[0]
 
 
 def _entries(folder) -> list[str]:
