@@ -38,7 +38,7 @@ def _points_interval(value, low, high) -> str:
 
 
 def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
-    """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
+    """With two or more skill levels: the skill paragraph (analysis/skill.py); their counts are `_counts_lines`."""
     from analysis import skill
     order = skill.levels(verdicts, ratings, skill.listed(meta))
     return skill.skill_words(verdicts, order, ratings, words)
@@ -50,7 +50,8 @@ def _counts_lines(verdicts, ratings, meta) -> list[str]:
     from analysis import skill
     from analysis.shown_verdict import counts_lines
     order = skill.levels(verdicts, ratings, skill.listed(meta)) if len(verdicts) else []
-    lead = ["At the strongest skill level, %s (the report's headline counts):" % order[-1]] if len(order) >= 2 else []
+    lead = ["At the strongest skill level, %s: the counts below are its rows, as the report's." % order[-1]] \
+        if len(order) >= 2 else []
     return lead + counts_lines(skill.headline(verdicts, order))
 
 
