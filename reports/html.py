@@ -30,9 +30,12 @@ CAPTIONS = {
     "verdict_heatmap": "Balance verdict per {series} and {axis_description}: seat 0's share of decided matches "
                        "(both first-player orders pooled; draws excluded and shown separately), and the same for "
                        "the first player. The colour is the verdict and the favoured side; the cell names the side "
-                       "ahead and its share. How a verdict is decided: {decision_rule}. In a mirror (the same side "
-                       "in both seats) the seat-0 share is ½ by symmetry when the seats start equal, so there the "
-                       "first-player verdict is the balance question and the seat-0 one checks the set-up.",
+                       "ahead and its share. With unequal seats the cell is the row's difference from the mirrors "
+                       "at the same seats (the side ahead and its points), as the table's verdict is. How a verdict "
+                       "is decided: {decision_rule}. In a mirror (the same side in both seats) the seat-0 share is ½ "
+                       "by symmetry when the seats start equal, so there the balance cell shows the first-player "
+                       "verdict, the balance question, and the seat-0 one is the set-up check (in the table; † in "
+                       "the figure when it fails).",
     "win_rates_vs_axis": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
                               "(so an advantage of either side cancels out).",
