@@ -132,3 +132,19 @@ def test_faction_war_terminal_prints_the_pages_headline_and_counts(tmp_path):
                      "--quiet", "--no-report"]) == 0
     counts = assert_terminal_opens_like_the_page(tmp_path / "run", tmp_path / "report")
     assert counts[0].startswith("Balance (2 non-mirror rows): ")  # human_vs_alien at 30 and 30/40
+
+
+def test_a_mirror_whose_seat_0_wins_is_marked_as_a_failed_set_up_check(tmp_path):
+    from reports.figures import SET_UP_NOTE
+    cells = _both_orders("red_vs_red", "red", "red", 20, 20, 6000, 4000)  # seat 0 wins 60 %: a broken set-up
+    cells += _both_orders("red_vs_blue", "red", "blue", 20, 20, 5000, 5000)
+    run_tables = all_tables(load_run(write_synthetic_run(tmp_path / "run", cells)))
+    assert _row(run_tables, "red_vs_red", "20")["verdict"] == "imbalanced"
+    figure = verdict_heatmap(run_tables)
+    fill, text = _balance_cells(figure, run_tables)[("red_vs_red", "20")]
+    assert fill == to_rgba(SIDE_COLOURS["balanced"]) and text == "1st\n50% †"  # the first player: balanced
+    assert SET_UP_NOTE in [entry.get_text() for entry in figure.legends[0].get_texts()]
+    words, css = {(r[0][0], r[1][0]): r[5] for r in display_tables(run_tables)["verdicts"].rows}[("red_vs_red", "20")]
+    assert css == "verdict-balanced" and "(† set-up check, seat 0 vs seat 1: imbalanced — favours seat 0;" in words
+    assert "Set-up check: 1 mirror row(s) with equal seats favour a seat: check the set-up." in \
+        analysis.summary_text(tmp_path / "run", run_tables=run_tables)
