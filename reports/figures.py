@@ -177,8 +177,8 @@ SIDE_LABELS = {"seat0": "imbalanced: favours seat 0's side (named in the cell)",
                "handicap": "handicap: unequal seats, no mirror to compare with: no balance claim"}
 SET_UP_MARK = " †"  # a mirror's failed set-up check (seat 0 vs seat 1 imbalanced with equal seats)
 SET_UP_NOTE = "† a mirror whose seat 0 vs seat 1 set-up check is imbalanced: check the set-up"
-BALANCE_PANEL_TITLE = ("balance: side ahead and its share of decided matches; unequal seats: points ahead of the "
-                       "mirror; mirror: its first player")
+BALANCE_PANEL_TITLE = ("balance: side ahead and its share of decided matches\n"
+                       "(unequal seats: its points ahead of the mirror; a mirror: its first player)")
 
 
 def _balance_cell(row) -> tuple[str, str]:
