@@ -11,6 +11,7 @@
 - `sequential`, `decisions`: the compare gate's group-sequential bounds and
   its family of decisions; `calibration`: their error rate and power measured
   on a synthetic paired source;
+- `shown_verdict`: the one verdict a row shows in the heatmap, the page's table and the counts;
 - `summary_text(run_dir)`: the short table printed at the end of a sweep;
 - `synthetic.write_synthetic_run`: hand-written run folders for tests.
 
@@ -81,7 +82,8 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     for (_, row), (_, adv) in zip(verdicts.iterrows(), advantage.iterrows()):
         verdict = row["verdict"] + (" (%s)" % row["favoured"] if row["favoured"] else "")
         if row["mirror"]:  # its balance question is the first player's (analysis/shown_verdict.py)
-            verdict = "mirror: see 1st player; set-up check %s" % verdict
+            verdict = "mirror: see 1st player; " + ("unequal seats" if row["verdict"] == "handicap"
+                                                    else "set-up check %s" % verdict)
         elif row["handicap"] and row["reference"]:
             verdict += " vs mirror %s" % _points_interval(row["vs_mirror"], row["vs_mirror_low"],
                                                           row["vs_mirror_high"]).replace(" pts", "")
