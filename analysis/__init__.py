@@ -11,6 +11,7 @@
 - `sequential`, `decisions`: the compare gate's group-sequential bounds and
   its family of decisions; `calibration`: their error rate and power measured
   on a synthetic paired source;
+- `shown_verdict`: the one verdict a row shows in the heatmap, the page's table and the counts;
 - `summary_text(run_dir)`: the short table printed at the end of a sweep;
 - `synthetic.write_synthetic_run`: hand-written run folders for tests.
 
@@ -38,21 +39,27 @@ def _points_interval(value, low, high) -> str:
 
 
 def _skill_lines(verdicts, ratings, meta, words=None) -> list[str]:
-    """With two or more skill levels: the strongest level's counts and the skill paragraph (analysis/skill.py)."""
+    """With two or more skill levels: the skill paragraph (analysis/skill.py); their counts are `_counts_lines`."""
     from analysis import skill
     order = skill.levels(verdicts, ratings, skill.listed(meta))
-    lines = []
-    if len(order) >= 2:
-        top = skill.headline(verdicts, order)["verdict"].value_counts()
-        lines.append("At the strongest skill level, %s: %d balanced, %d undecided, %d imbalanced of %d."
-                     % (order[-1], top.get("balanced", 0), top.get("undecided", 0), top.get("imbalanced", 0),
-                        int(top.sum())))
-    return lines + skill.skill_words(verdicts, order, ratings, words)
+    return skill.skill_words(verdicts, order, ratings, words)
+
+
+def _counts_lines(verdicts, ratings, meta) -> list[str]:
+    """The page's counts (analysis/shown_verdict.py): of the strongest skill level's rows when the run has
+    two or more levels, as the page's headline counts are."""
+    from analysis import skill
+    from analysis.shown_verdict import counts_lines
+    order = skill.levels(verdicts, ratings, skill.listed(meta)) if len(verdicts) else []
+    lead = ["At the strongest skill level, %s: the counts below are its rows, as the report's." % order[-1]] \
+        if len(order) >= 2 else []
+    return lead + counts_lines(skill.headline(verdicts, order))
 
 
 def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust: str = DEFAULT_ADJUST,
-                 ratings: dict | None = None, run_tables: dict | None = None) -> str:
-    """A short plain-text table per series and axis value: decided-match share of seat 0
+                 ratings: dict | None = None, run_tables: dict | None = None, headline=()) -> str:
+    """`headline` (the report page's sentences, reports/headline.py) and the page's counts first; then
+    a short plain-text table per series and axis value: decided-match share of seat 0
     with its 95 % interval, draws, first-player advantage with its interval and the
     verdicts; then how many verdicts were made, at what family-wise rate. `run_tables`: the
     run's `tables.all_tables(run, delta, adjust)` when the caller has them (a sweep builds
@@ -74,7 +81,10 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
     rows, notes = [], []
     for (_, row), (_, adv) in zip(verdicts.iterrows(), advantage.iterrows()):
         verdict = row["verdict"] + (" (%s)" % row["favoured"] if row["favoured"] else "")
-        if row["handicap"] and row["reference"]:
+        if row["mirror"]:  # its balance question is the first player's (analysis/shown_verdict.py)
+            verdict = "mirror: see 1st player; " + ("unequal seats" if row["verdict"] == "handicap"
+                                                    else "set-up check %s" % verdict)
+        elif row["handicap"] and row["reference"]:
             verdict += " vs mirror %s" % _points_interval(row["vs_mirror"], row["vs_mirror_low"],
                                                           row["vs_mirror_high"]).replace(" pts", "")
         line = [row["series"], row["axis"], str(int(row["matches"])),
@@ -96,14 +106,11 @@ def summary_text(run_dir, report_path=None, delta: float = DEFAULT_DELTA, adjust
              % (run.game, Path(run.path).name, delta)]
     if not run.complete:
         lines.append("WARNING: this run is incomplete (the sweep did not finish); rates cover the matches played.")
+    lines += list(headline)
+    lines += _counts_lines(verdicts, ratings, run.meta)
     lines += [fmt(header), fmt(["-" * w for w in widths])]
     lines += [fmt(row) for row in rows]
     lines += notes
-    counts = verdicts["verdict"].value_counts()
-    handicap = counts.get("handicap", 0)
-    lines.append("%d balanced, %d undecided, %d imbalanced%s of %d."
-                 % (counts.get("balanced", 0), counts.get("undecided", 0), counts.get("imbalanced", 0),
-                    ", %d handicap" % handicap if handicap else "", len(verdicts)))
     if verdicts["handicap"].any():
         lines.append("Rows with unequal seats are judged on the difference from the mirror series at the same "
                      "seats ('vs mirror', points); without a mirror they are labelled 'handicap'.")

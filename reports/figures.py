@@ -33,7 +33,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from analysis.verdict import BALANCED, DEFAULT_DELTA, IMBALANCED, UNDECIDED
+from analysis.shown_verdict import first_player_shown, set_up_failed, shown_verdict
+from analysis.verdict import BALANCED, DEFAULT_DELTA, UNDECIDED
 from sim.errors import CardbalanceError
 
 DPI = 100
@@ -173,39 +174,31 @@ SIDE_LABELS = {"seat0": "imbalanced: favours seat 0's side (named in the cell)",
                "seat1": "imbalanced: favours seat 1's side (named in the cell)",
                "first": "first player favoured", "second": "second player favoured",
                BALANCED: "balanced: within ½ ± δ", UNDECIDED: "undecided: more matches needed",
-               "handicap": "handicap: unequal seats, no balance claim (table: vs the mirror)"}
+               "handicap": "handicap: unequal seats, no mirror to compare with: no balance claim"}
+SET_UP_MARK = " †"  # a mirror's failed set-up check (seat 0 vs seat 1 imbalanced with equal seats)
+SET_UP_NOTE = "† a mirror whose seat 0 vs seat 1 set-up check is imbalanced: check the set-up"
+BALANCE_PANEL_TITLE = ("balance: side ahead and its share of decided matches\n"
+                       "(unequal seats: its points ahead of the mirror; a mirror: its first player)")
 
 
 def _balance_cell(row) -> tuple[str, str]:
-    """(category, text) of a balance cell: the side ahead and its share of decided matches."""
-    share = row["seat0_share"]
-    if row["verdict"] == "handicap":
-        category = "handicap"
-    elif row["verdict"] == IMBALANCED:
-        category = "seat0" if share > 0.5 else "seat1"
-    else:
-        category = row["verdict"]
-    if share != share:
-        return category, "-"
-    ahead = 0 if share >= 0.5 else 1
-    name = row["seat%d_name" % ahead]
-    if not name or row["seat0_name"] == row["seat1_name"]:
-        name = "seat %d" % ahead
-    return category, "%s\n%.0f%%" % (name, 100 * max(share, 1 - share))
+    """(category, text) of a balance cell: the row's shown verdict (analysis/shown_verdict.py), the one the
+    table and the counts show — a mirror's first player, an unequal-seat row's points vs the mirror."""
+    shown = shown_verdict(row)
+    return shown.category, shown.cell + (SET_UP_MARK if set_up_failed(row) else "")
 
 
 def _first_cell(row) -> tuple[str, str]:
-    share = row["first_share"]
-    verdict = row["first_player_verdict"]
-    category = ("first" if share > 0.5 else "second") if verdict == IMBALANCED else verdict
-    if share != share:
-        return category, "-"
-    return category, "%s\n%.0f%%" % ("1st" if share >= 0.5 else "2nd", 100 * max(share, 1 - share))
+    """(category, text) of a first-player cell: 1st or 2nd ahead and its share."""
+    _, category, cell, _ = first_player_shown(row)
+    return category, cell
 
 
 def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = None) -> Figure:
     """Axis × series grid coloured by verdict and favoured side; two panels: balance and first player.
-    Each cell names the side ahead and its share of decided matches."""
+    A balance cell is the row's shown verdict (analysis/shown_verdict.py, as the table and the counts):
+    the side ahead and its share of decided matches, for unequal seats its points ahead of the mirror,
+    for a mirror its first player (a failed set-up check marked †)."""
     from reports.headline import decision_rule_short
     table, title, description = tables["verdicts"], titles(tables)["verdict_heatmap"], words(tables)["axis_description"]
     if table.empty:
@@ -223,7 +216,7 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = N
     delta = float(table["delta"].iloc[0])
     used = []
     for axes, (cell_of, panel_title) in zip(panels, (
-            (_balance_cell, "balance: side ahead, its share of decided matches"),
+            (_balance_cell, BALANCE_PANEL_TITLE),
             (_first_cell, "first player: 1st or 2nd ahead, its share"))):
         axes.set_xlim(-0.5, len(positions) - 0.5)
         axes.set_ylim(len(keys) - 0.5, -0.5)
@@ -244,6 +237,8 @@ def verdict_heatmap(tables: dict[str, pd.DataFrame], order: list[str] | None = N
     handles = [Patch(facecolor=SIDE_COLOURS[c], edgecolor="#999999", hatch="///" if c == "handicap" else None,
                      label=SIDE_LABELS[c])
                for c in ("seat0", "seat1", "first", "second", BALANCED, UNDECIDED, "handicap") if c in used]
+    if any(set_up_failed(row) for _, row in table.iterrows()):
+        handles.append(Patch(facecolor="none", edgecolor="none", label=SET_UP_NOTE))
     figure.legend(handles=handles, loc="outside lower center", ncols=min(3, len(handles)), fontsize=8)
     figure.suptitle("%s (δ = %g; %s)" % (title, delta, decision_rule_short(table)), fontsize=11)
     return figure

@@ -11,6 +11,9 @@ table's own columns, for the captions.
 
 Pure functions of the analysis tables: no statistics are computed here, every
 number is a share the table holds and every claim a verdict it made.
+`run_headline(run, verdicts, order)` is the page's headline of a run, and
+`terminal_summary` puts that same headline at the top of the terminal's summary
+(analysis.summary_text), so the terminal and the page open alike.
 """
 
 from __future__ import annotations
@@ -300,3 +303,38 @@ def decision_rule_short(verdicts: pd.DataFrame) -> str:
         return str(rule)
     adjust = str(verdicts["adjust"].iloc[0])
     return "%s over %d verdicts decides" % (ADJUST_NAMES.get(adjust, adjust), int(verdicts["decisions"].iloc[0]))
+
+
+def game_agents(game_name: str) -> tuple:
+    """The agents the game's ladder knows (for the pointer to a stronger one), () for a game not installed."""
+    try:
+        from sim.registry import get_game
+        return tuple(get_game(game_name).ladder_agents or ())
+    except Exception:  # a report of a game this install does not have: no agent to suggest
+        return ()
+
+
+def run_headline(run, verdicts: pd.DataFrame, order: list[str]) -> list[str]:
+    """The headline of a run's page: `headline` in the run's words, with its game's agents."""
+    return headline(verdicts, run.labels, order, game_agents(run.game))
+
+
+def terminal_summary(run_dir, report_path=None, delta: float | None = None, adjust: str | None = None,
+                     ratings: dict | None = None, run_tables: dict | None = None) -> str:
+    """What a sweep or a report prints: the page's headline, then analysis.summary_text (which leads with
+    the page's counts, analysis/shown_verdict.verdict_counts). The skill order is the page's
+    (analysis.skill.levels over the run's listed strategies and the ladder's ratings)."""
+    from analysis import summary_text
+    from analysis import skill
+    from analysis.runs import Run, load_run
+    from analysis.tables import all_tables
+    from analysis.verdict import DEFAULT_ADJUST, DEFAULT_DELTA
+    delta = DEFAULT_DELTA if delta is None else delta
+    adjust = DEFAULT_ADJUST if adjust is None else adjust
+    run = run_dir if isinstance(run_dir, Run) else load_run(run_dir)
+    if run_tables is None:
+        run_tables = all_tables(run, delta, adjust)
+    verdicts = run_tables["verdicts"]
+    order = skill.levels(verdicts, ratings, skill.listed(run.meta)) if len(verdicts) else []
+    return summary_text(run, report_path=report_path, delta=delta, adjust=adjust, ratings=ratings,
+                        run_tables=run_tables, headline=run_headline(run, verdicts, order))

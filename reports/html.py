@@ -20,6 +20,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from analysis.runs import Run
+from analysis.shown_verdict import first_player_shown, set_up_failed, shown_verdict, verdict_counts
 from analysis.tables import family_statement
 from analysis.verdict_design import interval_cost_line, more_matches_text
 from reports.figures import DERIVED_FIGURE, DERIVED_TITLE, FIGURES, special_victories_never, titles, words
@@ -29,9 +30,12 @@ CAPTIONS = {
     "verdict_heatmap": "Balance verdict per {series} and {axis_description}: seat 0's share of decided matches "
                        "(both first-player orders pooled; draws excluded and shown separately), and the same for "
                        "the first player. The colour is the verdict and the favoured side; the cell names the side "
-                       "ahead and its share. How a verdict is decided: {decision_rule}. In a mirror (the same side "
-                       "in both seats) the seat-0 share is ½ by symmetry when the seats start equal, so there the "
-                       "first-player verdict is the balance question and the seat-0 one checks the set-up.",
+                       "ahead and its share. With unequal seats the cell is the row's difference from the mirrors "
+                       "at the same seats (the side ahead and its points), as the table's verdict is. How a verdict "
+                       "is decided: {decision_rule}. In a mirror (the same side in both seats) the seat-0 share is ½ "
+                       "by symmetry when the seats start equal, so there the balance cell shows the first-player "
+                       "verdict, the balance question, and the seat-0 one is the set-up check (in the table; † in "
+                       "the figure when it fails).",
     "win_rates_vs_axis": "Each seat's win rate and the draw rate over all matches, with 95 % Wilson bands.",
     "first_player_advantage": "P(first player wins | decided match) − ½, pooled over both first-player orders "
                               "(so an advantage of either side cancels out).",
@@ -97,22 +101,6 @@ class _Table:
         self.rows.append(row)
 
 
-def _first_words(row) -> str:
-    """'imbalanced — the first player wins 56.4 %' (of decided matches), or the verdict alone."""
-    share = row["first_share"]
-    if row["first_player_verdict"] != "imbalanced" or share != share:
-        return row["first_player_verdict"]
-    side, value = ("first", share) if share > 0.5 else ("second", 1 - share)
-    return "imbalanced — the %s player wins %.1f %%" % (side, 100 * value)
-
-
-def _first_css(row) -> str:
-    """The first-player verdict's colour: the favoured order's (as in the heatmap), else the verdict's."""
-    if row["first_player_verdict"] == "imbalanced" and row["first_share"] == row["first_share"]:
-        return "verdict-first" if row["first_share"] > 0.5 else "verdict-second"
-    return "verdict-" + row["first_player_verdict"]
-
-
 def _by_level(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows of a table in series order, skill levels weakest first within a series
     (`attrs["skill_order"]` of the verdicts, set by reports.build_report), else as given."""
@@ -146,23 +134,16 @@ def display_tables(tables: dict[str, pd.DataFrame]) -> dict[str, _Table]:
         "more matches to decide the balance verdict (80 %)", "more matches to decide the first-player verdict (80 %)"],
         {k})
     for _, row in _by_level(tables["verdicts"]).iterrows():
-        verdict = row["verdict"] + (" — favours %s" % row["favoured"] if row["favoured"] else "")
-        if row["mirror"]:  # a mirror's question is the first player's; its seat-0 share checks the set-up
-            verdict = "mirror — first player %s; seat 0 vs seat 1 (set-up check): %s" % (
-                _first_words(row), verdict)
-        if row["handicap"]:
-            if row["reference"]:
-                verdict += " (difference from the mirror %s: %+.1f pts [%+.1f, %+.1f])" % (
-                    row["reference"], 100 * row["vs_mirror"], 100 * row["vs_mirror_low"],
-                    100 * row["vs_mirror_high"])
-            else:
-                verdict += " (%s)" % row["basis"]
+        shown = shown_verdict(row)  # the heatmap's cell and the counts show this same verdict
+        verdict = shown.words + (" (%s%s)" % ("† " if set_up_failed(row) else "", shown.footnote)
+                                 if shown.footnote else "")
         if row["warning"]:
             verdict += " ⚠ " + row["warning"]
+        _, first_category, _, first_words = first_player_shown(row)
         table.add(_key_cells(row, several) + [
             int(row["matches"]), _rate(row, "seat0_share"), _rate(row, "draw_rate"),
-            (verdict, "verdict-" + row["verdict"]), _rate(row, "first_share"),
-            (_first_words(row), _first_css(row)), more_matches_text(row["more_matches"]),
+            (verdict, "verdict-" + shown.category), _rate(row, "first_share"),
+            (first_words, "verdict-" + first_category), more_matches_text(row["more_matches"]),
             more_matches_text(row["first_more_matches"])])
     out["verdicts"] = table
 
@@ -343,36 +324,11 @@ def _package_version() -> str:
     return str(__version__)
 
 
-def _game_agents(game_name: str) -> tuple:
-    try:
-        from sim.registry import get_game
-        return tuple(get_game(game_name).ladder_agents or ())
-    except Exception:  # a report of a game this install does not have: no agent to suggest
-        return ()
-
-
-def badges(verdicts: pd.DataFrame, found: dict) -> list[dict]:
-    """The counts at the top, in two groups: the balance of the non-mirror rows and the first
-    player over every row (in a mirror the first player is the balance question)."""
-    balance = verdicts[~verdicts["mirror"].astype(bool)]
-    counts = balance["verdict"].value_counts()
-    out = [{"group": "Balance (%d non-mirror rows)" % len(balance), "items": [
-        (css, "%d %s" % (int(counts.get(name, 0)), name)) for name, css in (
-            ("imbalanced", "verdict-imbalanced"), ("balanced", "verdict-balanced"), ("undecided", "verdict-undecided"),
-            ("handicap", "verdict-handicap")) if name != "handicap" or counts.get(name, 0)]}] if len(balance) else []
-    first = verdicts["first_player_verdict"]
-    share = verdicts["first_share"]
-    out.append({"group": "First player (%d rows, mirrors included)" % len(verdicts), "items": [
-        ("verdict-first", "%d favour the first player" % int(((first == "imbalanced") & (share > 0.5)).sum())),
-        ("verdict-second", "%d favour the second" % int(((first == "imbalanced") & (share < 0.5)).sum())),
-        ("verdict-balanced", "%d balanced" % int((first == "balanced").sum())),
-        ("verdict-undecided", "%d undecided" % int((first == "undecided").sum()))]})
-    mirrors = verdicts[verdicts["mirror"].astype(bool) & ~verdicts["handicap"].astype(bool)]
-    broken = int((mirrors["verdict"] == "imbalanced").sum())
-    if broken:
-        out.append({"group": "Set-up check", "items": [(
-            "verdict-imbalanced", "%d mirror row(s) with equal seats favour a seat: check the set-up" % broken)]})
-    return out
+def badges(verdicts: pd.DataFrame) -> list[dict]:
+    """The counts at the top (analysis/shown_verdict.verdict_counts, which the terminal prints too), each
+    item with the page's class for its colour."""
+    return [{"group": group["group"], "items": [("verdict-" + category, text) for category, text in group["items"]]}
+            for group in verdict_counts(verdicts)]
 
 
 def data_uri(path: Path) -> str:
@@ -385,7 +341,7 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     """The report page as a string. `skill` (reports/skill_section.py): its sections are
     added, and with two or more skill levels the headline counts are the strongest level's."""
     from analysis.skill import headline
-    from reports.headline import decision_rule, headline as headline_sentences
+    from reports.headline import decision_rule, run_headline
     display = display_tables(tables)
     skill = skill or {"sections": [], "headline": "", "order": []}
     verdicts = headline(tables["verdicts"], skill["order"])
@@ -414,8 +370,8 @@ def render_report(run: Run, tables: dict[str, pd.DataFrame], figure_paths: dict[
     context = {
         "title": "Balance report — %s (%s)" % (run.meta.get("name") or run.path.name, run.game),
         "run": run, "complete": run.complete, "delta": delta,
-        "headline": headline_sentences(tables["verdicts"], run.labels, skill["order"], _game_agents(run.game)),
-        "badges": badges(verdicts, found),
+        "headline": run_headline(run, tables["verdicts"], skill["order"]),
+        "badges": badges(verdicts),
         "family": family_statement(verdicts), "interval_cost": interval_cost_line(),
         "n_groups": len(verdicts), "group_words": "%s × %s" % (found["series"], found["axis"]), "sections": sections,
         "counters": display["counters"], "cells": display["cells"],

@@ -123,3 +123,9 @@ def test_report_page_and_summary_show_the_sections(run_dir, tmp_path):
     text = analysis.summary_text(run_dir)
     assert "Low-confidence switches (§17 Q11): 2 of 8 varied in this run." in text
     assert "How matches end, core (all HP):" in text and "Straight flush, advanced (all HP):" in text
+
+
+def test_the_terminal_prints_the_pages_headline_and_counts(run_dir, tmp_path):
+    # issue 38: the terminal counted the mirrors' set-up checks ("11 balanced" beside the page's counts)
+    from tests.report_counts import assert_terminal_opens_like_the_page
+    assert_terminal_opens_like_the_page(run_dir, tmp_path / "report")

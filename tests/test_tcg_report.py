@@ -397,3 +397,10 @@ def test_the_weapon_sweep_file_expands_to_its_three_arms():
     assert sorted(rules.numbers["weapon_atk"] for rules in plan.rules.values()) == [0, 3, 6]
     assert all(rules.numbers["person_base_atk"] == 0 for rules in plan.rules.values())  # ATK 0 arm: no attacks
     assert {cell.values["rank"] for cell in plan.cells} == {(10, 10)}
+
+
+def test_the_terminal_prints_the_pages_headline_and_counts(tcg_run, tmp_path):
+    # issue 38: the terminal's "2 balanced" were Swarm mirrors' set-up checks, their first player winning 99 %
+    from tests.report_counts import assert_terminal_opens_like_the_page
+    counts = assert_terminal_opens_like_the_page(tcg_run, tmp_path / "report")
+    assert counts[0].startswith("Balance (") and "non-mirror rows" in counts[0]

@@ -55,9 +55,9 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    import analysis
     from analysis.verdict import DEFAULT_DELTA, check_delta
     from reports import build_report
+    from reports.headline import terminal_summary
     from reports.design_html import design_command
 
     if design_command(args.run) is not None:
@@ -74,7 +74,7 @@ def run(args) -> int:
     if args.quiet:
         print(path)
     else:
-        print(analysis.summary_text(args.run, delta=delta, adjust=args.adjust, ratings=ratings))
+        print(terminal_summary(args.run, delta=delta, adjust=args.adjust, ratings=ratings))
         print("report: %s  (%.1f s)" % (path, elapsed))
     return 0
 

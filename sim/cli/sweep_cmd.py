@@ -166,9 +166,10 @@ def report_hook(run_dir: Path, write_report: bool = True, ladder=None) -> tuple[
         if build_report is not None:
             report_path = build_report(run_dir, ladder=ladder, run_tables=run_tables)
     if summary_text is not fallback_summary:
+        from reports.headline import terminal_summary  # the page's headline and counts lead, as on the page
         from reports.skill_section import ladder_ratings
-        return report_path, summary_text(run_dir, report_path=report_path, ratings=ladder_ratings(ladder),
-                                         run_tables=run_tables)
+        return report_path, terminal_summary(run_dir, report_path=report_path, ratings=ladder_ratings(ladder),
+                                             run_tables=run_tables)
     return report_path, summary_text(run_dir)
 
 
