@@ -311,3 +311,22 @@ def test_class2_a_meta_json_field_of_another_type_is_one_line(tcg_run, tmp_path,
     line = _one_line(capsys, [word.format(run=run) for word in READERS[reader]])
     assert words in line, line
     assert not (run / "report").exists()
+
+
+# ---- class 3 and 8, the commands beside the design ones ---------------------------------------------------
+@pytest.mark.parametrize("argv", [["sweep", "--game", "toy", "--out", "OUT"],
+                                  ["ladder", "--game", "toy", "--agents", "random,greedy", "--out", "OUT"],
+                                  ["compare", "default", "short", "--game", "toy"]])
+@pytest.mark.parametrize("jobs", ["0", "-5", "5000"])
+def test_every_command_takes_the_same_jobs_as_the_design_commands(capsys, tmp_path, argv, jobs):
+    """sweep, ladder and compare once took --jobs 5000 (and their own wording): now check_jobs, 1..1024 or -1."""
+    line = _one_line(capsys, [str(tmp_path / "out") if word == "OUT" else word for word in argv] + ["--jobs", jobs])
+    assert "--jobs must be a number of worker processes from 1 to" in line
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", [["report", "RUN"], ["play", "--from", "RUN", "--cell", "0", "--match", "0"]])
+def test_a_run_folder_name_too_long_is_one_line_not_an_os_error(capsys, tmp_path, argv):
+    """`report RUN` with a 300-character name exited 74 (the OS's 'File name too long')."""
+    line = _one_line(capsys, [str(tmp_path / ("r" * 300)) if word == "RUN" else word for word in argv])
+    assert "the run folder" in line and "at most" in line

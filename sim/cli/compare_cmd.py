@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from sim.errors import CardbalanceError
+from sim.user_input import check_jobs
 
 ORDER = 20
 EXAMPLES = """examples:
@@ -122,8 +123,7 @@ def run(args) -> int:
     from sim.sweep.grid import load_sweep
 
     base_source, tweak_source = _arms(args)
-    if args.jobs == 0 or args.jobs < -1:
-        raise CardbalanceError("--jobs must be a positive number of workers or -1 (got %d)." % args.jobs)
+    check_jobs(args.jobs)  # sim/user_input.py: 1..MAX_JOBS or -1, as the design commands
     _check_outputs(args)
     grid = load_sweep(args.sweep) if args.sweep else None
     baseline = baseline_io.load_baseline(args.baseline) if args.baseline else None

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
-from sim.user_input import check_count
+from sim.user_input import check_count, check_jobs
 
 ORDER = 16
 MAX_BOOTSTRAP = 10_000  # resamples, fitted in one batch: 10,000 of a 7-agent ladder (252 cells) take under 1 s of CPU
@@ -94,8 +94,7 @@ def _check_options(args) -> None:
         given += ["--" + key[4:] for key, value in vars(args).items() if key.startswith("dim_") and value is not None]
         if given:
             raise CardbalanceError("--resume continues a ladder as it was planned; drop %s." % ", ".join(given))
-    if args.jobs == 0 or args.jobs < -1:
-        raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % args.jobs)
+    check_jobs(args.jobs)  # sim/user_input.py: 1..MAX_JOBS or -1, as the design commands
     if args.scheduler and args.backend != "dask":
         raise CardbalanceError("--scheduler needs --backend dask.")
     _positive(args.matches, "--matches")

@@ -59,7 +59,9 @@ def run(args) -> int:
     from reports import build_report
     from reports.headline import terminal_summary
     from reports.design_html import design_command
+    from sim.user_input import check_name_lengths
 
+    check_name_lengths(args.run, "the run folder")  # before asking the OS about it (an OSError, exit 74)
     if design_command(args.run) is not None:
         return run_design(args)
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from sim.errors import EXIT_ENVIRONMENT, CardbalanceError, describe_os_error
+from sim.user_input import check_jobs
 
 ORDER = 10
 
@@ -226,8 +227,7 @@ def _check_option_combinations(args) -> None:
         if given:
             raise CardbalanceError("--resume continues a run as it was planned; drop %s (only --jobs, --backend, "
                                    "--scheduler, --quiet and --no-report may change)." % ", ".join(given))
-    if args.jobs == 0 or args.jobs < -1:
-        raise CardbalanceError("--jobs must be a positive number of workers or -1 for all cores (got %d)." % args.jobs)
+    check_jobs(args.jobs)  # sim/user_input.py: 1..MAX_JOBS or -1, as the design commands
     if args.scheduler and args.backend != "dask":
         raise CardbalanceError("--scheduler needs --backend dask.")
 

@@ -151,7 +151,8 @@ def _copy_rules_file(building: Path, entry: dict, game_name: str) -> None:
 
 def load_meta(path: Path) -> dict:
     """The metadata of a run folder; one clear error when it is not one."""
-    path = Path(path)
+    from sim.user_input import check_name_lengths
+    path = check_name_lengths(path, "the run folder")  # a name too long: asking the OS is an OSError (exit 74)
     meta_path = path / META
     if not path.is_dir() or not meta_path.is_file():
         raise CardbalanceError("'%s' is not a run folder (no %s); give a folder written by cardbalance sweep." % (path, META))
