@@ -233,7 +233,7 @@ DESIGN = 2                 # the finder's stage number of the model's own design
 DESIGN_SHARE_STEP = 0.15   # the design's outer points sit where the fitted order-averaged share is target ± this
 MAX_DESIGN_ROUNDS = 20
 # Fit only the search points inside the confirmation grid's span? No (measured, docs/fair-value.md):
-# it accepts Faction War's curve, which the fit over the whole range rejects, but it misses the
+# it accepts the first game's life curve, which the fit over the whole range rejects, but it misses the
 # Gompertz curve's skew (covers-or-flagged 90 % of 300, below the bound).
 NEAR_ROOT = False
 

@@ -16,7 +16,7 @@ nothing. stdout (summaries, --json output) is never written.
 No total ("57 of 182"): numba finds the functions to compile while it types
 the entry kernel, one callee at a time, and which ones miss the cache depends on
 the cells played and on what earlier runs left cached (the cold Faction War
-compile of scripts/faction_war/fingerprint.py was 172 functions, a partial one any number below), so no count is known before
+compile of the fingerprint script was 172 functions, a partial one any number below), so no count is known before
 the compile ends; the elapsed seconds are the honest measure. (The compile-ahead
 parts, sim/compile_ahead.py, are known, but Faction War declares 3 and Poker Duel 1 of those
 functions: too coarse to count by.)

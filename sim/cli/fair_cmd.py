@@ -135,7 +135,7 @@ def run(args) -> int:
     if args.estimator == "model":  # other deals than a guaranteed run's: a folder holds one or the other
         settings["estimator"] = "model"
     low_point = params.apply(b.rules, b.values, [param], [param.low])
-    labels = sides.labels(b.game, b.values, b.orders, param, metric)  # "Human's starting life", not "life0"
+    labels = sides.labels(b.game, b.values, b.orders, param, metric)  # the side's words ("Red's starting life"), not "life0"
     with (setup.cluster(args, runner_probe, low_point),
           setup.prepare_folder(args.out, "fair", settings) as (folder, resumed)):
         setup.say(args, "fair: %s for %s = %g at %s, %s%s -> %s" % (param.describe(), labels["metric"],
