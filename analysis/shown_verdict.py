@@ -2,8 +2,8 @@
 
 A row can carry three claims (the seats' balance, the first player, and in a handicap row the
 difference from the mirror), and the views used to pick among them each in their own way, so a
-heatmap cell could be blue "human 65 %" beside a table that said "imbalanced (alien), −11.7
-points vs the mirror" (issue 38). `shown_verdict(row)` picks once, by the question the row answers:
+heatmap cell could be blue "<seat 0's side> 65 %" beside a table that said "imbalanced (<seat 1's
+side>), −11.7 points vs the mirror" (issue 38). `shown_verdict(row)` picks once, by the question the row answers:
 
 - a mirror (the same side in both seats): the first player is the balance question, so the
   first-player verdict is shown; the seat-0-vs-seat-1 set-up check goes in a footnote;

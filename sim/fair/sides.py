@@ -1,10 +1,10 @@
 """The words a design's reports use for its seats: the game's own side names, not "seat0".
 
-A fair run on Faction War's human_vs_alien asks for "Human's starting life (life0)", not
-"life0", and its metric is "Human's share of decided matches" (issue 38 item 4). The names
+A fair run on a pairing of two sides asks for e.g. "Red's starting life (life0)", not
+"life0", and its metric is "Red's share of decided matches" (issue 38 item 4). The names
 come from the game's declaration only: the first choice dimension whose cell columns name a
 value per seat (a pairing's factions, a deck template per seat), read at the base setting.
-A mirror (Human vs Human) or a game without such a dimension names its seats by who moves
+A mirror (Red vs Red) or a game without such a dimension names its seats by who moves
 first when the run fixes it (`--first 0`: seat 0 is the first player), else "seat 0" /
 "seat 1". The words are computed when the run is made and stored in its result.json, so a
 report reads them from the run, never from today's code.
@@ -40,7 +40,7 @@ def seat_names(game: GameSpec, values: dict, orders) -> tuple[str, str]:
 
 
 def param_label(param, description: str, names: tuple[str, str]) -> str:
-    """'Human's starting life (life0)' for a one-seat grid value, 'both seats' starting life (life)'
+    """'Red's starting life (life0)' for a one-seat grid value, 'both seats' starting life (life)'
     for both; a rules number keeps its own name. `description`: the dimension's ("starting life")."""
     if param.kind != SEAT_VALUE:
         return param.name
@@ -49,7 +49,7 @@ def param_label(param, description: str, names: tuple[str, str]) -> str:
 
 
 def metric_label(metric: str, names: tuple[str, str]) -> str:
-    """The metric in words, seat 0 named by its side ('Human's share of decided matches')."""
+    """The metric in words, seat 0 named by its side ('Red's share of decided matches')."""
     if metric == "seat0":
         return "%s's share of decided matches" % names[0]
     return DESCRIPTIONS.get(metric, metric)
